@@ -1,0 +1,86 @@
+// Parent-set score caches: for every variable, candidate parent sets with their local
+// scores, best first. Stored compactly: one score array and one parent arena per variable.
+//
+//   bnsl::ScoreCache cache(n, names);
+//   int pa[] = {1, 7};
+//   cache.var(0).add(-89.09, pa);
+//   cache.var(0).sort_best_first();
+//   bnsl::write_jkl("out.jkl", cache);          // GOBNILP / BLIP "jkl" text format
+//   bnsl::ScoreCache back = bnsl::read_jkl("out.jkl", names);
+//
+// jkl format: first line n; then per variable a line "VAR COUNT" followed by COUNT lines
+// "SCORE SIZE P1 ... PSIZE". Variables are 0-based column indices or names. Lines starting
+// with '#' are comments.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace bnsl {
+
+// The candidate parent sets of one variable.
+class VarCache {
+ public:
+  std::size_t size() const { return scores_.size(); }
+  bool empty() const { return scores_.empty(); }
+  double score(std::size_t i) const { return scores_[i]; }
+  std::span<const std::int32_t> parents(std::size_t i) const {
+    return {arena_.data() + offsets_[i], arena_.data() + offsets_[i + 1]};
+  }
+  // Appends an entry; parents are stored sorted ascending.
+  void add(double score, std::span<const int> parents);
+  // Sorts entries by score, best first; ties broken by size, then lexicographically.
+  void sort_best_first();
+  // Keeps only entries i with keep[i] true (order preserved).
+  void filter(const std::vector<bool>& keep);
+  // Index of the entry with exactly these parents (any order), or -1.
+  long find(std::span<const int> parents) const;
+  void reserve(std::size_t entries, std::size_t parent_slots);
+  std::size_t bytes() const;
+
+ private:
+  std::vector<double> scores_;
+  std::vector<std::uint32_t> offsets_{0};  // entry i's parents: arena_[offsets_[i], offsets_[i+1])
+  std::vector<std::int32_t> arena_;
+};
+
+class ScoreCache {
+ public:
+  ScoreCache() = default;
+  ScoreCache(std::size_t n_vars, std::vector<std::string> names = {});
+
+  std::size_t n_vars() const { return vars_.size(); }
+  VarCache& var(std::size_t v) { return vars_[v]; }
+  const VarCache& var(std::size_t v) const { return vars_[v]; }
+  const std::vector<std::string>& names() const { return names_; }  // empty if unknown
+  std::size_t total_entries() const;
+  std::size_t bytes() const;
+
+ private:
+  std::vector<VarCache> vars_;
+  std::vector<std::string> names_;
+};
+
+struct JklWriteOptions {
+  int precision = 12;          // significant digits of scores (>= 10)
+  std::size_t var_begin = 0;   // write only variables [var_begin, var_end) (job-array slices)
+  std::size_t var_end = static_cast<std::size_t>(-1);
+};
+
+void write_jkl(std::ostream& out, const ScoreCache& cache, const JklWriteOptions& options = {});
+// Writes atomically: to PATH.tmp, then renamed over PATH.
+void write_jkl(const std::string& path, const ScoreCache& cache,
+               const JklWriteOptions& options = {});
+
+// Reads a jkl file. Variables (block headers and parents) may be given as 0-based indices or
+// as names; with `names` non-empty they are resolved against it (and n must match), otherwise
+// names are taken from the block headers in file order. Entries are sorted best first.
+// Throws InputError "FILE:LINE:COL: ..." on malformed input.
+ScoreCache read_jkl(const std::string& path, const std::vector<std::string>& names = {});
+ScoreCache read_jkl(std::istream& in, const std::string& display_name,
+                    const std::vector<std::string>& names = {});
+
+}  // namespace bnsl

@@ -1,0 +1,63 @@
+// Parent-set exploration: builds the score cache of every variable, pruned only by rules
+// that are safe for every network within epsilon of the optimum (see src/prune/rules.hpp).
+//
+//   bnsl::ExploreOptions opt;            // BIC, sequential, epsilon = ln 20
+//   opt.max_parents = 3;
+//   bnsl::ExploreStats stats;
+//   bnsl::StopToken stop(60);
+//   bnsl::ScoreCache cache = bnsl::explore(data, opt, stop, &stats);
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "bnsl/cache.hpp"
+#include "bnsl/dataset.hpp"
+#include "bnsl/epsilon.hpp"
+#include "bnsl/score.hpp"
+#include "bnsl/stop.hpp"
+
+namespace bnsl {
+
+enum class ExploreMethod { seq };
+
+struct ExploreOptions {
+  ScoreParams score;               // BIC or BDeu, ESS
+  Epsilon epsilon;                 // pruning keeps every set a network within epsilon may use
+  ExploreMethod method = ExploreMethod::seq;
+  int max_parents = -1;            // in-degree limit; < 0: method default (seq: 3)
+  double time = 0;                 // wall-clock budget of the whole exploration, s (0: none)
+  double time_per_var = 0;         // alternative: budget per variable, s (0: none)
+  int threads = 0;                 // OpenMP threads (0: all cores)
+  std::size_t var_begin = 0;       // explore only variables [var_begin, var_end)
+  std::size_t var_end = static_cast<std::size_t>(-1);
+  bool progress = false;           // progress lines on stderr
+  bool prune = true;               // false: keep every scored set (for tests and oracles)
+};
+
+// Counters of one exploration (summed over variables).
+struct ExploreStats {
+  std::uint64_t sets_scored = 0;      // families counted and scored
+  std::uint64_t sets_generated = 0;   // candidates considered (scored or cut before scoring)
+  std::uint64_t pruned_rule1 = 0;     // dropped from the final cache: a subset is > eps better
+  std::uint64_t pruned_rule2 = 0;     // cut before scoring by the BIC bound (with supersets)
+  std::uint64_t pruned_rule3 = 0;     // sets whose supersets the size bound cut
+  std::uint64_t pruned_rule6 = 0;     // dropped by the BDeu bound (with supersets)
+  std::uint64_t vars_out_of_time = 0; // variables whose exploration the budget ended
+  std::uint64_t cache_entries = 0;    // entries in the final caches
+  std::uint64_t cache_bytes = 0;
+  double epsilon = 0;                 // the epsilon pruning used
+  double seconds = 0;                 // wall time of the exploration
+
+  void add(const ExploreStats& other);
+  void print(std::ostream& out) const;  // human-readable summary
+  std::string to_json() const;
+};
+
+ScoreCache explore(const Dataset& data, const ExploreOptions& options, const StopToken& stop,
+                   ExploreStats* stats = nullptr);
+
+}  // namespace bnsl

@@ -1,0 +1,42 @@
+// Cooperative stopping: a wall-clock deadline plus the SIGINT/SIGTERM flag.
+//
+//   bnsl::install_signal_handlers();              // once, in main
+//   bnsl::StopToken stop(60.0);                   // 60 s from now; <= 0 means no deadline
+//   while (!stop.stop_requested()) { ... }        // poll every few thousand steps
+//
+// The signal handler only sets a flag; loops poll it and return their best-so-far result.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+
+namespace bnsl {
+
+using Clock = std::chrono::steady_clock;
+
+void install_signal_handlers();
+bool signal_received();    // SIGINT or SIGTERM arrived
+int received_signal();     // its number, 0 if none
+void raise_stop_signal_for_testing(int sig);
+
+class StopToken {
+ public:
+  explicit StopToken(double seconds = 0);  // seconds <= 0: no deadline
+  StopToken(const StopToken& other);
+
+  bool stop_requested() const;
+  bool has_deadline() const { return has_deadline_; }
+  // Seconds left before the deadline (infinity without one, 0 once passed).
+  double remaining() const;
+  double elapsed() const;  // seconds since construction
+  Clock::time_point start() const { return start_; }
+  void request_stop() { requested_.store(true, std::memory_order_relaxed); }
+
+ private:
+  Clock::time_point start_;
+  Clock::time_point deadline_;
+  bool has_deadline_;
+  std::atomic<bool> requested_{false};
+};
+
+}  // namespace bnsl

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs bnsl's build dependencies from Debian's package archive (Debian 12).
+# Usage: scripts/setup.sh            (needs root or sudo)
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config
+      libxxhash-dev robin-map-dev libcli11-dev catch2 libbenchmark-dev
+      nlohmann-json3-dev)
+# Optional features, installed unless BNSL_MINIMAL=1.
+if [ "${BNSL_MINIMAL:-0}" != 1 ]; then
+  pkgs+=(coinor-libcbc-dev)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
