@@ -1,0 +1,15 @@
+// Each subcommand registers its options on the app and returns the action to run once the
+// command line is parsed. Actions return the exit status; errors are thrown as exceptions
+// and mapped to exit statuses in main.cpp.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace bnsl::cli {
+
+using Action = std::function<int()>;
+
+Action register_score(CLI::App& app);
+
+}  // namespace bnsl::cli

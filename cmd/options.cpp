@@ -1,0 +1,130 @@
+// Declarations of every shared command-line option, and their conversion into the library's
+// option structs.
+#include "options.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "bnsl/error.hpp"
+
+namespace bnsl::cli {
+
+Epsilon EpsilonArgs::resolve() const {
+  if (epsilon >= 0) return Epsilon::epsilon(epsilon);
+  if (bayes_factor >= 0) return Epsilon::bayes_factor(bayes_factor);
+  if (factor >= 0) return Epsilon::factor(factor);
+  return Epsilon::bayes_factor(20);
+}
+
+CsvOptions CsvArgs::resolve() const {
+  CsvOptions o = csv;
+  if (delimiter == "\\t" || delimiter == "tab")
+    o.delimiter = '\t';
+  else if (delimiter.size() == 1)
+    o.delimiter = delimiter[0];
+  else
+    throw InputError("--delimiter must be one character (or 'tab'), got '" + delimiter + "'");
+  return o;
+}
+
+ScoreParams ScoreArgs::resolve() const {
+  ScoreParams p;
+  p.kind = parse_score_kind(kind);
+  p.ess = ess;
+  return p;
+}
+
+void add_csv_options(CLI::App& app, CsvArgs& a) {
+  app.add_flag("--no-header", [&a](std::int64_t) { a.csv.header = false; },
+               "The CSV has no header row; columns are named V0..V(n-1)");
+  app.add_option("--delimiter", a.delimiter, "Field separator: one character, or 'tab'")
+      ->default_str(",");
+  app.add_flag("--missing-as-state", a.csv.missing_as_state,
+               "Treat empty fields, NA and ? as ordinary values (default: an error)");
+}
+
+void add_score_options(CLI::App& app, ScoreArgs& a) {
+  app.add_option("--score", a.kind, "Local score: bic or bdeu")
+      ->check(CLI::IsMember({"bic", "bdeu"}))
+      ->default_str("bic");
+  app.add_option("--ess", a.ess, "BDeu equivalent sample size")
+      ->check(CLI::PositiveNumber)
+      ->default_str("1");
+}
+
+void add_epsilon_options(CLI::App& app, EpsilonArgs& a) {
+  auto* bf = app.add_option("--bayes-factor", a.bayes_factor,
+                            "Keep what networks within this Bayes factor of the best may use: "
+                            "epsilon = ln BF (default 20)")
+                 ->check(CLI::Range(1.0, 1e300));
+  auto* eps = app.add_option("--epsilon", a.epsilon, "Score slack epsilon (log units), >= 0")
+                  ->check(CLI::Range(0.0, 1e300));
+  auto* rho = app.add_option("--factor", a.factor,
+                             "Factor RHO >= 1 of the best score: epsilon = (RHO - 1) |best|")
+                  ->check(CLI::Range(1.0, 1e300));
+  bf->excludes(eps)->excludes(rho);
+  eps->excludes(rho);
+}
+
+void add_run_options(CLI::App& app, RunArgs& a) {
+  app.add_option("--time", a.time, "Wall-clock budget in seconds (0: no limit)")
+      ->check(CLI::Range(0.0, 1e9))
+      ->default_str("0");
+  app.add_option("--threads", a.threads, "Worker threads (0: all cores)")
+      ->check(CLI::Range(0, 4096))
+      ->default_str("0");
+  app.add_flag("-q,--quiet", a.quiet, "No progress or summary on stderr");
+  app.add_option("--stats", a.stats_file, "Write run statistics as JSON to this file");
+}
+
+void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
+  app.add_option("--max-parents", o.max_parents,
+                 "In-degree limit (default 3 for sequential exploration)")
+      ->check(CLI::Range(0, 64));
+  app.add_option("--time-per-var", o.time_per_var,
+                 "Budget per variable in seconds, instead of one shared --time")
+      ->check(CLI::Range(0.0, 1e9));
+  app.add_option("--vars", vars,
+                 "Explore only variables A..B-1 (0-based, 'A:B'; for job arrays)");
+}
+
+void parse_vars(const std::string& text, ExploreOptions& o) {
+  if (text.empty()) return;
+  auto colon = text.find(':');
+  auto number = [&](const std::string& s, std::size_t fallback) -> std::size_t {
+    if (s.empty()) return fallback;
+    std::size_t used = 0;
+    unsigned long long v = 0;
+    try {
+      v = std::stoull(s, &used);
+    } catch (...) {
+      used = 0;
+    }
+    if (used != s.size() || s[0] == '-')
+      throw InputError("--vars expects A:B with 0-based indices, got '" + text + "'");
+    return static_cast<std::size_t>(v);
+  };
+  if (colon == std::string::npos) {
+    o.var_begin = number(text, 0);
+    o.var_end = o.var_begin + 1;
+    return;
+  }
+  o.var_begin = number(text.substr(0, colon), 0);
+  o.var_end = number(text.substr(colon + 1), static_cast<std::size_t>(-1));
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw RuntimeError("cannot write " + tmp);
+    out << text;
+    out.flush();
+    if (!out) throw RuntimeError("write failed: " + tmp);
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw RuntimeError("cannot rename " + tmp + " to " + path + ": " + ec.message());
+}
+
+}  // namespace bnsl::cli

@@ -1,0 +1,51 @@
+// Command-line options, each declared once (name, default, range, help) and shared by the
+// subcommands that take it. Parsing fills the library's own option structs.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "bnsl/dataset.hpp"
+#include "bnsl/epsilon.hpp"
+#include "bnsl/explore.hpp"
+
+namespace bnsl::cli {
+
+// Options every long-running subcommand takes.
+struct RunArgs {
+  double time = 0;         // wall-clock budget, s (0: none)
+  int threads = 0;         // 0: all cores
+  bool quiet = false;      // no progress or summary on stderr
+  std::string stats_file;  // statistics as JSON (empty: none)
+};
+
+struct EpsilonArgs {
+  double epsilon = -1, bayes_factor = -1, factor = -1;  // at most one is set
+  Epsilon resolve() const;
+};
+
+struct CsvArgs {
+  CsvOptions csv;
+  std::string delimiter = ",";
+  CsvOptions resolve() const;
+};
+
+struct ScoreArgs {
+  std::string kind = "bic";
+  double ess = 1.0;
+  ScoreParams resolve() const;
+};
+
+void add_csv_options(CLI::App& app, CsvArgs& args);
+void add_score_options(CLI::App& app, ScoreArgs& args);
+void add_epsilon_options(CLI::App& app, EpsilonArgs& args);
+void add_run_options(CLI::App& app, RunArgs& args);
+void add_explore_options(CLI::App& app, ExploreOptions& opt, std::string& vars);
+
+// Parses "A:B", "A:" or ":B" (0-based, B exclusive) into opt.var_begin / var_end.
+void parse_vars(const std::string& text, ExploreOptions& opt);
+
+// Writes text to path atomically (PATH.tmp, then rename); throws RuntimeError.
+void write_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace bnsl::cli

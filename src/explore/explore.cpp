@@ -1,0 +1,129 @@
+// The exploration driver: runs one explorer per variable, in parallel over variables
+// (OpenMP, dynamic schedule, one Counter of scratch buffers per thread), and hands out the
+// wall-clock budget. With --time T the budget is shared: each variable, when it starts, is
+// allotted remaining_time * threads / variables_left, so a variable that finishes early
+// gives its time back to those after it. The empty set is scored for every variable first;
+// it also bounds |best network| for the --factor form of epsilon.
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <mutex>
+
+#include "bnsl/error.hpp"
+#include "bnsl/explore.hpp"
+#include "explore/explorer.hpp"
+#include "util/progress.hpp"
+
+namespace bnsl {
+namespace {
+
+int default_max_parents(ExploreMethod) { return 3; }
+
+double sum_empty_scores(const Dataset& data, const ScoreParams& params, int threads) {
+  double sum = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : sum)
+  {
+    Counter counter(data, params);
+    ConfigIndex empty;
+    counter.build_empty(empty);
+#pragma omp for schedule(static)
+    for (long v = 0; v < static_cast<long>(data.n_vars()); ++v)
+      sum += counter.score(empty, static_cast<int>(v)).score;
+  }
+  return sum;
+}
+
+std::vector<int> parent_candidates(const Dataset& data) {
+  std::vector<int> c;
+  for (std::size_t v = 0; v < data.n_vars(); ++v)
+    if (data.arity(v) >= 2) c.push_back(static_cast<int>(v));
+  return c;
+}
+
+void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, std::size_t end) {
+  if (begin >= end || end > data.n_vars())
+    throw InputError("--vars: empty or out-of-range slice (the data has " +
+                     std::to_string(data.n_vars()) + " variables)");
+  if (o.time < 0 || o.time_per_var < 0) throw InputError("time budgets must be >= 0");
+}
+
+}  // namespace
+
+ScoreCache explore(const Dataset& data, const ExploreOptions& options, const StopToken& stop,
+                   ExploreStats* stats_out) {
+  const std::size_t begin = options.var_begin;
+  const std::size_t end = std::min(options.var_end, data.n_vars());
+  validate(data, options, begin, end);
+  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  StopToken run_stop = options.time > 0 ? StopToken(std::min(options.time, stop.remaining()))
+                                        : StopToken(stop);
+  LocalScorer check(data, options.score);  // validates the score parameters
+
+  ExploreStats total;
+  const double eps =
+      options.epsilon.resolve(std::fabs(sum_empty_scores(data, options.score, threads)));
+  total.epsilon = eps;
+  const std::vector<int> candidates = parent_candidates(data);
+  const int max_parents =
+      options.max_parents >= 0 ? options.max_parents : default_max_parents(options.method);
+
+  ScoreCache cache(data.n_vars(), data.names());
+  std::atomic<std::size_t> started{0};
+  std::exception_ptr failure;
+  std::mutex mutex;
+  Progress progress("explore", options.progress, run_stop);
+  progress.set_total(end - begin);
+
+#pragma omp parallel num_threads(threads)
+  {
+    Counter counter(data, options.score);
+    ExploreStats local;
+#pragma omp for schedule(dynamic, 1)
+    for (long lv = static_cast<long>(begin); lv < static_cast<long>(end); ++lv) {
+      try {
+        const int v = static_cast<int>(lv);
+        VarTask task;
+        task.child = v;
+        if (data.arity(v) >= 2) std::copy_if(candidates.begin(), candidates.end(),
+                                             std::back_inserter(task.candidates),
+                                             [v](int c) { return c != v; });
+        task.eps = eps;
+        task.max_parents = max_parents;
+        task.prune = options.prune;
+        task.global = &run_stop;
+        const std::size_t left = (end - begin) - started.fetch_add(1);
+        if (options.time_per_var > 0) {
+          task.has_deadline = true;
+          task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(options.time_per_var));
+        } else if (options.time > 0) {
+          const double allot = run_stop.remaining() * threads / static_cast<double>(left);
+          task.has_deadline = true;
+          task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(allot));
+        }
+        const std::uint64_t scored_before = local.sets_scored;
+        explore_sequential(counter, task, cache.var(v), local);
+        cache.var(v).sort_best_first();
+        progress.step(local.sets_scored - scored_before);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failure) failure = std::current_exception();
+      }
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    total.add(local);
+  }
+  if (failure) std::rethrow_exception(failure);
+  total.cache_entries = cache.total_entries();
+  total.cache_bytes = cache.bytes();
+  total.seconds = run_stop.elapsed();
+  progress.finish();
+  if (stats_out) *stats_out = total;
+  return cache;
+}
+
+}  // namespace bnsl

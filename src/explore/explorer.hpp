@@ -1,0 +1,33 @@
+// What every per-variable explorer receives: the child, its candidate parents, epsilon, the
+// in-degree limit, and when to stop. Explorers fill one VarCache with exactly scored,
+// pruned entries; whatever stops them, the empty set is always in the cache.
+#pragma once
+
+#include <vector>
+
+#include "bnsl/cache.hpp"
+#include "bnsl/explore.hpp"
+#include "bnsl/stop.hpp"
+#include "score/counting.hpp"
+
+namespace bnsl {
+
+struct VarTask {
+  int child = 0;
+  std::vector<int> candidates;  // possible parents: every other variable with arity >= 2
+  double eps = 0;               // pruning slack
+  int max_parents = 3;          // in-degree limit
+  bool prune = true;            // apply the pruning rules (false: keep every scored set)
+  const StopToken* global = nullptr;  // run-wide stop (deadline or signal)
+  Clock::time_point deadline;         // this variable's own deadline
+  bool has_deadline = false;
+
+  bool expired() const {
+    return global->stop_requested() || (has_deadline && Clock::now() >= deadline);
+  }
+};
+
+// Sequential exploration: all parent sets of size 0, 1, 2, ... up to the limit or deadline.
+void explore_sequential(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats);
+
+}  // namespace bnsl

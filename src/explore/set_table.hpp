@@ -1,0 +1,74 @@
+// SetTable: a hash set of sorted parent lists, each stored once in one arena and named by
+// a dense id. Membership is by xxHash of the sorted list with an exact comparison, so two
+// different sets are never confused. Used for the levels of the sequential explorer and the
+// open/closed lists of independence selection.
+#pragma once
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <tsl/robin_set.h>
+#include <vector>
+
+namespace bnsl {
+
+class SetTable {
+ public:
+  SetTable() : set_(16, Hash{this}, Eq{this}) {}
+  SetTable(const SetTable&) = delete;
+  SetTable& operator=(const SetTable&) = delete;
+
+  std::size_t size() const { return offsets_.size() - 1; }
+  std::span<const std::int32_t> get(std::uint32_t id) const {
+    return {arena_.data() + offsets_[id], arena_.data() + offsets_[id + 1]};
+  }
+  // Id of the set, or -1. `s` must be sorted ascending.
+  std::int64_t find(std::span<const std::int32_t> s) const {
+    auto it = set_.find(s);
+    return it == set_.end() ? -1 : static_cast<std::int64_t>(*it);
+  }
+  // Inserts `s` (sorted, absent) and returns its id.
+  std::uint32_t insert(std::span<const std::int32_t> s) {
+    const auto id = static_cast<std::uint32_t>(size());
+    arena_.insert(arena_.end(), s.begin(), s.end());
+    offsets_.push_back(static_cast<std::uint32_t>(arena_.size()));
+    set_.insert(id);
+    return id;
+  }
+  std::size_t bytes() const {
+    return arena_.capacity() * 4 + offsets_.capacity() * 4 + set_.bucket_count() * 16;
+  }
+
+ private:
+  static std::uint64_t hash_of(std::span<const std::int32_t> s) {
+    return XXH3_64bits(s.data(), s.size_bytes());
+  }
+  struct Hash {
+    using is_transparent = void;
+    const SetTable* t;
+    std::size_t operator()(std::uint32_t id) const { return hash_of(t->get(id)); }
+    std::size_t operator()(std::span<const std::int32_t> s) const { return hash_of(s); }
+  };
+  struct Eq {
+    using is_transparent = void;
+    const SetTable* t;
+    static bool same(std::span<const std::int32_t> a, std::span<const std::int32_t> b) {
+      return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+    }
+    bool operator()(std::uint32_t a, std::uint32_t b) const { return a == b; }
+    bool operator()(std::uint32_t a, std::span<const std::int32_t> b) const {
+      return same(t->get(a), b);
+    }
+    bool operator()(std::span<const std::int32_t> a, std::uint32_t b) const {
+      return same(a, t->get(b));
+    }
+  };
+
+  std::vector<std::int32_t> arena_;
+  std::vector<std::uint32_t> offsets_{0};
+  tsl::robin_set<std::uint32_t, Hash, Eq, std::allocator<std::uint32_t>, true> set_;
+};
+
+}  // namespace bnsl

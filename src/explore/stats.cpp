@@ -1,0 +1,42 @@
+// ExploreStats: counters of an exploration, their sum over threads, and their reports.
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "bnsl/explore.hpp"
+
+namespace bnsl {
+
+void ExploreStats::add(const ExploreStats& o) {
+  sets_scored += o.sets_scored;
+  sets_generated += o.sets_generated;
+  pruned_rule1 += o.pruned_rule1;
+  pruned_rule2 += o.pruned_rule2;
+  pruned_rule3 += o.pruned_rule3;
+  pruned_rule6 += o.pruned_rule6;
+  vars_out_of_time += o.vars_out_of_time;
+  cache_entries += o.cache_entries;
+  cache_bytes += o.cache_bytes;
+}
+
+void ExploreStats::print(std::ostream& out) const {
+  out << "exploration: " << seconds << " s, epsilon " << epsilon << "\n"
+      << "  sets generated    " << sets_generated << "\n"
+      << "  sets scored       " << sets_scored << "\n"
+      << "  rule 1 (subset)   " << pruned_rule1 << " dropped\n"
+      << "  rule 2 (BIC)      " << pruned_rule2 << " cut before scoring, with supersets\n"
+      << "  rule 3 (size)     " << pruned_rule3 << " sets whose supersets were cut\n"
+      << "  rule 6 (BDeu)     " << pruned_rule6 << " dropped with supersets\n"
+      << "  out of time       " << vars_out_of_time << " variables\n"
+      << "  cache             " << cache_entries << " entries, " << cache_bytes / 1024 << " KiB\n";
+}
+
+std::string ExploreStats::to_json() const {
+  nlohmann::json j = {{"sets_generated", sets_generated}, {"sets_scored", sets_scored},
+                      {"pruned", {{"rule1", pruned_rule1}, {"rule2", pruned_rule2},
+                                  {"rule3", pruned_rule3}, {"rule6", pruned_rule6}}},
+                      {"vars_out_of_time", vars_out_of_time}, {"cache_entries", cache_entries},
+                      {"cache_bytes", cache_bytes}, {"epsilon", epsilon}, {"seconds", seconds}};
+  return j.dump(2);
+}
+
+}  // namespace bnsl

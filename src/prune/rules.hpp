@@ -1,0 +1,52 @@
+// epsilon-relaxed pruning rules: when a parent set may leave a cache.
+//
+// A parent set may be dropped only if no network scoring within eps of the optimum can use
+// it. Every rule below exhibits, for a dropped set P', a subset P with s(P) > s(P') + eps:
+// replacing P' by P in any network gives an acyclic network more than eps better, so the
+// original is more than eps below the optimum. Conventions (DESIGN.md): s = local score,
+// higher is better; pen(P) = (ln N / 2)(r_X - 1) q_P; LL(P) = -N H(X|P) <= 0.
+//
+//  1. Subset rule (Teyssier-Koller, relaxed): drop P' if s(P) > s(P') + eps, P a proper subset.
+//  2. BIC bound (de Campos-Ji): s(P') <= -pen(P'); so s(P) + pen(P') > eps drops P' and, as
+//     pen only grows with supersets, every superset of P'. Decidable before scoring P'.
+//  3. Size bound: for P'' = P + Y with r_Y >= 2, s(P'') <= -2 pen(P), so
+//     pen(P) > N H(X|P) + eps drops every proper superset of P (P itself stays).
+//  6. BDeu bound (Cussens-Bartlett): each parent configuration seen in the data contributes
+//     at most -ln r_X to BDeu (the first observation costs ln r_X, later ones at most 0), so
+//     s(P') <= -r+(P') ln r_X, with r+ non-decreasing in supersets:
+//     s(P) + r+(P') ln r_X > eps drops P' and every superset.
+//
+// Rules 2 and 3 hold for BIC only, rule 6 for BDeu only, rule 1 for any score. Parents with
+// a single observed state are never candidates (they change no score), so every added
+// parent has arity >= 2, as rule 3 requires. Each inequality must hold beyond the score
+// tolerance (compare.hpp): rounding can only keep more sets.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+
+#include "score/compare.hpp"
+
+namespace bnsl::prune {
+
+// Rule 1: best_subset = best score over proper subsets of the set.
+inline bool subset_rule(double best_subset, double score, double eps) {
+  return clearly_greater(best_subset, score + eps);
+}
+
+// Rule 2: penalty_set = pen(P') of the candidate, best_subset over its proper subsets.
+inline bool bic_bound(double best_subset, double penalty_set, double eps) {
+  return clearly_greater(best_subset + penalty_set, eps);
+}
+
+// Rule 3: true when every proper superset of the set is dropped. ll = LL(P) = -N H(X|P).
+inline bool size_bound(double penalty, double ll, double eps) {
+  return clearly_greater(penalty, -ll + eps);
+}
+
+// Rule 6: r_plus = parent configurations of P' seen in the data (or a lower bound of it).
+inline bool bdeu_bound(double best_subset, std::size_t r_plus, int r_child, double eps) {
+  return clearly_greater(best_subset + static_cast<double>(r_plus) * std::log(r_child), eps);
+}
+
+}  // namespace bnsl::prune

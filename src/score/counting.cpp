@@ -1,0 +1,219 @@
+// Contingency-table counting and the BIC / BDeu formulas (see counting.hpp for the scheme).
+#include "score/counting.hpp"
+
+#include <math.h>  // lgamma_r: the reentrant lgamma (std::lgamma writes the global signgam)
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tsl/robin_map.h>
+
+namespace bnsl {
+namespace {
+
+constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
+
+// Calls f with the column's code pointer (8- or 16-bit).
+template <class F>
+void with_column(const Dataset& data, int v, F&& f) {
+  if (data.wide(v))
+    f(data.codes16(v));
+  else
+    f(data.codes8(v));
+}
+
+double log_gamma(double x) {
+  int sign;
+  return lgamma_r(x, &sign);
+}
+
+}  // namespace
+
+Counter::Counter(const Dataset& data, ScoreParams params)
+    : data_(data),
+      params_(params),
+      n_rows_(data.n_rows()),
+      half_log_n_(data.n_rows() > 0 ? 0.5 * std::log(static_cast<double>(data.n_rows())) : 0) {
+  nlogn_.resize(n_rows_ + 1);
+  nlogn_[0] = 0;
+  for (std::size_t n = 1; n <= n_rows_; ++n) nlogn_[n] = n * std::log(static_cast<double>(n));
+}
+
+void Counter::build_empty(ConfigIndex& out) const {
+  out.idx.assign(n_rows_, 0);
+  out.n_configs = 1;
+  out.q = 1;
+  out.dense = true;
+}
+
+void Counter::extend(const ConfigIndex& base, int var, ConfigIndex& out) {
+  const std::uint64_t r = static_cast<std::uint64_t>(data_.arity(var));
+  const std::uint64_t space = base.n_configs * r;
+  out.q = base.q * static_cast<double>(r);
+  out.idx.resize(n_rows_);
+  if (space <= std::max<std::uint64_t>(n_rows_, 1)) {
+    const std::uint32_t* in = base.idx.data();
+    std::uint32_t* o = out.idx.data();
+    const std::uint32_t rr = static_cast<std::uint32_t>(r);
+    with_column(data_, var, [&](const auto* y) {
+      for (std::size_t i = 0; i < n_rows_; ++i) o[i] = in[i] * rr + y[i];
+    });
+    out.n_configs = space;
+    out.dense = base.dense && r == 1;
+  } else if (space <= 8 * static_cast<std::uint64_t>(n_rows_) + 65536) {
+    remap_dense(base, var, out);
+  } else {
+    remap_hashed(base, var, out);
+  }
+}
+
+void Counter::remap_dense(const ConfigIndex& base, int var, ConfigIndex& out) {
+  const std::uint64_t r = static_cast<std::uint64_t>(data_.arity(var));
+  const std::size_t space = base.n_configs * r;
+  if (remap_.size() < space) remap_.resize(space, kUnset);
+  std::uint32_t next = 0;
+  const std::uint32_t* in = base.idx.data();
+  std::uint32_t* o = out.idx.data();
+  std::uint32_t* map = remap_.data();
+  touched_.clear();
+  with_column(data_, var, [&](const auto* y) {
+    for (std::size_t i = 0; i < n_rows_; ++i) {
+      std::uint64_t key = in[i] * r + y[i];
+      std::uint32_t& m = map[key];
+      if (m == kUnset) {
+        m = next++;
+        touched_.push_back(static_cast<std::uint32_t>(key));
+      }
+      o[i] = m;
+    }
+  });
+  for (std::uint32_t k : touched_) map[k] = kUnset;
+  out.n_configs = next;
+  out.dense = true;
+}
+
+void Counter::remap_hashed(const ConfigIndex& base, int var, ConfigIndex& out) {
+  const std::uint64_t r = static_cast<std::uint64_t>(data_.arity(var));
+  tsl::robin_map<std::uint64_t, std::uint32_t> map;
+  map.reserve(n_rows_);
+  const std::uint32_t* in = base.idx.data();
+  std::uint32_t* o = out.idx.data();
+  with_column(data_, var, [&](const auto* y) {
+    for (std::size_t i = 0; i < n_rows_; ++i) {
+      auto it = map.try_emplace(in[i] * r + y[i], static_cast<std::uint32_t>(map.size())).first;
+      o[i] = it->second;
+    }
+  });
+  out.n_configs = map.size();
+  out.dense = true;
+}
+
+void Counter::build(std::span<const int> parents, ConfigIndex& out) {
+  if (parents.empty()) return build_empty(out);
+  ConfigIndex* cur = &tmp_[0];
+  ConfigIndex* nxt = &tmp_[1];
+  build_empty(*cur);
+  for (std::size_t i = 0; i + 1 < parents.size(); ++i) {
+    extend(*cur, parents[i], *nxt);
+    std::swap(cur, nxt);
+  }
+  extend(*cur, parents.back(), out);
+}
+
+FamilyScore Counter::score(const ConfigIndex& index, int child) {
+  const std::uint64_t cells = index.n_configs * static_cast<std::uint64_t>(data_.arity(child));
+  if (cells <= 4 * static_cast<std::uint64_t>(n_rows_) + 65536) return score_table(index, child);
+  return score_grouped(index, child);
+}
+
+double Counter::bdeu_config(const std::uint32_t* cells, int r, std::uint32_t n_j, double a_j,
+                            double a_jk) const {
+  double s = log_gamma(a_j) - log_gamma(a_j + n_j);
+  const double lg_a_jk = log_gamma(a_jk);
+  for (int k = 0; k < r; ++k)
+    if (cells[k] != 0) s += log_gamma(a_jk + cells[k]) - lg_a_jk;
+  return s;
+}
+
+FamilyScore Counter::score_table(const ConfigIndex& index, int child) {
+  const int r = data_.arity(child);
+  const std::size_t n_configs = index.n_configs;
+  cells_.assign(n_configs * r, 0);
+  std::uint32_t* c = cells_.data();
+  const std::uint32_t* idx = index.idx.data();
+  with_column(data_, child, [&](const auto* x) {
+    for (std::size_t i = 0; i < n_rows_; ++i) ++c[idx[i] * r + x[i]];
+  });
+  FamilyScore f;
+  f.q = index.q;
+  f.r_plus = 0;
+  const bool bdeu = params_.kind == ScoreKind::bdeu;
+  const double a_j = params_.ess / index.q, a_jk = a_j / r;
+  double s_jk = 0, s_j = 0, bdeu_sum = 0;
+  for (std::size_t j = 0; j < n_configs; ++j) {
+    const std::uint32_t* row = c + j * r;
+    std::uint32_t n_j = 0;
+    for (int k = 0; k < r; ++k) {
+      n_j += row[k];
+      s_jk += nlogn(row[k]);
+    }
+    if (n_j == 0) continue;
+    ++f.r_plus;
+    s_j += nlogn(n_j);
+    if (bdeu) bdeu_sum += bdeu_config(row, r, n_j, a_j, a_jk);
+  }
+  finish(f, child, s_jk, s_j);
+  if (bdeu) f.score = bdeu_sum;
+  return f;
+}
+
+FamilyScore Counter::score_grouped(const ConfigIndex& index, int child) {
+  const int r = data_.arity(child);
+  const std::size_t n_configs = index.n_configs;
+  const std::uint32_t* idx = index.idx.data();
+  nj_.assign(n_configs + 1, 0);
+  for (std::size_t i = 0; i < n_rows_; ++i) ++nj_[idx[i] + 1];
+  for (std::size_t j = 0; j < n_configs; ++j) nj_[j + 1] += nj_[j];  // group starts
+  order_.resize(n_rows_);
+  for (std::size_t i = 0; i < n_rows_; ++i) order_[nj_[idx[i]]++] = static_cast<std::uint32_t>(i);
+  // nj_[j] is now the end of group j (= start of group j + 1).
+  cells_.assign(r, 0);
+  FamilyScore f;
+  f.q = index.q;
+  f.r_plus = 0;
+  const bool bdeu = params_.kind == ScoreKind::bdeu;
+  const double a_j = params_.ess / index.q, a_jk = a_j / r;
+  double s_jk = 0, s_j = 0, bdeu_sum = 0;
+  with_column(data_, child, [&](const auto* x) {
+    std::uint32_t begin = 0;
+    for (std::size_t j = 0; j < n_configs; ++j) {
+      const std::uint32_t end = nj_[j], n_j = end - begin;
+      if (n_j == 0) continue;
+      for (std::uint32_t p = begin; p < end; ++p) ++cells_[x[order_[p]]];
+      for (std::uint32_t p = begin; p < end; ++p) {
+        std::uint32_t& cell = cells_[x[order_[p]]];
+        if (cell == 0) continue;
+        s_jk += nlogn(cell);
+        if (bdeu) bdeu_sum += log_gamma(a_jk + cell) - log_gamma(a_jk);
+        cell = 0;
+      }
+      ++f.r_plus;
+      s_j += nlogn(n_j);
+      if (bdeu) bdeu_sum += log_gamma(a_j) - log_gamma(a_j + n_j);
+      begin = end;
+    }
+  });
+  finish(f, child, s_jk, s_j);
+  if (bdeu) f.score = bdeu_sum;
+  return f;
+}
+
+void Counter::finish(FamilyScore& f, int child, double sum_nlogn_jk, double sum_nlogn_j) const {
+  f.ll = std::min(0.0, sum_nlogn_jk - sum_nlogn_j);
+  f.penalty = penalty(child, f.q);
+  const double n = static_cast<double>(n_rows_);
+  f.h_parents = n > 0 ? std::max(0.0, std::log(n) - sum_nlogn_j / n) : 0;
+  f.score = f.ll - f.penalty;
+}
+
+}  // namespace bnsl

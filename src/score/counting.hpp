@@ -1,0 +1,70 @@
+// Contingency-table counting, the hot loop of parent-set exploration.
+//
+// A parent set P is represented by its per-row configuration index: idx[i] in
+// [0, n_configs) names the joint state of P in row i. Extending P by a variable Y reuses
+// it: idx'[i] = idx[i] * r_Y + y[i]. While the product stays at most N the raw index is
+// kept (some configurations may be unseen); beyond that it is re-densified (a remap table
+// or, for huge key spaces, a hash map) so that n_configs never exceeds N and memory stays
+// O(N) per set. Scoring a child X then counts n_jk in a table of n_configs * r_X cells, or
+// groups rows by configuration when that table would be much larger than N.
+//
+// One Counter per thread: it owns all scratch buffers, so the hot loop allocates nothing.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "bnsl/dataset.hpp"
+#include "bnsl/score.hpp"
+
+namespace bnsl {
+
+struct ConfigIndex {
+  std::vector<std::uint32_t> idx;  // per row: configuration in [0, n_configs)
+  std::uint64_t n_configs = 1;     // size of the index space (<= max(N, product of arities))
+  double q = 1;                    // product of parent arities
+  bool dense = true;               // every index in [0, n_configs) occurs in the data
+};
+
+class Counter {
+ public:
+  Counter(const Dataset& data, ScoreParams params);
+
+  void build_empty(ConfigIndex& out) const;
+  // out = base extended by variable `var` (out must not alias base).
+  void extend(const ConfigIndex& base, int var, ConfigIndex& out);
+  // Index of an arbitrary parent set, by repeated extension (uses internal scratch).
+  void build(std::span<const int> parents, ConfigIndex& out);
+
+  // Counts child X against the configurations and computes every FamilyScore field.
+  FamilyScore score(const ConfigIndex& index, int child);
+
+  const Dataset& data() const { return data_; }
+  const ScoreParams& params() const { return params_; }
+  double penalty(int child, double q) const { return half_log_n_ * (data_.arity(child) - 1) * q; }
+
+ private:
+  void remap_dense(const ConfigIndex& base, int var, ConfigIndex& out);
+  void remap_hashed(const ConfigIndex& base, int var, ConfigIndex& out);
+  FamilyScore score_table(const ConfigIndex& index, int child);
+  FamilyScore score_grouped(const ConfigIndex& index, int child);
+  void finish(FamilyScore& f, int child, double sum_nlogn_jk, double sum_nlogn_j) const;
+  double bdeu_config(const std::uint32_t* cells, int r, std::uint32_t n_j, double a_j,
+                     double a_jk) const;
+  double nlogn(std::uint32_t n) const { return nlogn_[n]; }
+
+  const Dataset& data_;
+  ScoreParams params_;
+  std::size_t n_rows_;
+  double half_log_n_;
+  std::vector<double> nlogn_;         // nlogn_[n] = n ln n
+  std::vector<std::uint32_t> remap_;  // key -> dense id, UINT32_MAX when unset
+  std::vector<std::uint32_t> touched_;
+  std::vector<std::uint32_t> cells_;  // n_jk table, or per-group scratch
+  std::vector<std::uint32_t> nj_;     // n_j
+  std::vector<std::uint32_t> order_;  // rows grouped by configuration
+  ConfigIndex tmp_[2];
+};
+
+}  // namespace bnsl
