@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "bnsl/error.hpp"
 
@@ -78,8 +79,16 @@ void add_run_options(CLI::App& app, RunArgs& a) {
 }
 
 void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
+  const std::map<std::string, ExploreMethod> methods = {
+      {"is", ExploreMethod::is}, {"greedy", ExploreMethod::greedy}, {"seq", ExploreMethod::seq}};
+  app.add_option("--explore", o.method,
+                 "Parent-set exploration: is (independence selection, BIC*-guided), greedy, "
+                 "or seq (all sets up to --max-parents)")
+      ->transform(CLI::CheckedTransformer(methods))
+      ->default_str("is");
   app.add_option("--max-parents", o.max_parents,
-                 "In-degree limit (default 3 for sequential exploration)")
+                 "In-degree limit (default: none for is/greedy, whose sizes the pruning rules "
+                 "cap; 3 for seq)")
       ->check(CLI::Range(0, 64));
   app.add_option("--time-per-var", o.time_per_var,
                  "Budget per variable in seconds, instead of one shared --time")

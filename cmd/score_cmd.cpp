@@ -1,4 +1,5 @@
 // `bnsl score DATA.csv -o CACHE.jkl`: explore parent sets and write the pruned score cache.
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -11,6 +12,19 @@
 
 namespace bnsl::cli {
 namespace {
+
+// Best-first explorers are anytime: without a budget they would run to exhaustion, which on
+// hundreds of variables takes hours. Default to one second per variable (as the paper).
+std::string budget_text(const ExploreOptions& o) {
+  char buf[64] = "";
+  if (o.time > 0) std::snprintf(buf, sizeof buf, ", budget %g s", o.time);
+  if (o.time_per_var > 0) std::snprintf(buf, sizeof buf, ", %g s per variable", o.time_per_var);
+  return buf;
+}
+
+void apply_default_budget(ExploreOptions& o) {
+  if (o.method != ExploreMethod::seq && o.time <= 0 && o.time_per_var <= 0) o.time_per_var = 1;
+}
 
 struct ScoreCommand {
   std::string data_path, out_path, vars;
@@ -28,10 +42,12 @@ struct ScoreCommand {
     explore.threads = run.threads;
     explore.progress = !run.quiet;
     parse_vars(vars, explore);
+    apply_default_budget(explore);
     if (!run.quiet)
       std::cerr << "bnsl: score: " << data_path << ": " << data.n_vars() << " variables, "
-                << data.n_rows() << " rows; " << to_string(explore.score.kind) << ", "
-                << explore.epsilon.describe() << "\n";
+                << data.n_rows() << " rows; " << to_string(explore.score.kind) << ", " << to_string(explore.method)
+                << " exploration, " << explore.epsilon.describe() << budget_text(explore)
+                << "\n";
     ExploreStats stats;
     StopToken stop;
     ScoreCache cache = bnsl::explore(data, explore, stop, &stats);

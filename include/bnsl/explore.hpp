@@ -22,13 +22,19 @@
 
 namespace bnsl {
 
-enum class ExploreMethod { seq };
+// seq: all sets of size 0, 1, 2, ... (exhaustive up to the limit);
+// is: independence selection, best-first by BIC* (Scanagatta et al. 2015, the default);
+// greedy: best-first by the score of the set being extended (the paper's other baseline).
+enum class ExploreMethod { seq, is, greedy };
+
+std::string to_string(ExploreMethod method);
+ExploreMethod parse_explore_method(const std::string& text);  // throws InputError
 
 struct ExploreOptions {
   ScoreParams score;               // BIC or BDeu, ESS
   Epsilon epsilon;                 // pruning keeps every set a network within epsilon may use
-  ExploreMethod method = ExploreMethod::seq;
-  int max_parents = -1;            // in-degree limit; < 0: method default (seq: 3)
+  ExploreMethod method = ExploreMethod::is;
+  int max_parents = -1;            // in-degree limit; < 0: method default (seq: 3, else none)
   double time = 0;                 // wall-clock budget of the whole exploration, s (0: none)
   double time_per_var = 0;         // alternative: budget per variable, s (0: none)
   int threads = 0;                 // OpenMP threads (0: all cores)
@@ -45,6 +51,8 @@ struct ExploreStats {
   std::uint64_t pruned_rule1 = 0;     // dropped from the final cache: a subset is > eps better
   std::uint64_t pruned_rule2 = 0;     // cut before scoring by the BIC bound (with supersets)
   std::uint64_t pruned_rule3 = 0;     // sets whose supersets the size bound cut
+  std::uint64_t pruned_rule4 = 0;     // dropped by the entropy rule (with supersets)
+  std::uint64_t pruned_inherited = 0; // cut unscored: an immediate subset's supersets were cut
   std::uint64_t pruned_rule6 = 0;     // dropped by the BDeu bound (with supersets)
   std::uint64_t vars_out_of_time = 0; // variables whose exploration the budget ended
   std::uint64_t cache_entries = 0;    // entries in the final caches

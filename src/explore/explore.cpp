@@ -20,7 +20,16 @@
 namespace bnsl {
 namespace {
 
-int default_max_parents(ExploreMethod) { return 3; }
+// Sequential exploration needs a limit to end; best-first explorers are capped by rule 3.
+int default_max_parents(ExploreMethod m) { return m == ExploreMethod::seq ? 3 : 1 << 20; }
+
+void explore_var(Counter& counter, ExploreMethod m, const VarTask& task, VarCache& out,
+                 ExploreStats& stats) {
+  if (m == ExploreMethod::seq)
+    explore_sequential(counter, task, out, stats);
+  else
+    explore_best_first(counter, task, m == ExploreMethod::is, out, stats);
+}
 
 double sum_empty_scores(const Dataset& data, const ScoreParams& params, int threads) {
   double sum = 0;
@@ -51,6 +60,22 @@ void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, s
 }
 
 }  // namespace
+
+std::string to_string(ExploreMethod m) {
+  switch (m) {
+    case ExploreMethod::seq: return "seq";
+    case ExploreMethod::is: return "is";
+    case ExploreMethod::greedy: return "greedy";
+  }
+  return "?";
+}
+
+ExploreMethod parse_explore_method(const std::string& text) {
+  if (text == "seq") return ExploreMethod::seq;
+  if (text == "is") return ExploreMethod::is;
+  if (text == "greedy") return ExploreMethod::greedy;
+  throw InputError("unknown exploration '" + text + "' (expected is, greedy or seq)");
+}
 
 ScoreCache explore(const Dataset& data, const ExploreOptions& options, const StopToken& stop,
                    ExploreStats* stats_out) {
@@ -106,7 +131,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
                                              std::chrono::duration<double>(allot));
         }
         const std::uint64_t scored_before = local.sets_scored;
-        explore_sequential(counter, task, cache.var(v), local);
+        explore_var(counter, options.method, task, cache.var(v), local);
         cache.var(v).sort_best_first();
         progress.step(local.sets_scored - scored_before);
       } catch (...) {

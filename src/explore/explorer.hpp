@@ -30,4 +30,8 @@ struct VarTask {
 // Sequential exploration: all parent sets of size 0, 1, 2, ... up to the limit or deadline.
 void explore_sequential(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats);
 
+// Best-first exploration: independence selection (BIC*-guided) or greedy selection.
+void explore_best_first(Counter& counter, const VarTask& task, bool independence,
+                        VarCache& out, ExploreStats& stats);
+
 }  // namespace bnsl

@@ -12,6 +12,8 @@ void ExploreStats::add(const ExploreStats& o) {
   pruned_rule1 += o.pruned_rule1;
   pruned_rule2 += o.pruned_rule2;
   pruned_rule3 += o.pruned_rule3;
+  pruned_rule4 += o.pruned_rule4;
+  pruned_inherited += o.pruned_inherited;
   pruned_rule6 += o.pruned_rule6;
   vars_out_of_time += o.vars_out_of_time;
   cache_entries += o.cache_entries;
@@ -25,6 +27,8 @@ void ExploreStats::print(std::ostream& out) const {
       << "  rule 1 (subset)   " << pruned_rule1 << " dropped\n"
       << "  rule 2 (BIC)      " << pruned_rule2 << " cut before scoring, with supersets\n"
       << "  rule 3 (size)     " << pruned_rule3 << " sets whose supersets were cut\n"
+      << "  rule 4 (entropy)  " << pruned_rule4 << " dropped with supersets\n"
+      << "  inherited         " << pruned_inherited << " cut: a subset's supersets were cut\n"
       << "  rule 6 (BDeu)     " << pruned_rule6 << " dropped with supersets\n"
       << "  out of time       " << vars_out_of_time << " variables\n"
       << "  cache             " << cache_entries << " entries, " << cache_bytes / 1024 << " KiB\n";
@@ -33,7 +37,8 @@ void ExploreStats::print(std::ostream& out) const {
 std::string ExploreStats::to_json() const {
   nlohmann::json j = {{"sets_generated", sets_generated}, {"sets_scored", sets_scored},
                       {"pruned", {{"rule1", pruned_rule1}, {"rule2", pruned_rule2},
-                                  {"rule3", pruned_rule3}, {"rule6", pruned_rule6}}},
+                                  {"rule3", pruned_rule3}, {"rule4", pruned_rule4},
+                                  {"rule6", pruned_rule6}, {"inherited", pruned_inherited}}},
                       {"vars_out_of_time", vars_out_of_time}, {"cache_entries", cache_entries},
                       {"cache_bytes", cache_bytes}, {"epsilon", epsilon}, {"seconds", seconds}};
   return j.dump(2);

@@ -11,6 +11,14 @@
 //     pen only grows with supersets, every superset of P'. Decidable before scoring P'.
 //  3. Size bound: for P'' = P + Y with r_Y >= 2, s(P'') <= -2 pen(P), so
 //     pen(P) > N H(X|P) + eps drops every proper superset of P (P itself stays).
+//  4. Entropy rule (de Campos et al. 2018): for P' = P + Y, LL(P') - LL(P) = N I(X;Y|P)
+//     <= N min{H(X|P), H(Y|P)} while pen(P') - pen(P) = (r_Y - 1) pen(P); so
+//     N min{H(X|P), H(Y|P)} < (r_Y - 1) pen(P) - eps drops P' (P beats it by > eps), and
+//     every superset P' + Z (compare with P + Z: conditioning only lowers the entropies and
+//     raises pen(P + Z) >= pen(P)).
+//  5. BIC* bound (Scanagatta 2015, Thm 2) bounds s(P1 + P2) from below before scoring, to cut
+//     supersets unscored. bnsl generates a set's supersets only after scoring the set, and
+//     rule 2 with the exact score fires whenever rule 5 would, so rule 5 is subsumed.
 //  6. BDeu bound (Cussens-Bartlett): each parent configuration seen in the data contributes
 //     at most -ln r_X to BDeu (the first observation costs ln r_X, later ones at most 0), so
 //     s(P') <= -r+(P') ln r_X, with r+ non-decreasing in supersets:
@@ -23,6 +31,7 @@
 #pragma once
 
 #include <cmath>
+#include <algorithm>
 #include <cstddef>
 
 #include "score/compare.hpp"
@@ -42,6 +51,11 @@ inline bool bic_bound(double best_subset, double penalty_set, double eps) {
 // Rule 3: true when every proper superset of the set is dropped. ll = LL(P) = -N H(X|P).
 inline bool size_bound(double penalty, double ll, double eps) {
   return clearly_greater(penalty, -ll + eps);
+}
+
+// Rule 4: n_h_x = N H(X|P), n_h_y = N H(Y|P), penalty = pen(P), for P' = P + Y.
+inline bool entropy_rule(double n_h_x, double n_h_y, int r_y, double penalty, double eps) {
+  return clearly_greater((r_y - 1) * penalty - eps, std::min(n_h_x, n_h_y));
 }
 
 // Rule 6: r_plus = parent configurations of P' seen in the data (or a lower bound of it).

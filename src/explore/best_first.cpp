@@ -1,0 +1,334 @@
+// Best-first parent-set exploration: independence selection and greedy selection
+// (Scanagatta, de Campos, Corani, Zaffalon 2015, "Learning Bayesian networks with thousands
+// of variables", section 3).
+//
+// Both score the empty set and every single parent, then repeatedly score the most promising
+// unscored one-variable extension P + Y of a scored set P and make it extendable in turn.
+// Independence selection ranks P + Y by
+//   BIC*(X, P, Y) = BIC(P) + BIC(Y) - BIC(empty) - u (q_P - 1)(r_Y - 1),  u = (ln N / 2)(r_X - 1),
+// the BIC the family would have if P and Y were independent given X (exact when their
+// interaction information is zero). Greedy selection ranks it by the score of P alone.
+//
+// Extensions are generated lazily: for a fixed P, BIC* orders the candidates Y by BIC(Y)
+// within each arity, so each scored set keeps one cursor per arity into the singletons
+// sorted by BIC, and the open list (a heap) holds cursors, not candidate sets. Each pop costs
+// O(log open) plus the counting, instead of O(n) pushes per scored set.
+//
+// Pruning (src/prune/rules.hpp), all epsilon-relaxed: rule 2 (BIC) and 6 (BDeu) cut a
+// candidate before counting, with the best score over its scored immediate subsets (and
+// their subsets); a candidate with an immediate subset whose supersets were cut is cut
+// too; rules 3, 4 (BIC) and 6 cut a scored set's supersets; rule 1 filters the final cache.
+// Whatever stops the search, every cache entry is exactly scored and the empty set present.
+#include <algorithm>
+#include <cmath>
+#include <queue>
+
+#include "explore/explorer.hpp"
+#include "explore/set_table.hpp"
+#include "prune/rules.hpp"
+
+namespace bnsl {
+namespace {
+
+struct Scored {
+  double score;          // the cache score (BIC or BDeu)
+  double bic;            // BIC, guides independence selection
+  double ll;             // LL = -N H(X|P)
+  double h;              // H(P)
+  double q;              // product of parent arities
+  double best_sub;       // best score over scored subsets found so far, this set included
+  std::uint32_t r_plus;  // parent configurations seen
+  bool scored;           // false: cut before counting (no score)
+  bool extendable;       // supersets may still be needed
+  bool keep;             // goes to the cache (before the final rule-1 filter)
+};
+
+struct Cursor {
+  double priority;       // BIC* (is) or score of the base (greedy) of the next extension
+  std::uint64_t seq;     // insertion order: ties pop first-in first
+  std::uint32_t base;    // id of the scored set being extended
+  std::uint32_t group;   // arity group of the singletons
+  std::uint32_t pos;     // next position in that group's list
+  bool operator<(const Cursor& o) const {
+    return priority != o.priority ? priority < o.priority : seq > o.seq;
+  }
+};
+
+class BestFirstExplorer {
+ public:
+  BestFirstExplorer(Counter& counter, const VarTask& task, bool independence, VarCache& out,
+                    ExploreStats& stats)
+      : counter_(counter), task_(task), is_(independence), out_(out), stats_(stats),
+        bic_(counter.params().kind == ScoreKind::bic),
+        r_child_(counter.data().arity(task.child)),
+        n_(static_cast<double>(counter.data().n_rows())),
+        u_(counter.penalty(task.child, 1.0)) {}
+
+  void run() {
+    score_empty_and_singletons();
+    build_groups();
+    for (std::uint32_t id = 1; id < seen_.size(); ++id) add_cursors(id);
+    while (!open_.empty() && !stopped_) step();
+    if (stopped_) ++stats_.vars_out_of_time;
+    finish();
+  }
+
+ private:
+  void score_empty_and_singletons() {
+    ConfigIndex empty;
+    counter_.build_empty(empty);
+    FamilyScore f = counter_.score(empty, task_.child);
+    ++stats_.sets_scored;
+    ++stats_.sets_generated;
+    insert({}, f, f.score);
+    empty_bic_ = f.bic();
+    if (!recs_[0].extendable || task_.max_parents < 1) return;
+    singleton_id_.assign(counter_.data().n_vars(), -1);
+    for (int y : task_.candidates) {
+      if (stopped_) break;
+      cand_.assign(1, y);
+      ++stats_.sets_generated;
+      const double q = counter_.data().arity(y);
+      if (cut_before_counting(recs_[0].score, q, recs_[0].r_plus)) continue;
+      counter_.extend(empty, y, index_);
+      f = counter_.score(index_, task_.child);
+      ++stats_.sets_scored;
+      singleton_id_[y] = insert(cand_, f, recs_[0].score);
+      apply_superset_rules(0, y);
+      poll();
+    }
+  }
+
+  // Alive singletons sorted by BIC (best first), one list per arity.
+  void build_groups() {
+    std::vector<std::int32_t> alive;
+    for (int y : task_.candidates)
+      if (!singleton_id_.empty() && singleton_id_[y] >= 0 && recs_[singleton_id_[y]].extendable)
+        alive.push_back(y);
+    std::stable_sort(alive.begin(), alive.end(), [&](int a, int b) {
+      return recs_[singleton_id_[a]].bic > recs_[singleton_id_[b]].bic;
+    });
+    for (int y : alive) {
+      const int r = counter_.data().arity(y);
+      auto it = std::find(group_arity_.begin(), group_arity_.end(), r);
+      if (it == group_arity_.end()) {
+        group_arity_.push_back(r);
+        groups_.emplace_back();
+        it = group_arity_.end() - 1;
+      }
+      groups_[it - group_arity_.begin()].push_back(y);
+    }
+  }
+
+  void add_cursors(std::uint32_t base) {
+    const Scored& b = recs_[base];
+    if (!b.scored || !b.extendable) return;
+    if (static_cast<int>(seen_.get(base).size()) >= task_.max_parents) return;
+    for (std::uint32_t g = 0; g < groups_.size(); ++g) push_cursor(base, g, 0);
+  }
+
+  // Pushes the cursor at the first position >= pos whose singleton is not in the base.
+  void push_cursor(std::uint32_t base, std::uint32_t g, std::uint32_t pos) {
+    auto members = seen_.get(base);
+    const auto& list = groups_[g];
+    while (pos < list.size() &&
+           std::binary_search(members.begin(), members.end(), list[pos]))
+      ++pos;
+    if (pos >= list.size()) return;
+    open_.push({priority(base, list[pos]), seq_++, base, g, pos});
+  }
+
+  double priority(std::uint32_t base, int y) const {
+    const Scored& b = recs_[base];
+    if (!is_) return b.score;
+    const Scored& s = recs_[singleton_id_[y]];
+    const double r_y = counter_.data().arity(y);
+    return b.bic + s.bic - empty_bic_ - u_ * (b.q - 1) * (r_y - 1);
+  }
+
+  void step() {
+    Cursor c = open_.top();
+    open_.pop();
+    const int y = groups_[c.group][c.pos];
+    push_cursor(c.base, c.group, c.pos + 1);
+    auto base = seen_.get(c.base);
+    cand_.assign(base.begin(), base.end());
+    cand_.insert(std::upper_bound(cand_.begin(), cand_.end(), y), y);
+    if (seen_.find(cand_) < 0) {
+      ++stats_.sets_generated;
+      evaluate(c.base, y);
+    }
+    poll();
+  }
+
+  // Decides, scores and records cand_ = base + y.
+  void evaluate(std::uint32_t base, int y) {
+    double best_sub = recs_[0].score;
+    std::uint32_t r_plus_lb = recs_[base].r_plus;
+    if (!fold_subsets(best_sub, r_plus_lb)) {
+      ++stats_.pruned_inherited;
+      insert_cut();
+      return;
+    }
+    const double q = recs_[base].q * counter_.data().arity(y);
+    if (cut_before_counting(best_sub, q, r_plus_lb)) {
+      insert_cut();
+      return;
+    }
+    if (base != last_base_) {
+      auto members = seen_.get(base);
+      counter_.build(std::span<const int>(members.begin(), members.end()), base_index_);
+      last_base_ = base;
+    }
+    counter_.extend(base_index_, y, index_);
+    FamilyScore f = counter_.score(index_, task_.child);
+    ++stats_.sets_scored;
+    std::uint32_t id = insert(cand_, f, best_sub);
+    apply_superset_rules(base, y);
+    if (recs_[id].extendable) add_cursors(id);
+  }
+
+  // Folds the scored immediate subsets of cand_ into best_sub and r_plus_lb; false when one
+  // of them has had its supersets cut.
+  bool fold_subsets(double& best_sub, std::uint32_t& r_plus_lb) {
+    const std::size_t k = cand_.size();
+    sub_.resize(k - 1);
+    for (std::size_t drop = 0; drop < k; ++drop) {
+      std::size_t w = 0;
+      for (std::size_t i = 0; i < k; ++i)
+        if (i != drop) sub_[w++] = cand_[i];
+      const std::int64_t sid = seen_.find(sub_);
+      if (sid < 0) continue;
+      const Scored& s = recs_[sid];
+      if (!s.extendable && task_.prune) return false;
+      best_sub = std::max(best_sub, s.best_sub);
+      r_plus_lb = std::max(r_plus_lb, s.r_plus);
+    }
+    return true;
+  }
+
+  // Rules 2 (BIC) and 6 (BDeu) before counting; counts and returns true when cut.
+  bool cut_before_counting(double best_sub, double q, std::uint32_t r_plus_lb) {
+    if (!task_.prune) return false;
+    if (bic_ && prune::bic_bound(best_sub, counter_.penalty(task_.child, q), task_.eps)) {
+      ++stats_.pruned_rule2;
+      return true;
+    }
+    if (!bic_ && prune::bdeu_bound(best_sub, r_plus_lb, r_child_, task_.eps)) {
+      ++stats_.pruned_rule6;
+      return true;
+    }
+    return false;
+  }
+
+  // Records a scored set; rule 1 is left to finish(), which sees every scored subset.
+  std::uint32_t insert(std::span<const std::int32_t> set, const FamilyScore& f, double best_sub) {
+    Scored s{f.score, f.bic(), f.ll, f.h_parents, f.q, std::max(best_sub, f.score),
+             static_cast<std::uint32_t>(f.r_plus), true, true, true};
+    if (task_.prune && !set.empty()) {
+      if (!bic_ && prune::bdeu_bound(best_sub, f.r_plus, r_child_, task_.eps)) {
+        ++stats_.pruned_rule6;
+        s.keep = s.extendable = false;
+      }
+    }
+    if (task_.prune && bic_ && prune::size_bound(f.penalty, f.ll, task_.eps)) {
+      ++stats_.pruned_rule3;
+      s.extendable = false;
+    }
+    recs_.push_back(s);
+    return seen_.insert(set);
+  }
+
+  void insert_cut() {
+    recs_.push_back({0, 0, 0, 0, 0, -INFINITY, 0, false, false, false});
+    seen_.insert(cand_);
+  }
+
+  // Rule 4 (BIC) for the set just inserted, cand_ = base + y.
+  void apply_superset_rules(std::uint32_t base, int y) {
+    Scored& s = recs_.back();
+    if (!task_.prune || !bic_ || !s.extendable) return;
+    const Scored& b = recs_[base];
+    const double n_h_y = n_ * std::max(0.0, s.h - b.h);
+    const double pen_b = counter_.penalty(task_.child, b.q);
+    if (prune::entropy_rule(-b.ll, n_h_y, counter_.data().arity(y), pen_b, task_.eps)) {
+      ++stats_.pruned_rule4;
+      if (s.keep) s.keep = false;
+      s.extendable = false;
+    }
+  }
+
+  void poll() {
+    if ((++polls_ & 15) == 0 && task_.expired()) stopped_ = true;
+  }
+
+  // Rule 1 over everything scored, in order of size so that best_sub sees every scored
+  // subset reachable through scored immediate subsets; then the cache.
+  void finish() {
+    std::vector<std::uint32_t> order(recs_.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return seen_.get(a).size() < seen_.get(b).size();
+    });
+    for (std::uint32_t id : order) {
+      Scored& s = recs_[id];
+      if (!s.scored) continue;
+      auto set = seen_.get(id);
+      cand_.assign(set.begin(), set.end());
+      double best_sub = -INFINITY;
+      if (!cand_.empty()) {
+        best_sub = recs_[0].score;
+        fold_all_subsets(best_sub);
+      }
+      s.best_sub = std::max(best_sub, s.score);
+      if (!s.keep) continue;
+      if (task_.prune && !cand_.empty() && prune::subset_rule(best_sub, s.score, task_.eps)) {
+        ++stats_.pruned_rule1;
+        continue;
+      }
+      out_.add(s.score, cand_);
+    }
+  }
+
+  void fold_all_subsets(double& best_sub) {
+    const std::size_t k = cand_.size();
+    sub_.resize(k - 1);
+    for (std::size_t drop = 0; drop < k; ++drop) {
+      std::size_t w = 0;
+      for (std::size_t i = 0; i < k; ++i)
+        if (i != drop) sub_[w++] = cand_[i];
+      const std::int64_t sid = seen_.find(sub_);
+      if (sid >= 0 && recs_[sid].scored) best_sub = std::max(best_sub, recs_[sid].best_sub);
+    }
+  }
+
+  Counter& counter_;
+  const VarTask& task_;
+  const bool is_;
+  VarCache& out_;
+  ExploreStats& stats_;
+  const bool bic_;
+  const int r_child_;
+  const double n_, u_;
+  double empty_bic_ = 0;
+  bool stopped_ = false;
+  std::uint64_t seq_ = 0, polls_ = 0;
+  SetTable seen_;                      // every set scored or cut
+  std::vector<Scored> recs_;           // by id in seen_
+  std::vector<std::int64_t> singleton_id_;
+  std::vector<int> group_arity_;
+  std::vector<std::vector<std::int32_t>> groups_;
+  std::priority_queue<Cursor> open_;
+  std::vector<std::int32_t> cand_, sub_;
+  std::uint32_t last_base_ = UINT32_MAX;
+  ConfigIndex base_index_, index_;
+};
+
+}  // namespace
+
+void explore_best_first(Counter& counter, const VarTask& task, bool independence,
+                        VarCache& out, ExploreStats& stats) {
+  BestFirstExplorer(counter, task, independence, out, stats).run();
+}
+
+}  // namespace bnsl
