@@ -175,17 +175,28 @@ class BestFirstExplorer {
       insert_cut();
       return;
     }
-    if (base != last_base_) {
-      auto members = seen_.get(base);
-      counter_.build(std::span<const int>(members.begin(), members.end()), base_index_);
-      last_base_ = base;
-    }
-    counter_.extend(base_index_, y, index_);
+    counter_.extend(base_index(base), y, index_);
     FamilyScore f = counter_.score(index_, task_.child);
     ++stats_.sets_scored;
     std::uint32_t id = insert(cand_, f, best_sub);
     apply_superset_rules(base, y);
     if (recs_[id].extendable) add_cursors(id);
+  }
+
+  // The configuration index of a scored set, from a small direct-mapped cache: independence
+  // selection alternates between a few promising bases, and rebuilding costs |base| passes.
+  const ConfigIndex& base_index(std::uint32_t base) {
+    if (index_cache_.empty()) {
+      const std::size_t per_index = 4 * std::max<std::size_t>(counter_.data().n_rows(), 1);
+      index_cache_.resize(std::clamp<std::size_t>(kIndexCacheBytes / per_index, 4, 256));
+    }
+    IndexSlot& slot = index_cache_[base % index_cache_.size()];
+    if (slot.id != base) {
+      auto members = seen_.get(base);
+      counter_.build(std::span<const int>(members.begin(), members.end()), slot.index);
+      slot.id = base;
+    }
+    return slot.index;
   }
 
   // Folds the scored immediate subsets of cand_ into best_sub and r_plus_lb; false when one
@@ -320,8 +331,13 @@ class BestFirstExplorer {
   std::vector<std::vector<std::int32_t>> groups_;
   std::priority_queue<Cursor> open_;
   std::vector<std::int32_t> cand_, sub_;
-  std::uint32_t last_base_ = UINT32_MAX;
-  ConfigIndex base_index_, index_;
+  struct IndexSlot {
+    std::uint32_t id = UINT32_MAX;
+    ConfigIndex index;
+  };
+  static constexpr std::size_t kIndexCacheBytes = 16 << 20;  // per thread
+  std::vector<IndexSlot> index_cache_;
+  ConfigIndex index_;
 };
 
 }  // namespace
