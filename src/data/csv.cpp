@@ -1,0 +1,312 @@
+// Reading a CSV file into a Dataset. The whole file is read into memory and parsed in place:
+// lines and fields are string_views into that buffer, and each column maps its values to dense
+// codes in order of first appearance with a hash map from value to code, so a value is hashed
+// once per row and only distinct values are copied. Fields are literal text; a field enclosed
+// in double quotes has them removed ("" inside means one quote, and the delimiter may appear
+// inside); quoted fields cannot span lines. CRLF line breaks, a UTF-8 byte-order mark and
+// line breaks at the end of the file are accepted. Every malformed input throws InputError with
+// the file, 1-based line and 1-based column (in characters) of the offending field.
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tsl/robin_map.h>
+
+#include "bnsl/dataset.hpp"
+#include "bnsl/error.hpp"
+
+namespace bnsl {
+
+namespace {
+
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept {
+    return std::hash<std::string_view>{}(s);
+  }
+};
+
+struct StringEqual {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const noexcept { return a == b; }
+};
+
+// a == b, cheaper than memcmp for the one- or two-character values typical of data sets.
+inline bool same(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  if (a.empty()) return true;
+  return a[0] == b[0] &&
+         (a.size() == 1 || std::memcmp(a.data() + 1, b.data() + 1, a.size() - 1) == 0);
+}
+
+constexpr std::size_t kLinearStates = 8;  // up to this many states, look values up by scanning
+
+// One column being read: its distinct values in order of first appearance, and its codes.
+struct ColumnBuilder {
+  // value -> code
+  tsl::robin_map<std::string, std::uint32_t, StringHash, StringEqual> index;
+  std::vector<std::string> states;   // code -> value
+  std::vector<std::uint32_t> codes;  // one per data row read so far
+
+  // Appends the code of `value`, making it a new state if unseen; false (nothing appended)
+  // when a new state would exceed Dataset::kMaxStates.
+  bool add(std::string_view value) {
+    if (states.size() <= kLinearStates) {  // few states: comparing beats hashing
+      for (std::size_t k = 0; k < states.size(); ++k) {
+        if (same(states[k], value)) {
+          codes.push_back(static_cast<std::uint32_t>(k));
+          return true;
+        }
+      }
+    }
+    auto it = index.find(value);
+    if (it != index.end()) {
+      codes.push_back(it->second);
+      return true;
+    }
+    if (states.size() >= Dataset::kMaxStates) return false;
+    auto code = static_cast<std::uint32_t>(states.size());
+    states.emplace_back(value);
+    index.emplace(states.back(), code);
+    codes.push_back(code);
+    return true;
+  }
+};
+
+struct Field {
+  std::string_view text;  // the value, enclosing quotes removed
+  std::size_t offset;     // byte offset of the field's first character in its line
+};
+
+bool is_missing(std::string_view value) {
+  return value.empty() || value == "NA" || value == "?";
+}
+
+std::string in_quotes(std::string_view s) {
+  return "'" + std::string(s) + "'";
+}
+
+// Characters (UTF-8 code points) in s: bytes that are not continuation bytes.
+std::size_t utf8_length(std::string_view s) {
+  return static_cast<std::size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+std::string unescape_quotes(std::string_view inner) {
+  std::string out;
+  out.reserve(inner.size());
+  for (std::size_t i = 0; i < inner.size(); ++i) {
+    out += inner[i];
+    if (inner[i] == '"') ++i;  // "" stands for one quote
+  }
+  return out;
+}
+
+std::string load_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(path, 0, 0, "cannot read: is a directory");
+  }
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
+  if (!file) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::string text;
+  auto size = std::filesystem::file_size(path, ec);
+  if (!ec) text.reserve(size);
+  char chunk[1 << 16];
+  std::size_t n = 0;
+  while ((n = std::fread(chunk, 1, sizeof chunk, file.get())) > 0) text.append(chunk, n);
+  if (std::ferror(file.get())) {
+    throw InputError(path, 0, 0, std::string("cannot read: ") + std::strerror(errno));
+  }
+  return text;
+}
+
+// Parses one file's text; the text must outlive the reader.
+class CsvReader {
+ public:
+  CsvReader(const std::string& path, const CsvOptions& options, std::string_view text)
+      : path_(path), options_(options), rest_(text) {}
+
+  Dataset read();
+
+ private:
+  void trim_text();
+  bool next_line();
+  void split_line();
+  std::size_t split_quoted(std::size_t pos);
+  void read_names();
+  void read_row();
+  void check_width() const;
+  [[noreturn]] void fail(std::size_t offset, const std::string& what) const;
+
+  const std::string& path_;
+  const CsvOptions& options_;
+  std::string_view rest_;               // text after line_
+  bool at_end_ = false;                 // line_ is the last line
+  std::string_view line_;               // current line, without its line break
+  std::size_t line_no_ = 0;             // 1-based number of line_
+  std::vector<Field> fields_;           // fields of line_
+  std::deque<std::string> unescaped_;   // storage of quoted fields of line_ that held ""
+  std::vector<std::string> names_;      // column names
+  std::vector<ColumnBuilder> columns_;  // one per column
+};
+
+void CsvReader::fail(std::size_t offset, const std::string& what) const {
+  std::size_t col = utf8_length(line_.substr(0, std::min(offset, line_.size()))) + 1;
+  throw InputError(path_, line_no_, col, what);
+}
+
+// Drops a UTF-8 byte-order mark and the line breaks at the end of the file.
+void CsvReader::trim_text() {
+  if (rest_.starts_with("\xEF\xBB\xBF")) rest_.remove_prefix(3);
+  while (!rest_.empty() && (rest_.back() == '\n' || rest_.back() == '\r')) rest_.remove_suffix(1);
+}
+
+bool CsvReader::next_line() {
+  if (at_end_) return false;
+  std::size_t nl = rest_.find('\n');
+  if (nl == std::string_view::npos) {
+    line_ = rest_;
+    rest_ = {};
+    at_end_ = true;
+  } else {
+    line_ = rest_.substr(0, nl);
+    rest_.remove_prefix(nl + 1);
+  }
+  if (!line_.empty() && line_.back() == '\r') line_.remove_suffix(1);
+  ++line_no_;
+  return true;
+}
+
+void CsvReader::split_line() {
+  fields_.clear();
+  unescaped_.clear();
+  std::size_t pos = 0;
+  for (;;) {
+    if (pos < line_.size() && line_[pos] == '"') {
+      pos = split_quoted(pos);
+    } else {
+      std::size_t end = pos;  // fields are short: a plain loop beats memchr
+      while (end < line_.size() && line_[end] != options_.delimiter) ++end;
+      fields_.push_back({line_.substr(pos, end - pos), pos});
+      pos = end;
+    }
+    if (pos == line_.size()) return;
+    ++pos;  // past the delimiter
+  }
+}
+
+// Splits off the quoted field starting at pos; returns the position just after it.
+std::size_t CsvReader::split_quoted(std::size_t pos) {
+  bool escaped = false;
+  std::size_t close = pos + 1;
+  for (;;) {
+    close = line_.find('"', close);
+    if (close == std::string_view::npos) fail(pos, "unterminated quoted field");
+    if (close + 1 < line_.size() && line_[close + 1] == '"') {
+      escaped = true;
+      close += 2;
+      continue;
+    }
+    break;
+  }
+  std::string_view inner = line_.substr(pos + 1, close - pos - 1);
+  if (escaped) inner = unescaped_.emplace_back(unescape_quotes(inner));
+  fields_.push_back({inner, pos});
+  std::size_t after = close + 1;
+  if (after < line_.size() && line_[after] != options_.delimiter) {
+    fail(after, "unexpected character after the closing quote of a field");
+  }
+  return after;
+}
+
+void CsvReader::read_names() {
+  tsl::robin_map<std::string_view, std::size_t> seen;  // name -> 1-based field number
+  for (std::size_t c = 0; c < fields_.size(); ++c) {
+    std::string_view name = fields_[c].text;
+    if (name.empty()) fail(fields_[c].offset, "empty column name");
+    auto [it, inserted] = seen.emplace(name, c + 1);
+    if (!inserted) {
+      fail(fields_[c].offset, "duplicate column name " + in_quotes(name) + " (also field " +
+                                  std::to_string(it->second) + ")");
+    }
+    names_.emplace_back(name);
+  }
+}
+
+void CsvReader::check_width() const {
+  std::size_t n = columns_.size();
+  if (fields_.size() == n) return;
+  std::string expected = "expected " + std::to_string(n) + " fields";
+  if (line_.empty()) fail(0, "empty line; " + expected);
+  std::size_t offset = fields_.size() > n ? fields_[n].offset : line_.size();
+  fail(offset, expected + ", found " + std::to_string(fields_.size()));
+}
+
+void CsvReader::read_row() {
+  split_line();
+  check_width();
+  for (std::size_t c = 0; c < fields_.size(); ++c) {
+    const Field& f = fields_[c];
+    if (!options_.missing_as_state && is_missing(f.text)) {
+      fail(f.offset, "missing value " + in_quotes(f.text) + " in column " + in_quotes(names_[c]) +
+                         " (use --missing-as-state to treat it as a state)");
+    }
+    if (!columns_[c].add(f.text)) {
+      fail(f.offset, "column " + in_quotes(names_[c]) + " has more than 65,535 distinct values");
+    }
+  }
+}
+
+Dataset CsvReader::read() {
+  trim_text();
+  if (rest_.empty()) {
+    line_no_ = 1;
+    fail(0, "empty file");
+  }
+  next_line();
+  split_line();
+  columns_.resize(fields_.size());
+  std::size_t rows = static_cast<std::size_t>(std::count(rest_.begin(), rest_.end(), '\n')) + 1;
+  for (auto& column : columns_) column.codes.reserve(rows);
+  if (options_.header) {
+    read_names();
+  } else {
+    for (std::size_t c = 0; c < columns_.size(); ++c) names_.push_back("V" + std::to_string(c));
+    read_row();
+  }
+  while (next_line()) read_row();
+  if (columns_[0].codes.empty()) {
+    line_ = {};
+    ++line_no_;
+    fail(0, "no data rows after the header");
+  }
+  Dataset data;
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    data.add_column(std::move(names_[c]), std::move(columns_[c].states), columns_[c].codes);
+    columns_[c] = ColumnBuilder{};  // free memory as we go
+  }
+  return data;
+}
+
+}  // namespace
+
+Dataset read_csv(const std::string& path, const CsvOptions& options) {
+  char d = options.delimiter;
+  if (d == '"' || d == '\n' || d == '\r') {
+    throw InputError("invalid CSV delimiter: must not be a quote or a line break");
+  }
+  std::string text = load_file(path);
+  return CsvReader(path, options, text).read();
+}
+
+}  // namespace bnsl

@@ -1,0 +1,79 @@
+// The in-memory data set: a complete discrete table stored column by column, each value
+// replaced by a dense code 0..r-1 of its column (r = number of distinct values observed).
+// Column-major codes are what counting wants: a family's counts read a few whole columns
+// sequentially. Columns with at most 256 states use one byte per value, wider ones two bytes
+// (at most Dataset::kMaxStates = 65,535 states), which keeps large data sets cache-friendly.
+// Reading CSV files into this representation is in csv.cpp.
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bnsl/dataset.hpp"
+
+namespace bnsl {
+
+namespace {
+
+constexpr std::size_t kMaxNarrowStates = 256;  // codes 0..255 fit in one byte
+
+template <typename T>
+std::vector<T> convert_codes(const std::vector<std::uint32_t>& codes) {
+  return std::vector<T>(codes.begin(), codes.end());
+}
+
+}  // namespace
+
+int Dataset::code(std::size_t v, std::size_t i) const {
+  return wide_[v] ? static_cast<int>(col16_[v][i]) : static_cast<int>(col8_[v][i]);
+}
+
+void Dataset::add_column(std::string name, std::vector<std::string> states,
+                         const std::vector<std::uint32_t>& codes) {
+  if (states.size() > kMaxStates) {
+    throw std::invalid_argument("Dataset::add_column: column '" + name + "' has " +
+                                std::to_string(states.size()) + " states, more than 65535");
+  }
+  if (n_vars() > 0 && codes.size() != n_rows_) {
+    throw std::invalid_argument("Dataset::add_column: column '" + name + "' has " +
+                                std::to_string(codes.size()) + " rows, expected " +
+                                std::to_string(n_rows_));
+  }
+  for (std::uint32_t c : codes) {
+    if (c >= states.size()) {
+      throw std::invalid_argument("Dataset::add_column: code " + std::to_string(c) +
+                                  " out of range in column '" + name + "'");
+    }
+  }
+  bool is_wide = states.size() > kMaxNarrowStates;
+  n_rows_ = codes.size();
+  names_.push_back(std::move(name));
+  states_.push_back(std::move(states));
+  wide_.push_back(is_wide);
+  col8_.push_back(is_wide ? std::vector<std::uint8_t>{} : convert_codes<std::uint8_t>(codes));
+  col16_.push_back(is_wide ? convert_codes<std::uint16_t>(codes) : std::vector<std::uint16_t>{});
+}
+
+Dataset Dataset::from_codes(const std::vector<std::vector<int>>& columns,
+                            const std::vector<int>& arities, std::vector<std::string> names) {
+  if (arities.size() != columns.size() || (!names.empty() && names.size() != columns.size())) {
+    throw std::invalid_argument("Dataset::from_codes: columns, arities and names differ in size");
+  }
+  Dataset data;
+  for (std::size_t v = 0; v < columns.size(); ++v) {
+    if (arities[v] < 1) throw std::invalid_argument("Dataset::from_codes: arity below 1");
+    std::vector<std::string> states(static_cast<std::size_t>(arities[v]));
+    for (int k = 0; k < arities[v]; ++k) states[k] = std::to_string(k);
+    std::vector<std::uint32_t> codes;
+    codes.reserve(columns[v].size());
+    for (int c : columns[v]) {
+      if (c < 0) throw std::invalid_argument("Dataset::from_codes: negative code");
+      codes.push_back(static_cast<std::uint32_t>(c));
+    }
+    std::string name = names.empty() ? "V" + std::to_string(v) : std::move(names[v]);
+    data.add_column(std::move(name), std::move(states), codes);
+  }
+  return data;
+}
+
+}  // namespace bnsl
