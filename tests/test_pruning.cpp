@@ -99,11 +99,12 @@ oracle::Families cache_families(const ScoreCache& cache) {
 }
 
 ScoreCache run_explore(const Dataset& d, const ScoreParams& params, double eps, int max_parents,
-                       bool prune, bnsl::ExploreStats* stats) {
+                       bool prune, bnsl::ExploreStats* stats,
+                       bnsl::ExploreMethod method = bnsl::ExploreMethod::seq) {
   bnsl::ExploreOptions opt;
   opt.score = params;
   opt.epsilon = bnsl::Epsilon::epsilon(eps);
-  opt.method = bnsl::ExploreMethod::seq;
+  opt.method = method;
   opt.max_parents = max_parents;
   opt.time = 0;
   opt.time_per_var = 0;
@@ -249,6 +250,8 @@ struct Tally {
 // `bnsl_tests "pruning: every family*" -s`.
 TEST_CASE("pruning: every family within eps of OPT survives (unlimited in-degree)",
           "[pruning][explore]") {
+  const bnsl::ExploreMethod method = GENERATE(
+      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy);
   Failures fail;
   Tally tally;
   std::size_t runs = 0;
@@ -265,9 +268,9 @@ TEST_CASE("pruning: every family within eps of OPT survives (unlimited in-degree
           for (std::size_t e = 0; e < kEpsilons.size(); ++e) {
             const double eps = kEpsilons[e];
             std::ostringstream ctx;
-            ctx << sc.str() << " eps=" << eps;
+            ctx << bnsl::to_string(method) << " " << sc.str() << " eps=" << eps;
             bnsl::ExploreStats stats;
-            const ScoreCache cache = run_explore(d, p, eps, n - 1, true, &stats);
+            const ScoreCache cache = run_explore(d, p, eps, n - 1, true, &stats, method);
             check_entries(cache, full, ctx.str(), fail);
             if (cache.n_vars() != full.size()) continue;
             check_safe(cache, full, brute, eps, ctx.str(), fail);
@@ -339,6 +342,8 @@ TEST_CASE("pruning: tiny row counts (exact ties, zero log-likelihoods) and huge 
 }
 
 TEST_CASE("pruning: safe with an in-degree limit of 1 and 2", "[pruning][explore]") {
+  const bnsl::ExploreMethod method = GENERATE(
+      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy);
   Failures fail;
   std::size_t full_total = 0, kept_total = 0;
   for (const ScoreParams& p : kScores)
@@ -352,8 +357,8 @@ TEST_CASE("pruning: safe with an in-degree limit of 1 and 2", "[pruning][explore
             const oracle::OrderResult brute = oracle::brute_force_orders(full);
             for (double eps : {0.0, std::log(20.0), 10.0}) {
               std::ostringstream ctx;
-              ctx << sc.str() << " k=" << k << " eps=" << eps;
-              const ScoreCache cache = run_explore(d, p, eps, k, true, nullptr);
+              ctx << bnsl::to_string(method) << " " << sc.str() << " k=" << k << " eps=" << eps;
+              const ScoreCache cache = run_explore(d, p, eps, k, true, nullptr, method);
               check_entries(cache, full, ctx.str(), fail);
               if (cache.n_vars() != full.size()) continue;
               check_safe(cache, full, brute, eps, ctx.str(), fail);
@@ -369,6 +374,8 @@ TEST_CASE("pruning: safe with an in-degree limit of 1 and 2", "[pruning][explore
 }
 
 TEST_CASE("pruning: prune = false keeps exactly the full table", "[pruning][explore]") {
+  const bnsl::ExploreMethod method = GENERATE(
+      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy);
   Failures fail;
   for (const ScoreParams& p : kScores)
     for (int n = 3; n <= 6; ++n)
@@ -379,8 +386,8 @@ TEST_CASE("pruning: prune = false keeps exactly the full table", "[pruning][expl
             const Dataset d = scenario_data(sc);
             const oracle::Families full = oracle::full_table(d, p, k);
             std::ostringstream ctx;
-            ctx << sc.str() << " k=" << k << " prune=false";
-            const ScoreCache cache = run_explore(d, p, std::log(20.0), k, false, nullptr);
+            ctx << bnsl::to_string(method) << " " << sc.str() << " k=" << k << " prune=false";
+            const ScoreCache cache = run_explore(d, p, std::log(20.0), k, false, nullptr, method);
             check_entries(cache, full, ctx.str(), fail);  // cache within the table, exact
             if (cache.n_vars() != full.size()) continue;
             for (std::size_t v = 0; v < full.size(); ++v) {
@@ -405,9 +412,12 @@ TEST_CASE("pruning: a tiny time budget still yields a valid cache", "[pruning][e
   arities[5] = 1;
   const Dataset d = oracle::random_dataset(2000, arities, rng(), 0.3, 3);
   const int k = 3;
+  const bnsl::ExploreMethod method = GENERATE(
+      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy);
   for (const ScoreParams& p : kScores)
     for (int variant = 0; variant < 4; ++variant) {
       bnsl::ExploreOptions opt;
+      opt.method = method;
       opt.score = p;
       opt.epsilon = bnsl::Epsilon::epsilon(std::log(20.0));
       opt.max_parents = k;
@@ -418,7 +428,7 @@ TEST_CASE("pruning: a tiny time budget still yields a valid cache", "[pruning][e
       if (variant == 3) stop.request_stop();
       bnsl::ExploreStats stats;
       const ScoreCache cache = bnsl::explore(d, opt, stop, &stats);
-      INFO(describe(p) << " variant " << variant << " (0: StopToken(1e-6), 1: time, "
+      INFO(bnsl::to_string(method) << " " << describe(p) << " variant " << variant << " (0: StopToken(1e-6), 1: time, "
                        << "2: time_per_var, 3: stop requested, 2 threads)");
       REQUIRE(cache.n_vars() == d.n_vars());
       Failures fail;
