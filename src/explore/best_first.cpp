@@ -90,8 +90,7 @@ class BestFirstExplorer {
       ++stats_.sets_generated;
       const double q = counter_.data().arity(y);
       if (cut_before_counting(recs_[0].score, q, recs_[0].r_plus)) continue;
-      counter_.extend(empty, y, index_);
-      f = counter_.score(index_, task_.child);
+      f = counter_.score_extension(empty, y, task_.child);
       ++stats_.sets_scored;
       singleton_id_[y] = insert(cand_, f, recs_[0].score);
       apply_superset_rules(0, y);
@@ -175,8 +174,7 @@ class BestFirstExplorer {
       insert_cut();
       return;
     }
-    counter_.extend(base_index(base), y, index_);
-    FamilyScore f = counter_.score(index_, task_.child);
+    FamilyScore f = counter_.score_extension(base_index(base), y, task_.child);
     ++stats_.sets_scored;
     std::uint32_t id = insert(cand_, f, best_sub);
     apply_superset_rules(base, y);

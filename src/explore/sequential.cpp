@@ -105,8 +105,7 @@ class SequentialExplorer {
       counter_.build(std::span<const int>(base.begin(), base.end()), base_index_);
       built = true;
     }
-    counter_.extend(base_index_, y, index_);
-    FamilyScore f = counter_.score(index_, task_.child);
+    FamilyScore f = counter_.score_extension(base_index_, y, task_.child);
     ++stats_.sets_scored;
     record(f, best_sub, q, next);
     return true;

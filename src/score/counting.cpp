@@ -135,20 +135,66 @@ double Counter::bdeu_config(const std::uint32_t* cells, int r, std::uint32_t n_j
   return s;
 }
 
+template <class Key>
+void Counter::count_keys(std::size_t cells, Key key) {
+  constexpr std::size_t kSmall = 2048;  // four copies stay in L1
+  if (cells > kSmall || n_rows_ < 64) {
+    cells_.assign(cells, 0);
+    std::uint32_t* c = cells_.data();
+    for (std::size_t i = 0; i < n_rows_; ++i) ++c[key(i)];
+    return;
+  }
+  cells_.assign(4 * cells, 0);
+  std::uint32_t* c0 = cells_.data();
+  std::uint32_t *c1 = c0 + cells, *c2 = c1 + cells, *c3 = c2 + cells;
+  std::size_t i = 0;
+  for (; i + 4 <= n_rows_; i += 4) {
+    ++c0[key(i)];
+    ++c1[key(i + 1)];
+    ++c2[key(i + 2)];
+    ++c3[key(i + 3)];
+  }
+  for (; i < n_rows_; ++i) ++c0[key(i)];
+  for (std::size_t j = 0; j < cells; ++j) c0[j] += c1[j] + c2[j] + c3[j];
+}
+
 FamilyScore Counter::score_table(const ConfigIndex& index, int child) {
   const int r = data_.arity(child);
   const std::size_t n_configs = index.n_configs;
-  cells_.assign(n_configs * r, 0);
-  std::uint32_t* c = cells_.data();
   const std::uint32_t* idx = index.idx.data();
+  const std::uint32_t rr = static_cast<std::uint32_t>(r);
   with_column(data_, child, [&](const auto* x) {
-    for (std::size_t i = 0; i < n_rows_; ++i) ++c[idx[i] * r + x[i]];
+    count_keys(n_configs * r, [=](std::size_t i) { return idx[i] * rr + x[i]; });
   });
+  return summarize_table(n_configs, index.q, child);
+}
+
+FamilyScore Counter::score_extension(const ConfigIndex& base, int var, int child) {
+  const std::uint64_t r_y = static_cast<std::uint64_t>(data_.arity(var));
+  const std::uint64_t r_x = static_cast<std::uint64_t>(data_.arity(child));
+  const std::uint64_t n_configs = base.n_configs * r_y;
+  if (n_configs * r_x > 4 * static_cast<std::uint64_t>(n_rows_) + 65536) {
+    extend(base, var, fallback_);
+    return score(fallback_, child);
+  }
+  const std::uint32_t* in = base.idx.data();
+  const std::uint32_t ry = static_cast<std::uint32_t>(r_y), rx = static_cast<std::uint32_t>(r_x);
+  with_column(data_, var, [&](const auto* y) {
+    with_column(data_, child, [&](const auto* x) {
+      count_keys(n_configs * r_x, [=](std::size_t i) { return (in[i] * ry + y[i]) * rx + x[i]; });
+    });
+  });
+  return summarize_table(n_configs, base.q * static_cast<double>(r_y), child);
+}
+
+FamilyScore Counter::summarize_table(std::size_t n_configs, double q, int child) {
+  const int r = data_.arity(child);
+  const std::uint32_t* c = cells_.data();
   FamilyScore f;
-  f.q = index.q;
+  f.q = q;
   f.r_plus = 0;
   const bool bdeu = params_.kind == ScoreKind::bdeu;
-  const double a_j = params_.ess / index.q, a_jk = a_j / r;
+  const double a_j = params_.ess / q, a_jk = a_j / r;
   double s_jk = 0, s_j = 0, bdeu_sum = 0;
   for (std::size_t j = 0; j < n_configs; ++j) {
     const std::uint32_t* row = c + j * r;

@@ -39,6 +39,9 @@ class Counter {
 
   // Counts child X against the configurations and computes every FamilyScore field.
   FamilyScore score(const ConfigIndex& index, int child);
+  // score() of base extended by `var`, fused into one pass when the count table is small
+  // (the index of base + var is never written); falls back to extend() + score().
+  FamilyScore score_extension(const ConfigIndex& base, int var, int child);
 
   const Dataset& data() const { return data_; }
   const ScoreParams& params() const { return params_; }
@@ -48,6 +51,12 @@ class Counter {
   void remap_dense(const ConfigIndex& base, int var, ConfigIndex& out);
   void remap_hashed(const ConfigIndex& base, int var, ConfigIndex& out);
   FamilyScore score_table(const ConfigIndex& index, int child);
+  // FamilyScore from the n_configs x r table in cells_ (r = arity of child).
+  FamilyScore summarize_table(std::size_t n_configs, double q, int child);
+  // Counts key(i) into cells_[0, cells): small tables are counted into four interleaved
+  // copies (consecutive rows rarely wait on the same counter), then summed.
+  template <class Key>
+  void count_keys(std::size_t cells, Key key);
   FamilyScore score_grouped(const ConfigIndex& index, int child);
   void finish(FamilyScore& f, int child, double sum_nlogn_jk, double sum_nlogn_j) const;
   double bdeu_config(const std::uint32_t* cells, int r, std::uint32_t n_j, double a_j,
@@ -65,6 +74,7 @@ class Counter {
   std::vector<std::uint32_t> nj_;     // n_j
   std::vector<std::uint32_t> order_;  // rows grouped by configuration
   ConfigIndex tmp_[2];
+  ConfigIndex fallback_;
 };
 
 }  // namespace bnsl
