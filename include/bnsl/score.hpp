@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,8 +44,11 @@ struct FamilyScore {
   double bic() const { return ll - penalty; }
 };
 
-// Scores families of one data set. Thread-safe: each call uses thread-local scratch, and
-// explorers that want to reuse a parent's configuration index use the Counter in src/score.
+class Counter;
+
+// Scores families of one data set. Thread-safe: each call borrows a Counter (scratch buffers
+// and log tables) from a small pool, so repeated calls allocate nothing. Explorers that
+// reuse a parent's configuration index hold a Counter (src/score/counting.hpp) directly.
 class LocalScorer {
  public:
   LocalScorer(const Dataset& data, ScoreParams params);
@@ -63,8 +67,13 @@ class LocalScorer {
   double penalty(int child, double q) const;
 
  private:
+  std::unique_ptr<Counter> acquire() const;
+  void release(std::unique_ptr<Counter> counter) const;
+
   const Dataset& data_;
   ScoreParams params_;
+  mutable std::mutex mutex_;                        // guards pool_
+  mutable std::vector<std::unique_ptr<Counter>> pool_;  // idle counters
 };
 
 }  // namespace bnsl

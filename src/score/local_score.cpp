@@ -23,21 +23,41 @@ LocalScorer::LocalScorer(const Dataset& data, ScoreParams params) : data_(data),
 
 LocalScorer::~LocalScorer() = default;
 
+std::unique_ptr<Counter> LocalScorer::acquire() const {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!pool_.empty()) {
+      auto c = std::move(pool_.back());
+      pool_.pop_back();
+      return c;
+    }
+  }
+  return std::make_unique<Counter>(data_, params_);
+}
+
+void LocalScorer::release(std::unique_ptr<Counter> counter) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pool_.push_back(std::move(counter));
+}
+
 FamilyScore LocalScorer::score(int child, std::span<const int> parents) const {
-  Counter counter(data_, params_);
+  auto counter = acquire();
   ConfigIndex index;
-  counter.build(parents, index);
-  return counter.score(index, child);
+  counter->build(parents, index);
+  FamilyScore f = counter->score(index, child);
+  release(std::move(counter));
+  return f;
 }
 
 double LocalScorer::network_score(const std::vector<std::vector<int>>& parents) const {
-  Counter counter(data_, params_);
+  auto counter = acquire();
   ConfigIndex index;
   double total = 0;
   for (std::size_t v = 0; v < parents.size(); ++v) {
-    counter.build(parents[v], index);
-    total += counter.score(index, static_cast<int>(v)).score;
+    counter->build(parents[v], index);
+    total += counter->score(index, static_cast<int>(v)).score;
   }
+  release(std::move(counter));
   return total;
 }
 

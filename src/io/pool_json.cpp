@@ -1,0 +1,210 @@
+// Pool JSON: the DAG pool, its classes and edge probabilities (DESIGN.md "Command line").
+//
+// Written one DAG and one edge per line so that large pools stay readable with line tools;
+// doubles are printed by nlohmann::json, which emits the shortest text that reads back to
+// the same double (round trip, up to 17 significant digits). Reading validates every field
+// and reports the first problem as an InputError naming the file and the field path (or the
+// line and column for a syntax error).
+#include <algorithm>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "bnsl/error.hpp"
+#include "io/report_io.hpp"
+
+namespace bnsl {
+namespace {
+
+using nlohmann::json;
+
+std::string dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+using ordered = nlohmann::ordered_json;  // keeps the documented key order
+
+std::string dag_json(const PoolDag& d) {
+  ordered parents = ordered::array();
+  for (const auto& p : d.parents) parents.push_back(p);
+  ordered j{{"score", d.score}, {"mec", d.mec}, {"parents", std::move(parents)}};
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string edge_json(const EdgeProb& e) {
+  ordered j{{"from", e.from}, {"to", e.to}, {"p", e.p}, {"p_edge", e.p_edge}};
+  return j.dump();
+}
+
+// A field path in error messages, e.g. dags[3].parents.
+struct Field {
+  const std::string& file;
+  std::string path;
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(file, 0, 0, "pool JSON: '" + path + "': " + what);
+  }
+  Field at(const std::string& key) const { return {file, path.empty() ? key : path + "." + key}; }
+  Field at(std::size_t i) const { return {file, path + "[" + std::to_string(i) + "]"}; }
+};
+
+const json& member(const json& obj, const Field& f, const char* key, bool required = true) {
+  static const json kNull;
+  auto it = obj.find(key);
+  if (it == obj.end()) {
+    if (required) f.at(key).fail("missing");
+    return kNull;
+  }
+  return *it;
+}
+
+double number(const json& j, const Field& f) {
+  if (!j.is_number()) f.fail("expected a number, got " + std::string(j.type_name()));
+  return j.get<double>();
+}
+
+long long integer(const json& j, const Field& f, long long lo, long long hi) {
+  if (!j.is_number_integer()) f.fail("expected an integer, got " + std::string(j.type_name()));
+  long long v = j.get<long long>();
+  if (v < lo || v > hi)
+    f.fail("value " + std::to_string(v) + " out of range [" + std::to_string(lo) + ", " +
+           std::to_string(hi) + "]");
+  return v;
+}
+
+bool boolean(const json& j, const Field& f) {
+  if (!j.is_boolean()) f.fail("expected true or false, got " + std::string(j.type_name()));
+  return j.get<bool>();
+}
+
+const json& array(const json& j, const Field& f) {
+  if (!j.is_array()) f.fail("expected an array, got " + std::string(j.type_name()));
+  return j;
+}
+
+std::string text(const json& j, const Field& f) {
+  if (!j.is_string()) f.fail("expected a string, got " + std::string(j.type_name()));
+  return j.get<std::string>();
+}
+
+PoolDag parse_dag(const json& j, const Field& f, long long n) {
+  if (!j.is_object()) f.fail("expected an object");
+  PoolDag d;
+  d.score = number(member(j, f, "score"), f.at("score"));
+  if (const json& mec = member(j, f, "mec", false); !mec.is_null())
+    d.mec = static_cast<int>(integer(mec, f.at("mec"), -1, std::numeric_limits<int>::max()));
+  Field fp = f.at("parents");
+  const json& parents = array(member(j, f, "parents"), fp);
+  if (static_cast<long long>(parents.size()) != n)
+    fp.fail("expected " + std::to_string(n) + " parent lists (one per variable), got " +
+            std::to_string(parents.size()));
+  for (std::size_t v = 0; v < parents.size(); ++v) {
+    const json& list = array(parents[v], fp.at(v));
+    auto& out = d.parents.emplace_back();
+    for (std::size_t k = 0; k < list.size(); ++k)
+      out.push_back(static_cast<int>(integer(list[k], fp.at(v).at(k), 0, n - 1)));
+  }
+  return d;
+}
+
+EdgeProb parse_edge(const json& j, const Field& f, long long n) {
+  if (!j.is_object()) f.fail("expected an object");
+  EdgeProb e;
+  e.from = static_cast<int>(integer(member(j, f, "from"), f.at("from"), 0, n - 1));
+  e.to = static_cast<int>(integer(member(j, f, "to"), f.at("to"), 0, n - 1));
+  e.p = number(member(j, f, "p"), f.at("p"));
+  if (const json& pe = member(j, f, "p_edge", false); !pe.is_null())
+    e.p_edge = number(pe, f.at("p_edge"));
+  return e;
+}
+
+void parse_header(const json& j, const Field& f, PoolReport& r) {
+  r.score = text(member(j, f, "score"), f.at("score"));
+  if (r.score != "bic" && r.score != "bdeu") f.at("score").fail("expected \"bic\" or \"bdeu\"");
+  if (const json& ess = member(j, f, "ess", false); !ess.is_null())
+    r.ess = number(ess, f.at("ess"));
+  const json& vars = array(member(j, f, "variables"), f.at("variables"));
+  for (std::size_t v = 0; v < vars.size(); ++v)
+    r.variables.push_back(text(vars[v], f.at("variables").at(v)));
+  const long long n = static_cast<long long>(r.variables.size());
+  if (const json& jn = member(j, f, "n", false); !jn.is_null()) integer(jn, f.at("n"), n, n);
+  r.rows = static_cast<std::size_t>(
+      integer(member(j, f, "rows"), f.at("rows"), 0, std::numeric_limits<long long>::max()));
+  r.epsilon = number(member(j, f, "epsilon"), f.at("epsilon"));
+  if (const json& best = member(j, f, "best_score"); !best.is_null())  // null: empty pool
+    number(best, f.at("best_score"));
+  r.optimal = boolean(member(j, f, "optimal"), f.at("optimal"));
+  r.complete = boolean(member(j, f, "complete"), f.at("complete"));
+  if (const json& a = member(j, f, "algorithm", false); !a.is_null())
+    r.algorithm = text(a, f.at("algorithm"));
+  if (const json& s = member(j, f, "seconds", false); !s.is_null())
+    r.seconds = number(s, f.at("seconds"));
+}
+
+[[noreturn]] void syntax_error(const std::string& text, const std::string& file,
+                               const json::parse_error& e) {
+  std::size_t line = 1, col = 1;
+  const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  std::string what = e.what();  // "[json.exception.parse_error.101] parse error at ...: why"
+  if (auto colon = what.rfind(": "); colon != std::string::npos) what = what.substr(colon + 2);
+  throw InputError(file, line, col, "pool JSON: " + what);
+}
+
+}  // namespace
+
+std::string pool_json_text(const PoolReport& r) {
+  std::string out = "{\"score\": " + dump(r.score);
+  out += ", \"ess\": " + (r.ess ? dump(*r.ess) : std::string("null"));
+  out += ", \"n\": " + std::to_string(r.variables.size());
+  out += ", \"rows\": " + std::to_string(r.rows);
+  out += ",\n \"variables\": " + dump(r.variables);
+  out += ",\n \"epsilon\": " + dump(r.epsilon);
+  out += ", \"best_score\": " + (r.dags.empty() ? std::string("null") : dump(r.dags[0].score));
+  out += ", \"optimal\": " + dump(r.optimal) + ", \"complete\": " + dump(r.complete);
+  out += ",\n \"algorithm\": " + dump(r.algorithm) + ", \"seconds\": " + dump(r.seconds);
+  out += ", \"dag_count\": " + std::to_string(r.dags.size());
+  out += ", \"mec_count\": " + std::to_string(r.mec_count);
+  out += ",\n \"dags\": [";
+  for (std::size_t i = 0; i < r.dags.size(); ++i)
+    out += (i ? ",\n  " : "\n  ") + dag_json(r.dags[i]);
+  out += "\n ],\n \"edges\": [";
+  for (std::size_t i = 0; i < r.edges.size(); ++i)
+    out += (i ? ",\n  " : "\n  ") + edge_json(r.edges[i]);
+  out += "\n ]\n}\n";
+  return out;
+}
+
+PoolReport parse_pool_json(const std::string& text, const std::string& file) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    syntax_error(text, file, e);
+  }
+  const Field root{file, ""};
+  if (!j.is_object()) throw InputError(file, 0, 0, "pool JSON: expected an object at top level");
+  PoolReport r;
+  parse_header(j, root, r);
+  const long long n = static_cast<long long>(r.variables.size());
+  const json& dags = array(member(j, root, "dags"), root.at("dags"));
+  for (std::size_t i = 0; i < dags.size(); ++i)
+    r.dags.push_back(parse_dag(dags[i], root.at("dags").at(i), n));
+  if (const json& m = member(j, root, "mec_count", false); !m.is_null())
+    r.mec_count =
+        static_cast<int>(integer(m, root.at("mec_count"), 0, std::numeric_limits<int>::max()));
+  if (const json& edges = member(j, root, "edges", false); !edges.is_null()) {
+    array(edges, root.at("edges"));
+    for (std::size_t i = 0; i < edges.size(); ++i)
+      r.edges.push_back(parse_edge(edges[i], root.at("edges").at(i), n));
+  }
+  return r;
+}
+
+}  // namespace bnsl

@@ -1,0 +1,71 @@
+// Pool summary: Markov equivalence classes and edge probabilities.
+//
+// Each DAG G of the pool gets the weight w(G) = exp(s(G) - s_best): BIC and BDeu approximate
+// the log marginal likelihood, so w is (approximately) the posterior odds of G against the
+// best DAG under a uniform structure prior restricted to the pool. The probability of an arc
+// is p(a -> b) = sum of w(G) over the DAGs containing a -> b, divided by sum of w(G); the
+// probability of the undirected edge a - b is p(a -> b) + p(b -> a) (a DAG has at most one of
+// the two). Classes: DAGs with equal essential graphs (pool/cpdag.hpp) share an id; ids are
+// given in order of first appearance in the pool, which is sorted best first, so class 0 is
+// the class of the best DAG.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <unordered_map>
+
+#include "bnsl/report.hpp"
+#include "pool/cpdag.hpp"
+
+namespace bnsl {
+namespace {
+
+std::uint64_t arc_key(int from, int to) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) |
+         static_cast<std::uint32_t>(to);
+}
+
+std::vector<EdgeProb> edge_probabilities(const std::vector<PoolDag>& dags) {
+  double best = dags.front().score;
+  for (const auto& d : dags) best = std::max(best, d.score);
+  std::unordered_map<std::uint64_t, double> mass;  // arc -> summed weight
+  double total = 0;
+  for (const auto& d : dags) {
+    const double w = std::exp(d.score - best);
+    total += w;
+    for (std::size_t v = 0; v < d.parents.size(); ++v)
+      for (int p : d.parents[v]) mass[arc_key(p, static_cast<int>(v))] += w;
+  }
+  std::vector<EdgeProb> edges;
+  edges.reserve(mass.size());
+  for (const auto& [key, m] : mass) {
+    if (!(m > 0)) continue;  // weight underflowed to 0: report only p > 0
+    EdgeProb e;
+    e.from = static_cast<int>(key >> 32);
+    e.to = static_cast<int>(key & 0xffffffffu);
+    e.p = m / total;
+    edges.push_back(e);
+  }
+  for (auto& e : edges) {
+    auto back = mass.find(arc_key(e.to, e.from));
+    e.p_edge = e.p + (back == mass.end() ? 0.0 : back->second / total);
+  }
+  std::sort(edges.begin(), edges.end(), [](const EdgeProb& a, const EdgeProb& b) {
+    if (a.p != b.p) return a.p > b.p;
+    return a.from != b.from ? a.from < b.from : a.to < b.to;
+  });
+  return edges;
+}
+
+}  // namespace
+
+void summarize(PoolReport& report) {
+  report.edges.clear();
+  report.mec_count = 0;
+  if (report.dags.empty()) return;
+  MecIndex classes(report.dags);
+  for (std::size_t i = 0; i < report.dags.size(); ++i) report.dags[i].mec = classes.class_of(i);
+  report.mec_count = classes.size();
+  report.edges = edge_probabilities(report.dags);
+}
+
+}  // namespace bnsl

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Command-line tests of `bnsl check`: a pool JSON written by hand for a tiny CSV, with BIC
+# scores, classes and edge probabilities computed here in python3 (independently of bnsl),
+# must pass (exit 0); a corrupted score, a cyclic DAG, a duplicate DAG, a DAG outside epsilon
+# and a wrong class id must fail (exit 1, naming the problem); malformed JSON, a missing file
+# and a pool for other data are bad input (exit 2).
+#
+# Usage: bash check.sh PATH_TO_bnsl_BINARY DATASETS_DIR
+# Stops at the first failure with a message and a non-zero status; ends with "N passed, 0 failed".
+set -u
+
+if [[ $# -ne 2 ]]; then
+  echo "usage: bash $0 PATH_TO_bnsl_BINARY DATASETS_DIR" >&2
+  exit 2
+fi
+BNSL=$(realpath "$1")
+[[ -x $BNSL ]] || { echo "check.sh: $BNSL is not an executable" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "check.sh: python3 is required" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+passed=0
+
+fail() {
+  echo "check.sh: FAIL: $*" >&2
+  echo "$passed passed, 1 failed" >&2
+  exit 1
+}
+
+# expect STATUS DESCRIPTION PATTERN ARGS...: runs `bnsl check ARGS`, wants exit STATUS and
+# PATTERN (grep -E, may be empty) somewhere in stdout + stderr.
+expect() {
+  local want=$1 what=$2 pattern=$3
+  shift 3
+  "$BNSL" check "$@" >out.txt 2>err.txt
+  local status=$?
+  [[ $status -eq $want ]] || { cat out.txt err.txt >&2; fail "$what: exit $status, expected $want"; }
+  if [[ -n $pattern ]] && ! grep -Eq -- "$pattern" out.txt err.txt; then
+    cat out.txt err.txt >&2
+    fail "$what: output lacks /$pattern/"
+  fi
+  passed=$((passed + 1))
+}
+
+cat >data.csv <<'CSV'
+A,B,C
+a,x,0
+a,x,0
+a,y,1
+b,y,1
+b,y,0
+a,x,0
+b,y,1
+b,x,1
+a,x,0
+b,y,1
+a,y,0
+b,y,1
+a,x,1
+b,y,1
+a,x,0
+b,x,0
+CSV
+
+# Writes pool.json: BIC of every DAG below from the counts, sorted best first; classes by
+# skeleton + v-structures; arc probabilities weighted by exp(score - best).
+python3 - <<'PY' || fail "python3 could not write the pool"
+import csv, json, math
+from collections import Counter
+rows = list(csv.reader(open("data.csv")))
+names, rows = rows[0], rows[1:]
+n, N = len(names), len(rows)
+states = [sorted({r[v] for r in rows}) for v in range(n)]
+
+def bic(child, parents):
+    joint = Counter((tuple(r[p] for p in parents), r[child]) for r in rows)
+    marg = Counter(tuple(r[p] for p in parents) for r in rows)
+    ll = sum(c * math.log(c / marg[j]) for (j, _), c in joint.items())
+    q = math.prod(len(states[p]) for p in parents)
+    return ll - 0.5 * math.log(N) * (len(states[child]) - 1) * q
+
+def score(dag):
+    return sum(bic(v, dag[v]) for v in range(n))
+
+def signature(dag):
+    adj = {(min(a, c), max(a, c)) for c in range(n) for a in dag[c]}
+    vs = {(a, c, b) for c in range(n) for a in dag[c] for b in dag[c]
+          if a < b and (a, b) not in adj}
+    return (frozenset(adj), frozenset(vs))
+
+dags = [[[], [0], [1]], [[1], [], [1]], [[], [], [0, 1]], [[], [0], [0, 1]],
+        [[], [], []], [[], [0], []], [[2], [2], []]]
+pool = sorted(({"score": score(d), "parents": d} for d in dags), key=lambda x: -x["score"])
+best = pool[0]["score"]
+classes = {}
+for d in pool:
+    d["mec"] = classes.setdefault(signature(d["parents"]), len(classes))
+w = [math.exp(d["score"] - best) for d in pool]
+mass = Counter()
+for wi, d in zip(w, pool):
+    for v in range(n):
+        for p in d["parents"][v]:
+            mass[(p, v)] += wi
+edges = [{"from": a, "to": b, "p": m / sum(w)} for (a, b), m in mass.items() if m > 0]
+json.dump({"score": "bic", "ess": None, "n": n, "rows": N, "variables": names,
+           "epsilon": 100.0, "best_score": best, "optimal": False, "complete": False,
+           "dags": pool, "mec_count": len(classes), "edges": edges},
+          open("pool.json", "w"), indent=1)
+PY
+
+# mutate EXPRESSION OUT: applies a python expression to the pool dict p and writes OUT.
+mutate() {
+  python3 -c "
+import json, sys
+p = json.load(open('pool.json'))
+$1
+json.dump(p, open('$2', 'w'))" || fail "python3 could not write $2"
+}
+
+expect 0 "a correct pool" "result: OK" data.csv pool.json
+
+mutate "p['dags'][2]['score'] += 1e-3" bad_score.json
+expect 1 "a corrupted score" "dags\[2\]: reported" data.csv bad_score.json
+
+mutate "p['dags'][1]['parents'] = [[2], [0], [1]]" cyclic.json
+expect 1 "a cyclic DAG" "acyclic: FAILED" data.csv cyclic.json
+
+mutate "p['dags'][1]['parents'] = [[], [0, 0], [1]]" twice.json
+expect 1 "a parent listed twice" "twice" data.csv twice.json
+
+mutate "p['dags'].insert(1, dict(p['dags'][0]))" duplicate.json
+expect 1 "a duplicate DAG" "repeats an earlier DAG" data.csv duplicate.json
+
+mutate "p['dags'].reverse(); p['best_score'] = p['dags'][0]['score']" unsorted.json
+expect 1 "an unsorted pool" "sorted: FAILED" data.csv unsorted.json
+
+mutate "p['epsilon'] = 0.5" epsilon.json
+expect 1 "a DAG outside epsilon" "epsilon: FAILED" data.csv epsilon.json
+
+mutate "p['best_score'] += 1" best.json
+expect 1 "a wrong best_score" "best_score: FAILED" data.csv best.json
+
+mutate "p['dags'][0]['mec'] = 5" mec.json
+expect 1 "a wrong class id" "classes: FAILED" data.csv mec.json
+
+mutate "p['edges'][0]['p'] = 0.123" edges.json
+expect 1 "a wrong edge probability" "edges: FAILED" data.csv edges.json
+
+mutate "p['rows'] = 99" rows.json
+expect 1 "a wrong row count" "rows: FAILED" data.csv rows.json
+
+mutate "p['dags'][2]['score'] += 1e-7; p['mec_count'] = 0" loose.json
+expect 0 "a small difference within --tolerance" "result: OK" data.csv loose.json --tolerance 1e-6
+
+head -c 200 pool.json >truncated.json
+expect 2 "malformed JSON" "bnsl: error: truncated.json:[0-9]+:[0-9]+: " data.csv truncated.json
+
+mutate "p['dags'][0]['parents'][2] = [7]" range.json
+expect 2 "a parent index out of range" "bnsl: error: range.json: .*out of range" data.csv range.json
+
+mutate "p['variables'][0] = 'Z'" other.json
+expect 2 "a pool for other data" "bnsl: error: .*variables" data.csv other.json
+
+expect 2 "a missing pool file" "bnsl: error: " data.csv missing.json
+expect 2 "a missing data file" "bnsl: error: " missing.csv pool.json
+
+# End to end, when this build has `learn`: what it writes must pass the checker.
+if "$BNSL" learn --help >/dev/null 2>&1; then
+  "$BNSL" learn data.csv -o learned/run --time 2 --threads 1 --seed 1 --quiet --epsilon 5 \
+    || fail "bnsl learn on data.csv failed"
+  expect 0 "the pool bnsl learn wrote" "result: OK" data.csv learned/run.pool.json
+fi
+
+echo "$passed passed, 0 failed"
