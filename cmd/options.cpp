@@ -136,4 +136,34 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   if (ec) throw RuntimeError("cannot rename " + tmp + " to " + path + ": " + ec.message());
 }
 
+void SearchArgs::apply(SearchOptions& o) const {
+  o.algo = parse_search_algo(algo);
+  o.seed = seed;
+  o.pool_max = pool_max;
+  o.checkpoint = checkpoint;
+}
+
+void add_search_options(CLI::App& app, SearchArgs& a) {
+  app.add_option("--algo", a.algo, "Ordering search: asobs (acyclic selection) or obs")
+      ->check(CLI::IsMember({"asobs", "obs"}))
+      ->default_str("asobs");
+  app.add_option("--seed", a.seed, "Random seed; chain c of the search uses a stream derived "
+                                   "from (seed, c)")
+      ->default_str("1");
+  app.add_option("--pool-max", a.pool_max, "Most DAGs kept in the pool (the best are kept)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
+      ->default_str("100000");
+  app.add_option("--checkpoint", a.checkpoint,
+                 "Seconds between refreshes of the output files during the search (0: none)")
+      ->check(CLI::Range(0.0, 1e9))
+      ->default_str("30");
+}
+
+void add_explore_share_option(CLI::App& app, double& share) {
+  app.add_option("--explore-share", share,
+                 "Share of --time spent exploring parent sets; the search gets the rest")
+      ->check(CLI::Range(0.0, 1.0))
+      ->default_str("0.5");
+}
+
 }  // namespace bnsl::cli

@@ -8,6 +8,7 @@
 #include "bnsl/dataset.hpp"
 #include "bnsl/epsilon.hpp"
 #include "bnsl/explore.hpp"
+#include "bnsl/search.hpp"
 
 namespace bnsl::cli {
 
@@ -47,5 +48,18 @@ void parse_vars(const std::string& text, ExploreOptions& opt);
 
 // Writes text to path atomically (PATH.tmp, then rename); throws RuntimeError.
 void write_file_atomically(const std::string& path, const std::string& text);
+
+// Options of the ordering search (search, learn).
+struct SearchArgs {
+  std::string algo = "asobs";      // asobs | obs
+  std::uint64_t seed = 1;          // random streams of all chains derive from it
+  std::size_t pool_max = 100000;   // pool capacity
+  double checkpoint = 30;          // seconds between output refreshes (0: none)
+  void apply(SearchOptions& o) const;  // fills algo, seed, pool_max, checkpoint
+};
+
+void add_search_options(CLI::App& app, SearchArgs& args);
+// learn: the share of --time given to exploration (the rest goes to the search).
+void add_explore_share_option(CLI::App& app, double& share);
 
 }  // namespace bnsl::cli

@@ -1,0 +1,77 @@
+// `bnsl search CACHE.jkl -o PREFIX`: ordering search (ASOBS or OBS) over a score cache; writes
+// the pool of networks within epsilon of the best one found. With --data the variables are
+// named from the CSV header and the best network's BIF gets parameters from the data.
+#include <iostream>
+#include <memory>
+
+#include "bnsl/cache.hpp"
+#include "bnsl/dataset.hpp"
+#include "bnsl/search.hpp"
+#include "bnsl/stop.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+#include "search_run.hpp"
+
+namespace bnsl::cli {
+namespace {
+
+struct SearchCommand {
+  std::string cache_path, prefix, data_path;
+  CsvArgs csv;
+  ScoreArgs score;
+  EpsilonArgs eps;
+  RunArgs run;
+  SearchArgs search;
+  bool time_given = false;
+
+  int execute() {
+    const double budget = time_given ? run.time : kDefaultTime;
+    StopToken stop(budget);
+    std::unique_ptr<Dataset> data;
+    if (!data_path.empty()) data = std::make_unique<Dataset>(read_csv(data_path, csv.resolve()));
+    ScoreCache cache = read_jkl(cache_path, data ? data->names() : std::vector<std::string>{});
+    SearchOptions o;
+    search.apply(o);
+    o.epsilon = eps.resolve();
+    o.threads = run.threads;
+    o.progress = !run.quiet;
+    o.time = budget > 0 ? std::max(0.05, budget - stop.elapsed() - output_reserve(budget)) : 0;
+    if (!run.quiet)
+      std::cerr << "bnsl: search: " << cache_path << ": " << cache.n_vars() << " variables, "
+                << cache.total_entries() << " cache entries; " << to_string(o.algo) << ", "
+                << o.epsilon.describe() << ", "
+                << (budget > 0 ? std::to_string(budget) + " s" : std::string("no time limit"))
+                << "\n";
+    SearchRun r{"search", prefix, data.get(), score.resolve(), run.quiet, run.stats_file};
+    return r.execute(cache, o, stop);
+  }
+};
+
+}  // namespace
+
+Action register_search(CLI::App& app) {
+  auto cmd = std::make_shared<SearchCommand>();
+  CLI::App* sub = app.add_subcommand(
+      "search",
+      "Search over variable orders (ASOBS or OBS, with swaps, insertions and restarts) for the "
+      "best network a score cache allows, and pool every network met within epsilon of it.");
+  sub->add_option("cache", cmd->cache_path, "Score cache (jkl)")->required();
+  sub->add_option("-o,--output", cmd->prefix, "Output prefix: PREFIX.pool.json, .best.bif, ...")
+      ->required();
+  sub->add_option("--data", cmd->data_path,
+                  "The CSV the cache was scored from: variable names and BIF parameters");
+  add_csv_options(*sub, cmd->csv);
+  add_score_options(*sub, cmd->score);
+  add_epsilon_options(*sub, cmd->eps);
+  add_search_options(*sub, cmd->search);
+  add_run_options(*sub, cmd->run);
+  sub->get_option("--time")->default_str("60")->description(
+      "Wall-clock budget in seconds (default 60; 0: until interrupted)");
+  return [sub, cmd]() {
+    if (!sub->parsed()) return -1;
+    cmd->time_given = sub->count("--time") > 0;
+    return cmd->execute();
+  };
+}
+
+}  // namespace bnsl::cli

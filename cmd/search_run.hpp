@@ -1,0 +1,43 @@
+// The part `bnsl search` and `bnsl learn` share: run the ordering search with periodic
+// checkpoints, write the outputs, print the summary, and choose the exit status.
+//
+//   SearchRun run{"learn", prefix, &data, score_params, quiet, stats_file};
+//   return run.execute(cache, search_options, stop, extra_stats_json);
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "bnsl/cache.hpp"
+#include "bnsl/dataset.hpp"
+#include "bnsl/report.hpp"
+#include "bnsl/score.hpp"
+#include "bnsl/search.hpp"
+#include "bnsl/stop.hpp"
+
+namespace bnsl::cli {
+
+inline constexpr double kDefaultTime = 60;  // s, when --time is not given
+
+// Seconds kept back from the search at the end of a budget for writing the outputs.
+double output_reserve(double budget);
+
+struct SearchRun {
+  std::string command;  // "search" | "learn", for messages
+  std::string prefix;   // output prefix
+  const Dataset* data;  // for names, row count and BIF parameters; may be null
+  ScoreParams score;    // recorded in the pool report
+  bool quiet = false;
+  std::string stats_file;  // statistics as JSON (empty: none)
+
+  // Runs the search, writes PREFIX.* (at checkpoints and at the end) and returns the exit
+  // status: 0, or 128 + N when stopped by signal N.
+  int execute(const ScoreCache& cache, const SearchOptions& options, const StopToken& stop,
+              nlohmann::json stats_json = nlohmann::json::object());
+
+ private:
+  void label(PoolReport& r) const;
+};
+
+}  // namespace bnsl::cli

@@ -1,0 +1,88 @@
+// Ordering search over a score cache (OBS / ASOBS with local search and restarts) that fills a
+// pool with every DAG it meets within epsilon of the best, plus every order-consistent DAG
+// within epsilon of each local optimum.
+//
+//   bnsl::ScoreCache cache = bnsl::read_jkl("alarm.jkl");
+//   bnsl::SearchOptions opt;                  // ASOBS, 1 thread, seed 1, epsilon = ln 20
+//   opt.time = 60;                            // seconds (the StopToken may end it earlier)
+//   opt.threads = 2;
+//   bnsl::SearchStats stats;
+//   bnsl::StopToken stop(60);                 // also sees SIGINT / SIGTERM
+//   bnsl::PoolReport r = bnsl::search(cache, opt, stop, &stats,
+//       [&](bnsl::PoolReport& snap) { bnsl::write_outputs("out/alarm", snap, &data); });
+//   // r.dags: sorted best first; r.dags[0] is the best network found
+//   stats.print(std::cerr);
+//
+// The checkpoint callback runs on the calling thread every `checkpoint` seconds with a
+// snapshot of the pool (the search keeps running meanwhile). search() returns once the
+// deadline passes, the stop token fires, a signal arrives, or `max_restarts` is reached;
+// the returned report always holds at least one network. With threads = 1 and a fixed
+// max_restarts, the same seed gives the same pool (with a time limit, how far the search
+// gets depends on the machine). The report's `score`, `ess` and `rows` fields are left for
+// the caller (a cache does not say which score produced it).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+#include "bnsl/cache.hpp"
+#include "bnsl/epsilon.hpp"
+#include "bnsl/report.hpp"
+#include "bnsl/stop.hpp"
+
+namespace bnsl {
+
+enum class SearchAlgo { asobs, obs };
+
+std::string to_string(SearchAlgo algo);
+SearchAlgo parse_search_algo(const std::string& text);  // "asobs" | "obs"; throws InputError
+
+struct SearchOptions {
+  SearchAlgo algo = SearchAlgo::asobs;
+  double time = 0;                 // wall-clock budget, s (0: until the stop token fires)
+  int threads = 1;                 // independent chains (0: all cores)
+  std::uint64_t seed = 1;          // chain c uses a stream derived from (seed, c)
+  Epsilon epsilon;                 // the pool keeps DAGs with score >= best - epsilon
+  std::size_t pool_max = 100000;   // pool capacity; the best are kept
+  double checkpoint = 30;          // seconds between checkpoint callbacks (<= 0: none)
+  bool progress = false;           // progress lines on stderr
+  std::uint64_t max_restarts = 0;  // stop after this many restarts in total (0: no limit)
+  int exhaustive_max_n = 7;        // n <= this: enumerate every order (exact, complete)
+  bool enumerate = true;           // enumerate order-consistent DAGs at local optima
+  int perturb_tries = 20;          // non-improving perturbations before a fresh restart
+};
+
+// Counters of one search, summed over chains.
+struct SearchStats {
+  std::uint64_t orders = 0;          // full order evaluations (OBS or ASOBS)
+  std::uint64_t swaps_tried = 0;     // adjacent swaps evaluated (OBS and ASOBS)
+  std::uint64_t swaps_accepted = 0;  // improving swaps applied
+  std::uint64_t insertions = 0;      // improving insertion moves applied
+  std::uint64_t restarts = 0;        // climbs from a fresh random order
+  std::uint64_t perturbations = 0;   // climbs from a perturbed local optimum
+  std::uint64_t local_optima = 0;    // climbs finished
+  std::uint64_t improvements = 0;    // times the best-so-far rose
+  std::uint64_t enumerations = 0;    // orders whose consistent DAGs were enumerated
+  std::uint64_t pool_offers = 0;     // DAGs offered to the pool (incl. fast rejects)
+  std::uint64_t pool_inserted = 0;   // distinct DAGs admitted (some later trimmed)
+  std::uint64_t pool_size = 0;       // DAGs in the final pool
+  double best_score = 0;             // best network found
+  double best_time = 0;              // seconds until it was found
+  double seconds = 0;                // wall time of the search
+
+  void print(std::ostream& out) const;  // human-readable summary
+  std::string to_json() const;
+};
+
+// Called with a snapshot of the pool from the calling thread of search().
+using CheckpointFn = std::function<void(PoolReport&)>;
+
+// Runs the search; see the example above. Throws InputError if a variable's cache has no
+// entry with the empty parent set (every order must have a consistent network).
+PoolReport search(const ScoreCache& cache, const SearchOptions& options, const StopToken& stop,
+                  SearchStats* stats = nullptr, const CheckpointFn& checkpoint = {});
+
+}  // namespace bnsl

@@ -1,0 +1,108 @@
+// The DAG pool: every distinct network within epsilon of the best seen so far, best first,
+// capped at `max_size` (the best are kept), shared by all search chains.
+//
+//   DagPool pool(cache, Epsilon::bayes_factor(20), 100000);
+//   std::uint64_t h = dag_hash(choices);              // or updated incrementally
+//   if (pool.may_accept(score)) pool.offer(score, h, choices);
+//   for (const PooledDag& d : pool.snapshot()) ...    // sorted best first
+//
+// A DAG is identified by its chosen cache entry per variable (choices[v] = entry index in
+// cache.var(v)); its hash is the XOR of entry_hash(v, choices[v]) (Zobrist hashing), so a
+// move that changes a few choices updates it in O(1). Hash matches are confirmed by comparing
+// choices, so dedupe is exact.
+//
+// Locking: may_accept() reads an atomic threshold (best - epsilon, or the worst kept score
+// when full) without the lock, so the common case -- a DAG far below the best -- costs one
+// load. Only DAGs above the threshold take the mutex.
+//
+// Memory: a kept DAG stores its choices as a diff against a reference DAG (the offering
+// chain's local optimum, or the pool's best when it was admitted), as (variable, entry) pairs
+// of 32-bit ints, so near-optimal neighbours of a local optimum cost a few words each even for
+// n in the thousands; a DAG that differs in more than half the variables is stored in full.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "bnsl/cache.hpp"
+#include "bnsl/epsilon.hpp"
+
+namespace bnsl {
+
+using Choices = std::vector<std::uint32_t>;         // choices[v]: entry index in cache.var(v)
+using ChoicesRef = std::shared_ptr<const Choices>;  // a reference DAG for diffs
+
+std::uint64_t entry_hash(std::uint32_t v, std::uint32_t entry);
+std::uint64_t dag_hash(std::span<const std::uint32_t> choices);
+// Exact score of a DAG: the sum of its entries' scores, in variable order.
+double dag_score(const ScoreCache& cache, std::span<const std::uint32_t> choices);
+
+struct PooledDag {
+  double score = 0;
+  std::uint64_t hash = 0;
+  Choices choices;
+};
+
+class DagPool {
+ public:
+  DagPool(const ScoreCache& cache, Epsilon epsilon, std::size_t max_size);
+
+  // False if a DAG of this score would certainly be rejected (lock-free).
+  bool may_accept(double score) const {
+    return score >= threshold_.load(std::memory_order_relaxed);
+  }
+  double threshold() const { return threshold_.load(std::memory_order_relaxed); }
+  // Offers a DAG; `score` is a hint (the pool recomputes it exactly from the cache). Returns
+  // true if it was admitted (new and good enough). `ref`: a DAG close to this one (may be null).
+  bool offer(double score, std::uint64_t hash, std::span<const std::uint32_t> choices,
+             const ChoicesRef& ref = nullptr);
+
+  double best() const;     // -infinity while empty
+  double epsilon() const;  // current epsilon (depends on best for Epsilon::factor)
+  std::size_t size() const;
+  std::uint64_t inserted() const;           // DAGs admitted so far
+  bool truncated() const;                   // a DAG within epsilon was dropped because of max_size
+  std::vector<PooledDag> snapshot() const;  // sorted best first
+  Choices best_choices() const;
+
+ private:
+  struct Key {  // ordered best first, ties by hash
+    double score;
+    std::uint64_t hash;
+    bool operator<(const Key& o) const {
+      return score != o.score ? score > o.score : hash < o.hash;
+    }
+  };
+  struct Stored {
+    ChoicesRef ref;                   // null: diff holds every choice in variable order
+    std::vector<std::uint32_t> diff;  // (variable, entry) pairs differing from *ref
+  };
+
+  Stored encode(std::span<const std::uint32_t> choices, const ChoicesRef& ref) const;
+  Choices decode(const Stored& s) const;
+  bool contains(std::uint64_t hash, std::span<const std::uint32_t> choices) const;
+  void trim();
+  void update_threshold();
+
+  const ScoreCache& cache_;
+  Epsilon epsilon_;
+  std::size_t max_size_;
+  mutable std::mutex mutex_;
+  std::map<Key, Stored> dags_;
+  std::unordered_multimap<std::uint64_t, double> by_hash_;  // hash -> score (key into dags_)
+  ChoicesRef best_ref_;
+  double best_;
+  double eps_ = 0;
+  std::uint64_t inserted_ = 0;
+  bool truncated_ = false;
+  std::atomic<double> threshold_;
+};
+
+}  // namespace bnsl

@@ -1,0 +1,295 @@
+// Local search over orders: one chain of restarts, climbs and perturbations (Teyssier &
+// Koller 2005 for swap-based climbing; Lee & van Beek 2017, MINOBS, for insertion moves and
+// iterated local search with perturbations; Scanagatta et al. 2015 for ASOBS).
+//
+// A climb starts from an order and reaches a local optimum:
+//  1. OBS adjacent-swap passes (two nodes re-decided per swap) until no swap improves, then
+//     insertion moves: each node slides through positions within kInsertWindow of its own by
+//     successive adjacent swaps (each evaluated incrementally), and moves to the best
+//     position if that clearly improves; repeated until neither move type improves. (A
+//     window of 64 instead of the whole order was much worse on pigs: long moves matter.)
+//  2. ASOBS only: the order's ASOBS network (>= its OBS network), then incremental ASOBS swap
+//     sweeps (asobs.cpp) until none improves. OBS on a topological order of that network
+//     scores at least as much (the network is consistent with it), so if OBS there is strictly
+//     better, the climb continues from step 1 on the topological order.
+// Every DAG evaluated on the way is offered to the pool (one atomic load when it is far below
+// the best). At each local optimum, every DAG consistent with its (topological) order within
+// the pool threshold is enumerated into the pool (order_enum.cpp), and so are those of a few
+// near-optimal neighbouring orders (enumerate_near).
+// A chain restarts from a uniformly random order, then perturbs its best local optimum
+// (a few random transpositions) and climbs again, keeping the result if it is better; after
+// `perturb_tries` perturbations without improvement it restarts. Guarantee: every climb ends
+// at an order where no adjacent swap and no insertion in the window improves the OBS score
+// (and, under ASOBS, no swap improves the ASOBS score); scores only increase along a climb.
+#include <tsl/robin_set.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <optional>
+#include <random>
+
+#include "pool/order_enum.hpp"
+#include "score/compare.hpp"
+#include "search/search_internal.hpp"
+
+namespace bnsl {
+
+std::uint64_t chain_seed(std::uint64_t seed, std::uint64_t chain_index) {
+  auto mix = [](std::uint64_t z) {
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  return mix(mix(seed) ^ mix(chain_index + 0x632be59bd9b4e019ULL));
+}
+
+namespace {
+
+constexpr std::size_t kInsertWindow = 2048;  // insertion moves: max distance in positions
+constexpr std::size_t kFloodOrders = 64;     // orders enumerated per local optimum: this + 4 n,
+constexpr std::size_t kFloodMax = 256;       // ... but at most this many
+
+class Chain {
+ public:
+  Chain(ChainContext& ctx, std::uint64_t index, SearchStats& stats)
+      : ctx_(ctx),
+        stats_(stats),
+        rng_(chain_seed(ctx.options.seed, index)),
+        obs_(ctx.cache),
+        off_{ctx.pool, stats, nullptr} {
+    if (ctx.options.algo == SearchAlgo::asobs) asobs_.emplace(ctx.cache);
+  }
+
+  void run();
+
+ private:
+  bool stopped() { return ctx_.should_stop(); }
+  void climb(Order& order, Choices& choices, double& score);
+  bool obs_swap_pass();
+  bool obs_insertion_pass();
+  bool insert_best(int v);
+  void obs_climb();
+  void finish_local_optimum(const Order& order, const Choices& choices, double score);
+  void enumerate_near(const Order& start);
+  void enqueue_swapped(std::vector<Order>& queue, tsl::robin_set<std::uint64_t>& seen,
+                       const Order& o, std::size_t i);
+  Order random_order();
+  Order perturb(const Order& order);
+
+  ChainContext& ctx_;
+  SearchStats& stats_;
+  std::mt19937_64 rng_;
+  ObsState obs_;
+  std::optional<AsobsState> asobs_;
+  Offerer off_;
+  tsl::robin_set<std::uint64_t> enumerated_;  // local optima already enumerated
+  std::vector<std::size_t> later_;            // scratch of enumerate_near
+};
+
+void Chain::run() {
+  const int tries = std::max(0, ctx_.options.perturb_tries);
+  while (!stopped() && ctx_.claim_restart()) {
+    ++stats_.restarts;
+    Order order = random_order();
+    Choices choices;
+    double score = 0;
+    climb(order, choices, score);
+    finish_local_optimum(order, choices, score);
+    Order best_order = order;
+    double best = score;
+    for (int fails = 0; fails < tries && !stopped();) {
+      ++stats_.perturbations;
+      order = perturb(best_order);
+      climb(order, choices, score);
+      finish_local_optimum(order, choices, score);
+      if (clearly_greater(score, best)) {
+        best_order = order;
+        best = score;
+        fails = 0;
+      } else {
+        ++fails;
+      }
+    }
+  }
+}
+
+void Chain::climb(Order& order, Choices& choices, double& score) {
+  obs_.set_order(order);
+  ++stats_.orders;
+  for (;;) {
+    obs_climb();
+    order = obs_.order();
+    if (!asobs_) {
+      choices = obs_.choices();
+      score = obs_.score();
+      return;
+    }
+    score = asobs_->evaluate(order, choices);
+    ++stats_.orders;
+    while (!stopped() && asobs_->sweep(order, choices, score, off_, ctx_.should_stop) > 0) {
+    }
+    Order topo = topological_order(ctx_.cache, choices, order);
+    obs_.set_order(topo);
+    ++stats_.orders;
+    if (stopped() || !clearly_greater(obs_.score(), score)) return;
+  }
+}
+
+void Chain::obs_climb() {
+  for (;;) {
+    while (!stopped() && obs_swap_pass()) {
+    }
+    if (stopped() || !obs_insertion_pass()) break;
+  }
+  obs_.resync();
+}
+
+bool Chain::obs_swap_pass() {
+  bool improved = false;
+  for (std::size_t i = 0; i + 1 < obs_.size(); ++i) {
+    const ObsState::Swap s = obs_.try_swap(i);
+    ++stats_.swaps_tried;
+    obs_.offer_swap(s, off_);
+    if (clearly_greater(s.score, obs_.score())) {
+      obs_.apply(s);
+      ++stats_.swaps_accepted;
+      improved = true;
+    }
+  }
+  return improved;
+}
+
+bool Chain::obs_insertion_pass() {
+  Order nodes = obs_.order();
+  std::shuffle(nodes.begin(), nodes.end(), rng_);
+  bool improved = false;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    if ((k & 15) == 0 && stopped()) break;
+    if (insert_best(nodes[k])) improved = true;
+  }
+  obs_.resync();
+  return improved;
+}
+
+// Slides v left, then right, through positions within the window, and leaves it at the
+// best one. Returns true if that is a clear improvement.
+bool Chain::insert_best(int v) {
+  const Order& order = obs_.order();
+  const std::size_t n = order.size();
+  std::size_t cur =
+      static_cast<std::size_t>(std::find(order.begin(), order.end(), v) - order.begin());
+  const std::size_t start = cur;
+  const std::size_t lo = start > kInsertWindow ? start - kInsertWindow : 0;
+  const std::size_t hi = std::min(n - 1, start + kInsertWindow);
+  const double start_score = obs_.score();
+  double best = start_score;
+  std::size_t best_pos = start;
+  auto step = [&](std::size_t i, bool offer) {
+    const ObsState::Swap s = obs_.try_swap(i);
+    ++stats_.swaps_tried;
+    if (offer) obs_.offer_swap(s, off_);
+    obs_.apply(s);
+  };
+  for (; cur > lo; --cur) {
+    step(cur - 1, true);
+    if (clearly_greater(obs_.score(), best)) best = obs_.score(), best_pos = cur - 1;
+  }
+  for (; cur < hi; ++cur) {
+    step(cur, cur >= start);
+    if (clearly_greater(obs_.score(), best)) best = obs_.score(), best_pos = cur + 1;
+  }
+  for (; cur > best_pos; --cur) step(cur - 1, false);
+  if (best_pos == start) return false;
+  ++stats_.insertions;
+  ++stats_.swaps_accepted;
+  return true;
+}
+
+void Chain::finish_local_optimum(const Order& order, const Choices& choices, double score) {
+  ++stats_.local_optima;
+  ctx_.climbs.fetch_add(1, std::memory_order_relaxed);
+  const std::uint64_t hash = dag_hash(choices);
+  if (off_.wants(score)) off_.offer(score, hash, choices);
+  off_.ref = std::make_shared<const Choices>(choices);
+  if (!ctx_.options.enumerate || stopped()) return;
+  if (!enumerated_.insert(hash).second) return;
+  if (enumerated_.size() > (1u << 20)) enumerated_.clear();
+  enumerate_near(asobs_ ? topological_order(ctx_.cache, choices, order) : order);
+}
+
+// Enumerates the consistent DAGs of `start` and of the orders reachable from it by adjacent
+// swaps whose OBS network stays above the pool threshold (breadth first, swaps that change
+// the network first, at most min(kFloodOrders + 4 n, kFloodMax) orders): Markov-equivalent and
+// near-optimal networks often need an order in which two adjacent nodes are exchanged, e.g. to
+// reverse a covered arc. The whole neighbourhood offers at most pool_max + 1000 DAGs, so that with
+// many near-ties (where the DAGs within epsilon are exponentially many) enumeration cannot crowd
+// out the search.
+void Chain::enumerate_near(const Order& start) {
+  const std::size_t budget = std::min(kFloodOrders + 4 * start.size(), kFloodMax);
+  std::uint64_t left = static_cast<std::uint64_t>(ctx_.options.pool_max) + 1000;  // offers
+  std::vector<Order> queue{start};
+  tsl::robin_set<std::uint64_t> seen{XXH3_64bits(start.data(), start.size() * sizeof(int))};
+  for (std::size_t head = 0; head < queue.size() && head < budget && !stopped(); ++head) {
+    const Order o = queue[head];
+    const OrderEnumResult r =
+        enumerate_order(ctx_.cache, o, ctx_.pool, ctx_.should_stop, off_.ref, left);
+    ++stats_.enumerations;
+    stats_.pool_offers += r.offered;
+    stats_.pool_inserted += r.admitted;
+    if (r.truncated || r.offered >= left) break;
+    left -= r.offered;
+    if (queue.size() >= budget) continue;
+    obs_.set_order(o);
+    ++stats_.orders;
+    later_.clear();
+    for (std::size_t i = 0; i + 1 < o.size(); ++i) {
+      const ObsState::Swap s = obs_.try_swap(i);
+      ++stats_.swaps_tried;
+      if (!ctx_.pool.may_accept(s.score)) continue;
+      const bool same_dag =
+          s.u_choice == obs_.choices()[o[i]] && s.w_choice == obs_.choices()[o[i + 1]];
+      if (same_dag) {  // enqueued after the swaps that change the network
+        later_.push_back(i);
+        continue;
+      }
+      enqueue_swapped(queue, seen, o, i);
+    }
+    for (std::size_t i : later_) enqueue_swapped(queue, seen, o, i);
+  }
+}
+
+void Chain::enqueue_swapped(std::vector<Order>& queue, tsl::robin_set<std::uint64_t>& seen,
+                            const Order& o, std::size_t i) {
+  Order next = o;
+  std::swap(next[i], next[i + 1]);
+  if (seen.insert(XXH3_64bits(next.data(), next.size() * sizeof(int))).second)
+    queue.push_back(std::move(next));
+}
+
+Order Chain::random_order() {
+  Order order(ctx_.cache.n_vars());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::shuffle(order.begin(), order.end(), rng_);
+  return order;
+}
+
+// A few random transpositions (2 to 2 + n/32 of them).
+Order Chain::perturb(const Order& order) {
+  Order out = order;
+  const std::size_t n = out.size();
+  if (n < 2) return out;
+  std::uniform_int_distribution<std::size_t> pick(0, n - 1);
+  const std::size_t k = 2 + std::uniform_int_distribution<std::size_t>(0, n / 32)(rng_);
+  for (std::size_t t = 0; t < k; ++t) std::swap(out[pick(rng_)], out[pick(rng_)]);
+  return out;
+}
+
+}  // namespace
+
+void run_chain(ChainContext& ctx, std::uint64_t chain_index, SearchStats& stats) {
+  Chain chain(ctx, chain_index, stats);
+  chain.run();
+}
+
+}  // namespace bnsl

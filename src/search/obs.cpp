@@ -1,0 +1,146 @@
+// OBS, ordering-based search (Teyssier & Koller 2005, "Ordering-based search", section 3).
+// Given an order, each node independently takes its best cache entry whose parents all
+// precede it; the result is the best DAG consistent with the order, and it is acyclic by
+// construction. Cost: one scan of each node's entries until the first consistent one,
+// O(C k) in the worst case.
+//
+// Swapping the adjacent nodes u = order[i] and w = order[i+1] changes only their predecessor
+// sets: u gains w, w loses u. So only u and w can change their choice: u can only improve, to
+// an entry better than its current one that contains w (scan entries before its current
+// choice, and only the entries that contain w, found through a per-variable index from
+// parent to entries); w must move to a worse entry only if its current one contains u (scan
+// after it). A swap therefore costs two short partial scans, independent of n.
+#include <algorithm>
+
+#include "search/search_internal.hpp"
+
+namespace bnsl {
+
+ObsState::ObsState(const ScoreCache& cache) : cache_(cache) {
+  const std::size_t n = cache.n_vars();
+  with_.resize(n);
+  entries_.resize(n);
+  std::vector<std::pair<int, std::uint32_t>> pairs;  // (parent, entry)
+  for (std::size_t v = 0; v < n; ++v) {
+    const VarCache& vc = cache.var(v);
+    pairs.clear();
+    for (std::uint32_t e = 0; e < vc.size(); ++e)
+      for (int p : vc.parents(e)) pairs.push_back({p, e});
+    std::sort(pairs.begin(), pairs.end());
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      if (k == 0 || pairs[k].first != pairs[k - 1].first)
+        with_[v].push_back({pairs[k].first, static_cast<std::uint32_t>(k)});
+      entries_[v].push_back(pairs[k].second);
+    }
+    with_[v].push_back({-1, static_cast<std::uint32_t>(pairs.size())});  // end sentinel
+  }
+}
+
+// Best entry of u better than its current one that contains w and whose other parents all
+// sit before position `limit`; the current choice if there is none.
+std::uint32_t ObsState::first_valid_with(int u, int w, int limit) const {
+  const auto& keys = with_[u];
+  auto it = std::lower_bound(keys.begin(), keys.end() - 1, std::make_pair(w, 0u),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (it == keys.end() - 1 || it->first != w) return choices_[u];
+  const VarCache& vc = cache_.var(u);
+  for (std::uint32_t k = it->second; k < (it + 1)->second; ++k) {
+    const std::uint32_t e = entries_[u][k];
+    if (e >= choices_[u]) break;
+    bool ok = true;
+    for (int p : vc.parents(e))
+      if (p != w && pos_[p] >= limit) {
+        ok = false;
+        break;
+      }
+    if (ok) return e;
+  }
+  return choices_[u];
+}
+
+void ObsState::set_order(std::span<const int> order) {
+  const std::size_t n = order.size();
+  order_.assign(order.begin(), order.end());
+  pos_.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) pos_[order_[i]] = static_cast<int>(i);
+  choices_.assign(n, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    const VarCache& vc = cache_.var(v);
+    choices_[v] =
+        first_valid(static_cast<int>(v), 0, static_cast<std::uint32_t>(vc.size()), -1, -1, pos_[v]);
+  }
+  resync();
+}
+
+void ObsState::resync() {
+  score_ = dag_score(cache_, choices_);
+  hash_ = dag_hash(choices_);
+}
+
+// First entry e in [from, to) of v whose parents p all satisfy p != excluded and
+// (p == extra or pos[p] < limit); `to` if there is none.
+std::uint32_t ObsState::first_valid(int v, std::uint32_t from, std::uint32_t to, int extra,
+                                    int excluded, int limit) const {
+  const VarCache& vc = cache_.var(v);
+  for (std::uint32_t e = from; e < to; ++e) {
+    bool ok = true;
+    for (int p : vc.parents(e))
+      if (p == excluded || (p != extra && pos_[p] >= limit)) {
+        ok = false;
+        break;
+      }
+    if (ok) return e;
+  }
+  return to;
+}
+
+ObsState::Swap ObsState::try_swap(std::size_t i) const {
+  Swap s;
+  s.i = i;
+  const int u = order_[i], w = order_[i + 1];
+  const int pi = static_cast<int>(i);
+  // u moves behind w: any entry better than its current one may now be valid if it uses w.
+  s.u_choice = first_valid_with(u, w, pi);
+  // w moves before u: only if its current entry uses u must it move on to a worse one.
+  s.w_choice = choices_[w];
+  const auto wp = cache_.var(w).parents(choices_[w]);
+  if (std::find(wp.begin(), wp.end(), u) != wp.end())
+    s.w_choice = first_valid(w, choices_[w] + 1, static_cast<std::uint32_t>(cache_.var(w).size()),
+                             -1, u, pi + 1);
+  const VarCache& cu = cache_.var(u);
+  const VarCache& cw = cache_.var(w);
+  s.score = score_ + (cu.score(s.u_choice) - cu.score(choices_[u])) +
+            (cw.score(s.w_choice) - cw.score(choices_[w]));
+  return s;
+}
+
+std::uint64_t ObsState::swap_hash(const Swap& s) const {
+  const int u = order_[s.i], w = order_[s.i + 1];
+  std::uint64_t h = hash_;
+  if (s.u_choice != choices_[u]) h ^= entry_hash(u, choices_[u]) ^ entry_hash(u, s.u_choice);
+  if (s.w_choice != choices_[w]) h ^= entry_hash(w, choices_[w]) ^ entry_hash(w, s.w_choice);
+  return h;
+}
+
+void ObsState::apply(const Swap& s) {
+  const int u = order_[s.i], w = order_[s.i + 1];
+  hash_ = swap_hash(s);
+  std::swap(order_[s.i], order_[s.i + 1]);
+  pos_[u] = static_cast<int>(s.i + 1);
+  pos_[w] = static_cast<int>(s.i);
+  choices_[u] = s.u_choice;
+  choices_[w] = s.w_choice;
+  score_ = s.score;
+}
+
+void ObsState::offer_swap(const Swap& s, Offerer& off) {
+  if (!off.wants(s.score)) return;
+  const int u = order_[s.i], w = order_[s.i + 1];
+  if (s.u_choice == choices_[u] && s.w_choice == choices_[w]) return;  // same DAG as now
+  scratch_ = choices_;
+  scratch_[u] = s.u_choice;
+  scratch_[w] = s.w_choice;
+  off.offer(s.score, swap_hash(s), scratch_);
+}
+
+}  // namespace bnsl

@@ -1,0 +1,305 @@
+// The search driver: independent chains on worker threads, one shared pool, and a monitor on
+// the calling thread (progress, checkpoints, deadline). Chains share nothing but the pool
+// (whose fast path is one atomic load) and the stop flag; each draws its random stream from
+// (seed, chain index), so with one thread and a fixed number of restarts a seed fixes the
+// pool. Before any chain starts, the OBS network of the identity order is pooled, so a result
+// exists even if the run is stopped at once. For n <= exhaustive_max_n every order is
+// enumerated instead (order_enum.cpp on all n! orders): every DAG is consistent with some
+// order, so this finds the optimum and every DAG within epsilon of it (optimal and complete,
+// unless stopped or capped by pool_max).
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <thread>
+
+#include "bnsl/error.hpp"
+#include "bnsl/search.hpp"
+#include "pool/order_enum.hpp"
+#include "search/search_internal.hpp"
+
+namespace bnsl {
+
+std::string to_string(SearchAlgo algo) {
+  return algo == SearchAlgo::asobs ? "asobs" : "obs";
+}
+
+SearchAlgo parse_search_algo(const std::string& text) {
+  if (text == "asobs") return SearchAlgo::asobs;
+  if (text == "obs") return SearchAlgo::obs;
+  throw InputError("unknown search algorithm '" + text + "' (expected asobs or obs)");
+}
+
+void SearchStats::print(std::ostream& out) const {
+  char head[160];
+  std::snprintf(head, sizeof head, "search: %.2f s, best %.4f (found at %.2f s)\n", seconds,
+                best_score, best_time);
+  const double secs = seconds > 0 ? seconds : 1;
+  out << head << "  orders evaluated  " << orders << " ("
+      << static_cast<std::uint64_t>(orders / secs) << "/s)\n"
+      << "  swaps             " << swaps_tried << " tried ("
+      << static_cast<std::uint64_t>(swaps_tried / secs) << "/s), " << swaps_accepted
+      << " accepted, " << insertions << " insertions\n"
+      << "  climbs            " << local_optima << " (" << restarts << " restarts, "
+      << perturbations << " perturbations)\n"
+      << "  improvements      " << improvements << "\n"
+      << "  enumerations      " << enumerations << "\n"
+      << "  pool              " << pool_offers << " offers, " << pool_inserted << " admitted, "
+      << pool_size << " kept\n";
+}
+
+std::string SearchStats::to_json() const {
+  nlohmann::json j = {{"orders", orders},
+                      {"swaps_tried", swaps_tried},
+                      {"swaps_accepted", swaps_accepted},
+                      {"insertions", insertions},
+                      {"restarts", restarts},
+                      {"perturbations", perturbations},
+                      {"local_optima", local_optima},
+                      {"improvements", improvements},
+                      {"enumerations", enumerations},
+                      {"pool_offers", pool_offers},
+                      {"pool_inserted", pool_inserted},
+                      {"pool_size", pool_size},
+                      {"best_score", best_score},
+                      {"best_time", best_time},
+                      {"seconds", seconds}};
+  return j.dump(2);
+}
+
+namespace {
+
+void add_stats(SearchStats& to, const SearchStats& s) {
+  to.orders += s.orders;
+  to.swaps_tried += s.swaps_tried;
+  to.swaps_accepted += s.swaps_accepted;
+  to.insertions += s.insertions;
+  to.restarts += s.restarts;
+  to.perturbations += s.perturbations;
+  to.local_optima += s.local_optima;
+  to.enumerations += s.enumerations;
+  to.pool_offers += s.pool_offers;
+  to.pool_inserted += s.pool_inserted;
+}
+
+void validate(const ScoreCache& cache) {
+  for (std::size_t v = 0; v < cache.n_vars(); ++v) {
+    const VarCache& vc = cache.var(v);
+    bool has_empty = false;
+    for (std::size_t e = 0; e < vc.size() && !has_empty; ++e) has_empty = vc.parents(e).empty();
+    if (!has_empty) {
+      const std::string name = v < cache.names().size() ? cache.names()[v] : std::to_string(v);
+      throw InputError("score cache: variable " + name + " has no entry with the empty parent set");
+    }
+  }
+}
+
+PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o) {
+  PoolReport r;
+  const std::size_t n = cache.n_vars();
+  r.variables = cache.names();
+  if (r.variables.size() != n) {
+    r.variables.clear();
+    for (std::size_t v = 0; v < n; ++v)
+      r.variables.push_back(std::string("V").append(std::to_string(v)));
+  }
+  r.epsilon = pool.epsilon();
+  r.algorithm = to_string(o.algo);
+  for (const PooledDag& d : pool.snapshot()) {
+    PoolDag dag;
+    dag.score = d.score;
+    dag.parents.resize(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      auto ps = cache.var(v).parents(d.choices[v]);
+      dag.parents[v].assign(ps.begin(), ps.end());
+    }
+    r.dags.push_back(std::move(dag));
+  }
+  return r;
+}
+
+// Every order, each enumerated; true if all were done.
+bool run_exhaustive(const ScoreCache& cache, DagPool& pool,
+                    const std::function<bool()>& should_stop, SearchStats& stats) {
+  Order order(cache.n_vars());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  do {
+    if (should_stop()) return false;
+    const OrderEnumResult r = enumerate_order(cache, order, pool, should_stop, nullptr, 0);
+    ++stats.orders;
+    ++stats.enumerations;
+    stats.pool_offers += r.offered;
+    stats.pool_inserted += r.admitted;
+    if (r.truncated) return false;
+  } while (std::next_permutation(order.begin(), order.end()));
+  return true;
+}
+
+// Runs the search; see search(). Fills `total` except pool_size/best/seconds.
+class Driver {
+ public:
+  Driver(const ScoreCache& cache, const SearchOptions& o, const StopToken& stop,
+         const CheckpointFn& checkpoint)
+      : cache_(cache),
+        o_(o),
+        stop_(stop),
+        own_(o.time),
+        checkpoint_(checkpoint),
+        pool_(cache, o.epsilon, o.pool_max) {}
+
+  PoolReport run(SearchStats& total);
+
+ private:
+  bool should_stop() const {
+    return halt_.load(std::memory_order_relaxed) || own_.stop_requested() || stop_.stop_requested();
+  }
+  void seed_pool(SearchStats& total);
+  void run_chains(SearchStats& total);
+  void monitor();
+  void progress_line(const char* what);
+
+  const ScoreCache& cache_;
+  const SearchOptions& o_;
+  const StopToken& stop_;
+  StopToken own_;
+  const CheckpointFn& checkpoint_;
+  DagPool pool_;
+  std::atomic<bool> halt_{false};
+  std::atomic<int> running_{0};
+  std::atomic<std::uint64_t> climbs_{0};
+  double best_seen_ = -std::numeric_limits<double>::infinity();
+  double best_time_ = 0;
+  std::uint64_t improvements_ = 0;
+};
+
+void Driver::seed_pool(SearchStats& total) {
+  Order order(cache_.n_vars());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  ObsState obs(cache_);
+  obs.set_order(order);
+  ++total.orders;
+  ++total.pool_offers;
+  if (pool_.offer(obs.score(), obs.hash(), obs.choices())) ++total.pool_inserted;
+}
+
+PoolReport Driver::run(SearchStats& total) {
+  validate(cache_);
+  seed_pool(total);
+  bool exact = false;
+  if (static_cast<int>(cache_.n_vars()) <= o_.exhaustive_max_n) {
+    auto stop_fn = [this] { return should_stop(); };
+    exact = run_exhaustive(cache_, pool_, stop_fn, total);
+  } else {
+    run_chains(total);
+  }
+  PoolReport r = make_report(cache_, pool_, o_);
+  r.optimal = exact;
+  r.complete = exact && !pool_.truncated();
+  r.seconds = own_.elapsed();
+  total.best_score = r.dags.empty() ? 0 : r.dags.front().score;
+  total.best_time = exact ? r.seconds : best_time_;
+  total.improvements = std::max<std::uint64_t>(improvements_, 1);
+  total.pool_size = r.dags.size();
+  total.seconds = r.seconds;
+  return r;
+}
+
+void Driver::run_chains(SearchStats& total) {
+  int threads = o_.threads > 0
+                    ? o_.threads
+                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<SearchStats> stats(static_cast<std::size_t>(threads));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  std::atomic<std::uint64_t> tickets{0};
+  ChainContext ctx{cache_,
+                   o_,
+                   pool_,
+                   [this] { return should_stop(); },
+                   [this, &tickets] {
+                     return o_.max_restarts == 0 ||
+                            tickets.fetch_add(1, std::memory_order_relaxed) < o_.max_restarts;
+                   },
+                   climbs_};
+  running_.store(threads);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      try {
+        run_chain(ctx, static_cast<std::uint64_t>(t), stats[static_cast<std::size_t>(t)]);
+      } catch (...) {
+        errors[static_cast<std::size_t>(t)] = std::current_exception();
+        halt_.store(true);
+      }
+      running_.fetch_sub(1);
+    });
+  std::exception_ptr monitor_error;
+  try {
+    monitor();
+  } catch (...) {
+    monitor_error = std::current_exception();
+  }
+  halt_.store(true);
+  for (auto& w : workers) w.join();
+  for (const auto& s : stats) add_stats(total, s);
+  if (monitor_error) std::rethrow_exception(monitor_error);
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// Until the chains end or the stop fires: tracks the best, prints progress, checkpoints.
+void Driver::monitor() {
+  double last_progress = 0, last_checkpoint = 0;
+  while (running_.load() > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (should_stop()) halt_.store(true);
+    const double best = pool_.best();
+    const double now = own_.elapsed();
+    if (best > best_seen_) {
+      best_seen_ = best;
+      best_time_ = now;
+      ++improvements_;
+    }
+    if (o_.progress && now - last_progress >= 2.0) {
+      last_progress = now;
+      progress_line("search");
+    }
+    if (checkpoint_ && o_.checkpoint > 0 && now - last_checkpoint >= o_.checkpoint) {
+      last_checkpoint = now;
+      PoolReport snap = make_report(cache_, pool_, o_);
+      snap.seconds = now;
+      checkpoint_(snap);
+      if (o_.progress) progress_line("checkpoint written");
+    }
+  }
+}
+
+void Driver::progress_line(const char* what) {
+  const double now = own_.elapsed();
+  const double left = std::min(own_.remaining(), stop_.remaining());
+  char when[64];
+  if (std::isfinite(left))
+    std::snprintf(when, sizeof when, "%.1f s / %.0f s", now, now + left);
+  else
+    std::snprintf(when, sizeof when, "%.1f s", now);
+  std::fprintf(stderr, "bnsl: %s: %s, best %.2f, pool %zu, %llu climbs\n", what, when, pool_.best(),
+               pool_.size(),
+               static_cast<unsigned long long>(climbs_.load(std::memory_order_relaxed)));
+}
+
+}  // namespace
+
+PoolReport search(const ScoreCache& cache, const SearchOptions& options, const StopToken& stop,
+                  SearchStats* stats, const CheckpointFn& checkpoint) {
+  SearchStats total;
+  Driver driver(cache, options, stop, checkpoint);
+  PoolReport r = driver.run(total);
+  if (stats) *stats = total;
+  return r;
+}
+
+}  // namespace bnsl

@@ -1,0 +1,149 @@
+// Internals of the ordering search, shared by obs.cpp, asobs.cpp, local_search.cpp and
+// parallel_chains.cpp (and the tests).
+//
+//   ObsState obs(cache);  obs.set_order(order);          // best DAG consistent with order
+//   ObsState::Swap s = obs.try_swap(i);                   // O(entries scanned), two nodes
+//   if (clearly_greater(s.score, obs.score())) obs.apply(s);
+//   AsobsState as(cache); double v = as.evaluate(order, choices);   // v >= OBS on order
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "bnsl/cache.hpp"
+#include "bnsl/search.hpp"
+#include "pool/dag_pool.hpp"
+
+namespace bnsl {
+
+using Order = std::vector<int>;  // order[i]: the variable at position i
+
+// Hands evaluated DAGs to the pool: one atomic load for the common case of a DAG below the
+// pool's threshold; counts offers.
+struct Offerer {
+  DagPool& pool;
+  SearchStats& stats;
+  ChoicesRef ref;  // the chain's last local optimum (diff reference), may be null
+
+  bool wants(double score) {
+    ++stats.pool_offers;
+    return pool.may_accept(score);
+  }
+  void offer(double score, std::uint64_t hash, std::span<const std::uint32_t> choices) {
+    if (pool.offer(score, hash, choices, ref)) ++stats.pool_inserted;
+  }
+};
+
+// OBS (Teyssier & Koller 2005): the best network consistent with an order, kept up to date
+// under adjacent swaps. See obs.cpp.
+class ObsState {
+ public:
+  explicit ObsState(const ScoreCache& cache);
+
+  struct Swap {
+    std::size_t i = 0;           // positions i and i+1 exchange their variables
+    std::uint32_t u_choice = 0;  // new choice of order[i] (which moves to i+1)
+    std::uint32_t w_choice = 0;  // new choice of order[i+1] (which moves to i)
+    double score = 0;            // network score after the swap
+  };
+
+  void set_order(std::span<const int> order);
+  Swap try_swap(std::size_t i) const;
+  void apply(const Swap& s);
+  std::uint64_t swap_hash(const Swap& s) const;  // dag_hash of the network after the swap
+  void resync();  // recomputes score and hash exactly (drift of incremental sums)
+  // Offers the DAG a swap would give (copying the choices only if the pool may want it).
+  void offer_swap(const Swap& s, Offerer& off);
+
+  const Order& order() const { return order_; }
+  const Choices& choices() const { return choices_; }
+  double score() const { return score_; }
+  std::uint64_t hash() const { return hash_; }
+  std::size_t size() const { return order_.size(); }
+
+ private:
+  std::uint32_t first_valid(int v, std::uint32_t from, std::uint32_t to, int extra, int excluded,
+                            int limit) const;
+  std::uint32_t first_valid_with(int u, int w, int limit) const;
+
+  const ScoreCache& cache_;
+  // For variable v, the entries that contain parent p, ascending: with_[v] lists
+  // (p, first slot in entries_[v]) for each parent p that occurs, sorted by p.
+  std::vector<std::vector<std::pair<int, std::uint32_t>>> with_;
+  std::vector<std::vector<std::uint32_t>> entries_;
+  Order order_;
+  std::vector<int> pos_;
+  Choices choices_;
+  double score_ = 0;
+  std::uint64_t hash_ = 0;
+  Choices scratch_;
+};
+
+// ASOBS (Scanagatta et al. 2015, section 4): nodes visited from last to first, each taking
+// its best entry with no parent among its current descendants. See asobs.cpp.
+class AsobsState {
+ public:
+  explicit AsobsState(const ScoreCache& cache);
+
+  // Full evaluation of an order; fills choices, returns the score. O(C k + n^2 / 64 ...).
+  double evaluate(std::span<const int> order, Choices& choices);
+
+  // One pass of incremental adjacent swaps from the back of the order to the front (see
+  // asobs.cpp for what a swap can affect). order/choices/score: the current ASOBS network of
+  // the order, updated in place. Returns the number of improving swaps applied.
+  std::size_t sweep(Order& order, Choices& choices, double& score, Offerer& off,
+                    const std::function<bool()>& should_stop);
+
+  std::size_t bytes() const { return desc_.size() * sizeof(std::uint64_t); }
+
+ private:
+  void reset();
+  std::uint32_t choose(int v) const;
+  void commit(int v, std::uint32_t e);
+  void mark();
+  void rollback();
+  bool is_desc(int a, int b) const {
+    return (desc_[static_cast<std::size_t>(a) * words_ + (b >> 6)] >> (b & 63)) & 1u;
+  }
+  bool try_sweep_swap(std::size_t i, Order& order, Choices& choices, double& score,
+                      double& tail_old, Offerer& off);
+
+  const ScoreCache& cache_;
+  std::size_t n_, words_;
+  std::vector<std::uint64_t> desc_;   // row a: bit b set iff b is a descendant of a
+  std::vector<std::int64_t> chosen_;  // committed entry per variable, -1 if not yet
+  bool logging_ = false;
+  std::vector<std::pair<std::size_t, std::uint64_t>> undo_words_;
+  std::vector<int> undo_nodes_;
+  std::vector<std::uint64_t> d_;        // scratch: desc(v) + v
+  std::vector<std::uint32_t> d_words_;  // its non-zero words
+  std::vector<int> stack_;
+  std::vector<double> prefix_best_;                           // sum of best scores of positions < i
+  Choices trial_;                                             // choices of a swap being evaluated
+  std::vector<std::pair<int, std::uint32_t>> trial_changes_;  // (variable, new entry)
+};
+
+// A topological order of the DAG given by choices, ties broken by position in `order`.
+Order topological_order(const ScoreCache& cache, const Choices& choices, const Order& order);
+
+// One search chain: restarts, climbs, perturbations and enumeration at local optima.
+struct ChainContext {
+  const ScoreCache& cache;
+  const SearchOptions& options;
+  DagPool& pool;
+  std::function<bool()> should_stop;
+  std::function<bool()> claim_restart;  // false once max_restarts are used up
+  std::atomic<std::uint64_t>& climbs;   // local optima reached by all chains (progress)
+};
+
+void run_chain(ChainContext& ctx, std::uint64_t chain_index, SearchStats& stats);
+
+// The stream of chain c under a seed (splitmix64 of both).
+std::uint64_t chain_seed(std::uint64_t seed, std::uint64_t chain_index);
+
+}  // namespace bnsl

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SIGTERM (what HPC schedulers send) during `bnsl learn` must leave valid outputs: the run
+# stops promptly, exits 143 (128 + SIGTERM), and PREFIX.pool.json is valid JSON with a
+# non-empty list of DAGs, with PREFIX.best.bif and PREFIX.best.dot next to it. Also checks
+# that `bnsl search` on a score cache stops at its --time deadline with exit 0 and that a
+# search interrupted by SIGINT exits 130 with outputs.
+#
+# Usage: bash search_signal.sh PATH_TO_bnsl_BINARY DATASETS_DIR
+# Ends with "N passed, 0 failed"; exits non-zero at the first failure.
+set -u
+
+if [[ $# -ne 2 ]]; then
+  echo "usage: bash $0 PATH_TO_bnsl_BINARY DATASETS_DIR" >&2
+  exit 2
+fi
+BNSL=$(realpath "$1")
+DATA=$(realpath "$2")
+[[ -x $BNSL ]] || { echo "search_signal.sh: $BNSL is not an executable" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "search_signal.sh: python3 is required" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+passed=0
+
+fail() {
+  echo "search_signal.sh: FAIL: $*" >&2
+  [[ -f $WORK/err.txt ]] && tail -20 "$WORK/err.txt" >&2
+  echo "$passed passed, 1 failed" >&2
+  exit 1
+}
+pass() { passed=$((passed + 1)); echo "ok: $*"; }
+
+# outputs_valid PREFIX: pool JSON parses, has DAGs sorted best first; BIF and DOT exist.
+outputs_valid() {
+  local prefix=$1
+  python3 - "$prefix.pool.json" <<'EOF' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+dags = d["dags"]
+assert isinstance(dags, list) and len(dags) > 0, "no dags"
+scores = [g["score"] for g in dags]
+assert scores == sorted(scores, reverse=True), "dags not sorted best first"
+assert all(len(g["parents"]) == len(d["variables"]) for g in dags), "parent lists"
+EOF
+  [[ -s $prefix.best.dot ]] || return 1
+  if [[ ${2:-bif} == bif ]]; then [[ -s $prefix.best.bif ]] || return 1; fi
+  return 0
+}
+
+# run_and_signal SIGNAL AFTER_SECONDS WANT_STATUS ARGS...: runs bnsl ARGS in the background,
+# sends SIGNAL after AFTER_SECONDS, and requires exit WANT_STATUS within 5 s of the signal.
+run_and_signal() {
+  local sig=$1 after=$2 want=$3
+  shift 3
+  "$BNSL" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" &
+  local pid=$!
+  sleep "$after"
+  kill -0 "$pid" 2>/dev/null || fail "bnsl $* ended before the signal"
+  local t0=$SECONDS
+  kill "-$sig" "$pid"
+  local waited=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 0.1
+    waited=$((waited + 1))
+    if ((waited > 50)); then
+      kill -KILL "$pid" 2>/dev/null
+      fail "bnsl $* still running 5 s after SIG$sig"
+    fi
+  done
+  wait "$pid"
+  local status=$?
+  [[ $status -eq $want ]] || fail "bnsl $*: exit $status after SIG$sig, expected $want"
+  echo "  stopped $((SECONDS - t0)) s after SIG$sig"
+}
+
+# 1. learn, SIGTERM after 3 s (during exploration or search): exit 143, valid outputs.
+run_and_signal TERM 3 143 learn "$DATA/alarm-5000.csv" -o "$WORK/out" --time 30 --quiet
+outputs_valid "$WORK/out" || fail "learn: outputs after SIGTERM are missing or invalid"
+pass "learn stops on SIGTERM with exit 143 and valid outputs"
+
+# 2. learn with the search under way (short exploration share): SIGTERM after 4 s.
+run_and_signal TERM 4 143 learn "$DATA/alarm-5000.csv" -o "$WORK/mid" --time 60 \
+  --explore-share 0.02 --threads 2 --quiet
+outputs_valid "$WORK/mid" || fail "learn (searching): outputs after SIGTERM invalid"
+pass "learn stops on SIGTERM during the search with valid outputs"
+
+# 3. search on a cache: SIGINT gives 130 and outputs; --time ends it with 0.
+"$BNSL" score "$DATA/alarm-5000.csv" -o "$WORK/alarm.jkl" --time 4 --quiet \
+  2>"$WORK/err.txt" || fail "score for the search tests"
+run_and_signal INT 2 130 search "$WORK/alarm.jkl" -o "$WORK/s" --time 60 --quiet
+outputs_valid "$WORK/s" nobif || fail "search: outputs after SIGINT invalid"
+pass "search stops on SIGINT with exit 130 and valid outputs"
+
+t0=$SECONDS
+"$BNSL" search "$WORK/alarm.jkl" --data "$DATA/alarm-5000.csv" -o "$WORK/t" --time 3 \
+  --quiet 2>"$WORK/err.txt" || fail "search --time 3: exit $?"
+((SECONDS - t0 <= 5)) || fail "search --time 3 took $((SECONDS - t0)) s"
+outputs_valid "$WORK/t" || fail "search --time 3: outputs invalid"
+pass "search ends at its deadline with exit 0 and valid outputs"
+
+echo "$passed passed, 0 failed"

@@ -1,0 +1,449 @@
+// Ordering search and DAG pool, against independent checks written here:
+//  - OBS and ASOBS on random caches and orders versus literal re-implementations (OBS: first
+//    entry whose parents all precede; ASOBS: first entry that closes no cycle, checked by a
+//    depth-first search per candidate), and ASOBS >= OBS on every order (Theorem 3);
+//  - incremental OBS swaps and ASOBS sweeps versus recomputation from scratch;
+//  - order enumeration and the search's pool versus brute force over every parent-set
+//    assignment of small caches (acyclicity by Kahn's algorithm);
+//  - pool invariants: acyclic, distinct, sorted, within epsilon of the best, scores equal to
+//    the sum of their cache entries recomputed here; same seed, one thread: same pool.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "bnsl/cache.hpp"
+#include "bnsl/explore.hpp"
+#include "bnsl/search.hpp"
+#include "oracle.hpp"
+#include "pool/dag_pool.hpp"
+#include "pool/order_enum.hpp"
+#include "score/compare.hpp"
+#include "search/search_internal.hpp"
+
+namespace {
+
+using Parents = std::vector<std::vector<int>>;
+
+// A random cache: every variable has the empty set and up to `extra` random parent sets of
+// size 1..max_k, with scores spread so that several are within a few units of each other.
+bnsl::ScoreCache random_cache(std::size_t n, int extra, int max_k, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  bnsl::ScoreCache cache(n);
+  std::uniform_real_distribution<double> base(-200, -50), gain(-3, 12);
+  for (std::size_t v = 0; v < n; ++v) {
+    const double s0 = base(rng);
+    cache.var(v).add(s0, std::vector<int>{});
+    std::set<std::vector<int>> seen;
+    for (int t = 0; t < extra; ++t) {
+      const int k = std::uniform_int_distribution<int>(1, max_k)(rng);
+      std::vector<int> ps;
+      for (int j = 0; j < k; ++j) {
+        int p = std::uniform_int_distribution<int>(0, static_cast<int>(n) - 2)(rng);
+        if (p >= static_cast<int>(v)) ++p;
+        if (std::find(ps.begin(), ps.end(), p) == ps.end()) ps.push_back(p);
+      }
+      std::sort(ps.begin(), ps.end());
+      if (!seen.insert(ps).second) continue;
+      cache.var(v).add(s0 + gain(rng), ps);
+    }
+    cache.var(v).sort_best_first();
+  }
+  return cache;
+}
+
+std::vector<int> random_order(std::size_t n, std::mt19937_64& rng) {
+  std::vector<int> o(n);
+  std::iota(o.begin(), o.end(), 0);
+  std::shuffle(o.begin(), o.end(), rng);
+  return o;
+}
+
+std::vector<int> entry_parents(const bnsl::ScoreCache& c, std::size_t v, std::uint32_t e) {
+  auto ps = c.var(v).parents(e);
+  return {ps.begin(), ps.end()};
+}
+
+bool acyclic(const Parents& parents) {  // Kahn's algorithm
+  const std::size_t n = parents.size();
+  std::vector<int> indeg(n, 0);
+  std::vector<std::vector<int>> children(n);
+  for (std::size_t v = 0; v < n; ++v)
+    for (int p : parents[v]) {
+      children[p].push_back(static_cast<int>(v));
+      ++indeg[v];
+    }
+  std::vector<int> ready;
+  for (std::size_t v = 0; v < n; ++v)
+    if (!indeg[v]) ready.push_back(static_cast<int>(v));
+  std::size_t seen = 0;
+  while (!ready.empty()) {
+    int v = ready.back();
+    ready.pop_back();
+    ++seen;
+    for (int c : children[v])
+      if (--indeg[c] == 0) ready.push_back(c);
+  }
+  return seen == n;
+}
+
+// Literal OBS: first entry whose parents all precede v.
+std::vector<std::uint32_t> literal_obs(const bnsl::ScoreCache& c, const std::vector<int>& order) {
+  std::vector<int> pos(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) pos[order[i]] = static_cast<int>(i);
+  std::vector<std::uint32_t> ch(order.size());
+  for (std::size_t v = 0; v < order.size(); ++v)
+    for (std::uint32_t e = 0; e < c.var(v).size(); ++e) {
+      auto ps = entry_parents(c, v, e);
+      if (std::all_of(ps.begin(), ps.end(), [&](int p) { return pos[p] < pos[v]; })) {
+        ch[v] = e;
+        break;
+      }
+    }
+  return ch;
+}
+
+// Literal ASOBS: last to first, first entry whose arcs close no cycle in the graph so far.
+std::vector<std::uint32_t> literal_asobs(const bnsl::ScoreCache& c, const std::vector<int>& order) {
+  const std::size_t n = order.size();
+  Parents g(n);
+  std::vector<std::uint32_t> ch(n);
+  for (std::size_t i = n; i-- > 0;) {
+    const int v = order[i];
+    for (std::uint32_t e = 0; e < c.var(v).size(); ++e) {
+      g[v] = entry_parents(c, v, e);
+      if (acyclic(g)) {
+        ch[v] = e;
+        break;
+      }
+    }
+  }
+  return ch;
+}
+
+double sum_scores(const bnsl::ScoreCache& c, const std::vector<std::uint32_t>& ch) {
+  double s = 0;
+  for (std::size_t v = 0; v < ch.size(); ++v) s += c.var(v).score(ch[v]);
+  return s;
+}
+
+// Every DAG (parent-set assignment from the cache) within eps of the optimum, by brute force.
+std::map<Parents, double> brute_force_pool(const bnsl::ScoreCache& c, double eps) {
+  const std::size_t n = c.n_vars();
+  std::vector<std::uint32_t> idx(n, 0);
+  std::vector<std::pair<Parents, double>> all;
+  double best = -INFINITY;
+  for (;;) {
+    Parents g(n);
+    double s = 0;
+    for (std::size_t v = 0; v < n; ++v) {
+      g[v] = entry_parents(c, v, idx[v]);
+      s += c.var(v).score(idx[v]);
+    }
+    if (acyclic(g)) {
+      best = std::max(best, s);
+      all.push_back({g, s});
+    }
+    std::size_t v = 0;
+    while (v < n && ++idx[v] == c.var(v).size()) idx[v++] = 0;
+    if (v == n) break;
+  }
+  std::map<Parents, double> out;
+  for (auto& [g, s] : all)
+    if (s >= best - eps - bnsl::score_tolerance(best, best - eps)) out[g] = s;
+  return out;
+}
+
+std::map<Parents, double> as_map(const bnsl::PoolReport& r) {
+  std::map<Parents, double> out;
+  for (const auto& d : r.dags) out[d.parents] = d.score;
+  return out;
+}
+
+// Invariants every pool must satisfy, checked independently.
+void check_pool(const bnsl::ScoreCache& c, const bnsl::PoolReport& r, double eps) {
+  REQUIRE(!r.dags.empty());
+  const double best = r.dags.front().score;
+  std::set<Parents> distinct;
+  for (std::size_t i = 0; i < r.dags.size(); ++i) {
+    const auto& d = r.dags[i];
+    REQUIRE(acyclic(d.parents));
+    REQUIRE(distinct.insert(d.parents).second);
+    double s = 0;
+    for (std::size_t v = 0; v < c.n_vars(); ++v) {
+      const long e = c.var(v).find(d.parents[v]);
+      REQUIRE(e >= 0);
+      s += c.var(v).score(static_cast<std::size_t>(e));
+    }
+    REQUIRE(oracle::close_rel(s, d.score, 1e-12));
+    REQUIRE(d.score >= best - eps - bnsl::score_tolerance(best, best - eps));
+    if (i > 0) REQUIRE(r.dags[i - 1].score >= d.score);
+  }
+}
+
+// A cache explored from random data with dependencies (n small).
+bnsl::ScoreCache tiny_cache(std::size_t n, std::uint64_t seed, double eps) {
+  std::mt19937_64 rng(seed);
+  std::vector<int> ar(n);
+  for (auto& a : ar) a = std::uniform_int_distribution<int>(2, 3)(rng);
+  const std::size_t rows = std::uniform_int_distribution<std::size_t>(30, 300)(rng);
+  auto cols = oracle::random_columns(rows, ar, seed, 0.3, 2);
+  bnsl::Dataset d = bnsl::Dataset::from_codes(cols.columns, cols.arities);
+  bnsl::ExploreOptions o;
+  o.epsilon = bnsl::Epsilon::epsilon(eps);
+  o.threads = 1;
+  bnsl::StopToken stop;
+  return bnsl::explore(d, o, stop);
+}
+
+}  // namespace
+
+TEST_CASE("OBS and ASOBS match literal implementations, and ASOBS >= OBS", "[search]") {
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 60; ++round) {
+    const std::size_t n = 3 + round % 25;
+    auto cache = random_cache(n, 12, 3, 1000 + round);
+    bnsl::ObsState obs(cache);
+    bnsl::AsobsState asobs(cache);
+    for (int t = 0; t < 20; ++t) {
+      auto order = random_order(n, rng);
+      obs.set_order(order);
+      bnsl::Choices ach;
+      const double as = asobs.evaluate(order, ach);
+      REQUIRE(obs.choices() == literal_obs(cache, order));
+      REQUIRE(ach == literal_asobs(cache, order));
+      REQUIRE(oracle::close_rel(obs.score(), sum_scores(cache, obs.choices()), 1e-12));
+      REQUIRE(oracle::close_rel(as, sum_scores(cache, ach), 1e-12));
+      REQUIRE(as >= obs.score() - 1e-9);
+    }
+  }
+}
+
+TEST_CASE("incremental OBS swaps equal recomputation", "[search]") {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 30; ++round) {
+    const std::size_t n = 2 + round % 20;
+    auto cache = random_cache(n, 15, 3, 2000 + round);
+    bnsl::ObsState obs(cache);
+    auto order = random_order(n, rng);
+    obs.set_order(order);
+    for (int t = 0; t < 200; ++t) {
+      const std::size_t i = std::uniform_int_distribution<std::size_t>(0, n - 2)(rng);
+      const auto s = obs.try_swap(i);
+      obs.apply(s);
+      std::swap(order[i], order[i + 1]);
+      const auto lit = literal_obs(cache, order);
+      REQUIRE(obs.order() == order);
+      REQUIRE(obs.choices() == lit);
+      REQUIRE(oracle::close_rel(obs.score(), sum_scores(cache, lit), 1e-9));
+      REQUIRE(obs.hash() == bnsl::dag_hash(lit));
+    }
+  }
+}
+
+TEST_CASE("ASOBS sweeps keep the network equal to ASOBS of the order and never worsen it",
+          "[search]") {
+  std::mt19937_64 rng(13);
+  for (int round = 0; round < 40; ++round) {
+    const std::size_t n = 2 + round % 30;
+    auto cache = random_cache(n, 10, 3, 3000 + round);
+    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(2), 1000);
+    bnsl::SearchStats stats;
+    bnsl::Offerer off{pool, stats, nullptr};
+    bnsl::AsobsState asobs(cache);
+    bnsl::Order order = random_order(n, rng);
+    bnsl::Choices ch;
+    double score = asobs.evaluate(order, ch);
+    for (int pass = 0; pass < 10; ++pass) {
+      const double before = score;
+      const std::size_t acc = asobs.sweep(order, ch, score, off, {});
+      REQUIRE(ch == literal_asobs(cache, order));
+      REQUIRE(oracle::close_rel(score, sum_scores(cache, ch), 1e-9));
+      REQUIRE(score >= before - 1e-9);
+      if (acc == 0) break;
+    }
+  }
+}
+
+TEST_CASE("order enumeration finds every consistent DAG within the slack", "[pool]") {
+  std::mt19937_64 rng(17);
+  for (int round = 0; round < 40; ++round) {
+    const std::size_t n = 2 + round % 5;
+    auto cache = random_cache(n, 5, 2, 4000 + round);
+    const double eps = 3.0;
+    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(eps), 1000000);
+    auto order = random_order(n, rng);
+    auto r = bnsl::enumerate_order(cache, order, pool, {}, nullptr, 0);
+    REQUIRE(!r.truncated);
+    // Brute force over consistent assignments.
+    std::vector<int> pos(n);
+    for (std::size_t i = 0; i < n; ++i) pos[order[i]] = static_cast<int>(i);
+    std::vector<std::vector<std::uint32_t>> ok(n);
+    for (std::size_t v = 0; v < n; ++v)
+      for (std::uint32_t e = 0; e < cache.var(v).size(); ++e) {
+        auto ps = entry_parents(cache, v, e);
+        if (std::all_of(ps.begin(), ps.end(), [&](int p) { return pos[p] < pos[v]; }))
+          ok[v].push_back(e);
+      }
+    std::set<bnsl::Choices> expect;
+    double best = -INFINITY;
+    std::vector<std::pair<bnsl::Choices, double>> all;
+    std::vector<std::size_t> k(n, 0);
+    for (;;) {
+      bnsl::Choices ch(n);
+      for (std::size_t v = 0; v < n; ++v) ch[v] = ok[v][k[v]];
+      const double s = sum_scores(cache, ch);
+      best = std::max(best, s);
+      all.push_back({ch, s});
+      std::size_t v = 0;
+      while (v < n && ++k[v] == ok[v].size()) k[v++] = 0;
+      if (v == n) break;
+    }
+    REQUIRE(oracle::close_rel(r.best, best, 1e-12));
+    for (auto& [ch, s] : all)
+      if (s >= best - eps - bnsl::score_tolerance(best, best - eps)) expect.insert(ch);
+    std::set<bnsl::Choices> got;
+    for (auto& d : pool.snapshot()) got.insert(d.choices);
+    REQUIRE(got == expect);
+  }
+}
+
+TEST_CASE("the pool keeps distinct DAGs within epsilon, re-trims, and caps", "[pool]") {
+  auto cache = random_cache(4, 6, 2, 99);
+  bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(2.0), 3);
+  std::mt19937_64 rng(5);
+  std::map<bnsl::Choices, double> offered;
+  for (int t = 0; t < 400; ++t) {
+    bnsl::Choices ch(4);
+    for (std::size_t v = 0; v < 4; ++v)
+      ch[v] = std::uniform_int_distribution<std::uint32_t>(
+          0, static_cast<std::uint32_t>(cache.var(v).size() - 1))(rng);
+    const double s = sum_scores(cache, ch);
+    offered[ch] = s;
+    pool.offer(s, bnsl::dag_hash(ch), ch);
+    // Expected: the best min(3, #within eps) distinct offered so far.
+    std::vector<std::pair<double, bnsl::Choices>> all;
+    double best = -INFINITY;
+    for (auto& [c, sc] : offered) best = std::max(best, sc);
+    for (auto& [c, sc] : offered)
+      if (sc >= best - 2.0 - bnsl::score_tolerance(best, best - 2.0)) all.push_back({sc, c});
+    std::sort(all.begin(), all.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    auto snap = pool.snapshot();
+    REQUIRE(snap.size() == std::min<std::size_t>(3, all.size()));
+    for (std::size_t i = 0; i < snap.size(); ++i) {
+      REQUIRE(snap[i].score == Approx(all[i].first).epsilon(1e-12));
+      if (i) REQUIRE(snap[i - 1].score >= snap[i].score);
+    }
+    REQUIRE(pool.best() == Approx(best).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("search pools satisfy the invariants on random caches", "[search]") {
+  for (int round = 0; round < 12; ++round) {
+    const std::size_t n = 8 + 3 * round;
+    auto cache = random_cache(n, 12, 3, 5000 + round);
+    bnsl::SearchOptions o;
+    o.algo = round % 2 ? bnsl::SearchAlgo::obs : bnsl::SearchAlgo::asobs;
+    o.threads = 1 + round % 2;
+    o.seed = round;
+    const bool factor = round % 3 == 2;  // epsilon = (rho - 1) |best|
+    o.epsilon = factor ? bnsl::Epsilon::factor(1.002) : bnsl::Epsilon::epsilon(3.0);
+    o.max_restarts = 5;
+    o.perturb_tries = 5;
+    o.pool_max = 5000;
+    o.time = 20;
+    bnsl::StopToken stop;
+    bnsl::SearchStats stats;
+    auto r = bnsl::search(cache, o, stop, &stats);
+    const double eps = factor ? 0.002 * std::fabs(r.dags.front().score) : 3.0;
+    REQUIRE(oracle::close_rel(r.epsilon, eps, 1e-12));
+    check_pool(cache, r, eps);
+    REQUIRE(stats.pool_size == r.dags.size());
+    REQUIRE(stats.restarts == 5);
+  }
+}
+
+// Mode 0 (the default for n <= 7) enumerates every order, so the pool must be exact. Mode 1
+// (local search only) must find the optimum and only DAGs within epsilon of it.
+TEST_CASE("on tiny caches the pool is exactly the brute-force set within epsilon", "[search]") {
+  for (int round = 0; round < 16; ++round) {
+    const std::size_t n = 2 + round % 4;  // 2..5 variables
+    const double eps = round % 3 == 0 ? std::log(20.0) : 6.0;
+    auto cache = tiny_cache(n, 6000 + round, eps);
+    const auto expect = brute_force_pool(cache, eps);
+    for (int mode = 0; mode < 2; ++mode) {
+      bnsl::SearchOptions o;
+      o.epsilon = bnsl::Epsilon::epsilon(eps);
+      o.threads = 1;
+      o.time = 30;
+      o.exhaustive_max_n = mode == 0 ? 7 : 0;  // all orders / local search only
+      o.max_restarts = 200;
+      bnsl::StopToken stop;
+      auto r = bnsl::search(cache, o, stop);
+      check_pool(cache, r, eps);
+      const auto got = as_map(r);
+      INFO("n = " << n << ", mode " << mode << ", expect " << expect.size() << " got "
+                  << got.size());
+      double best = -INFINITY;
+      for (auto& [g, s] : expect) best = std::max(best, s);
+      REQUIRE(oracle::close_rel(r.dags.front().score, best, 1e-9));
+      for (auto& [g, s] : got) REQUIRE(expect.count(g) == 1);  // within eps of the optimum
+      if (mode == 1) continue;  // local search alone: a heuristic, complete only by luck
+      REQUIRE(r.optimal);
+      REQUIRE(r.complete);
+      REQUIRE(got.size() == expect.size());
+    }
+  }
+}
+
+TEST_CASE("same seed and one thread give the same pool", "[search]") {
+  auto cache = random_cache(25, 15, 3, 77);
+  auto run = [&](std::uint64_t seed) {
+    bnsl::SearchOptions o;
+    o.threads = 1;
+    o.seed = seed;
+    o.max_restarts = 8;
+    o.perturb_tries = 4;
+    o.pool_max = 5000;
+    o.epsilon = bnsl::Epsilon::epsilon(4.0);
+    bnsl::StopToken stop;
+    return as_map(bnsl::search(cache, o, stop));
+  };
+  const auto a = run(42), b = run(42);
+  REQUIRE(a == b);
+  REQUIRE(!a.empty());
+}
+
+TEST_CASE("a search stopped at once still returns a network", "[search]") {
+  auto cache = random_cache(30, 10, 3, 123);
+  bnsl::SearchOptions o;
+  o.threads = 2;
+  bnsl::StopToken stop;
+  stop.request_stop();
+  auto r = bnsl::search(cache, o, stop);
+  REQUIRE(r.dags.size() >= 1);
+  check_pool(cache, r, o.epsilon.resolve(0));
+}
+
+TEST_CASE("checkpoints deliver valid snapshots while the search runs", "[search]") {
+  auto cache = random_cache(40, 10, 3, 321);
+  bnsl::SearchOptions o;
+  o.threads = 2;
+  o.time = 1.2;
+  o.checkpoint = 0.25;
+  o.epsilon = bnsl::Epsilon::epsilon(2.0);
+  int calls = 0;
+  bnsl::StopToken stop;
+  auto r = bnsl::search(cache, o, stop, nullptr, [&](bnsl::PoolReport& snap) {
+    ++calls;
+    check_pool(cache, snap, 2.0);
+  });
+  REQUIRE(calls >= 2);
+  check_pool(cache, r, 2.0);
+}
