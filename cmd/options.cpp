@@ -79,12 +79,11 @@ void add_run_options(CLI::App& app, RunArgs& a) {
 }
 
 void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
-  const std::map<std::string, ExploreMethod> methods = {
-      {"is", ExploreMethod::is}, {"greedy", ExploreMethod::greedy}, {"seq", ExploreMethod::seq}};
-  app.add_option("--explore", o.method,
-                 "Parent-set exploration: is (independence selection, BIC*-guided), greedy, "
-                 "or seq (all sets up to --max-parents)")
-      ->transform(CLI::CheckedTransformer(methods))
+  app.add_option_function<std::string>(
+         "--explore", [&o](const std::string& m) { o.method = parse_explore_method(m); },
+         "Parent-set exploration: is (independence selection, BIC*-guided), greedy, or seq "
+         "(all sets up to --max-parents)")
+      ->check(CLI::IsMember({"is", "greedy", "seq"}))
       ->default_str("is");
   app.add_option("--max-parents", o.max_parents,
                  "In-degree limit (default: none for is/greedy, whose sizes the pruning rules "
