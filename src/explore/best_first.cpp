@@ -200,20 +200,15 @@ class BestFirstExplorer {
   // Folds the scored immediate subsets of cand_ into best_sub and r_plus_lb; false when one
   // of them has had its supersets cut.
   bool fold_subsets(double& best_sub, std::uint32_t& r_plus_lb) {
-    const std::size_t k = cand_.size();
-    sub_.resize(k - 1);
-    for (std::size_t drop = 0; drop < k; ++drop) {
-      std::size_t w = 0;
-      for (std::size_t i = 0; i < k; ++i)
-        if (i != drop) sub_[w++] = cand_[i];
-      const std::int64_t sid = seen_.find(sub_);
-      if (sid < 0) continue;
+    return for_each_immediate_subset(cand_, sub_, [&](auto sub, std::size_t) {
+      const std::int64_t sid = seen_.find(sub);
+      if (sid < 0) return true;
       const Scored& s = recs_[sid];
       if (!s.extendable && task_.prune) return false;
       best_sub = std::max(best_sub, s.best_sub);
       r_plus_lb = std::max(r_plus_lb, s.r_plus);
-    }
-    return true;
+      return true;
+    });
   }
 
   // Rules 2 (BIC) and 6 (BDeu) before counting; counts and returns true when cut.
@@ -300,15 +295,11 @@ class BestFirstExplorer {
   }
 
   void fold_all_subsets(double& best_sub) {
-    const std::size_t k = cand_.size();
-    sub_.resize(k - 1);
-    for (std::size_t drop = 0; drop < k; ++drop) {
-      std::size_t w = 0;
-      for (std::size_t i = 0; i < k; ++i)
-        if (i != drop) sub_[w++] = cand_[i];
-      const std::int64_t sid = seen_.find(sub_);
+    for_each_immediate_subset(cand_, sub_, [&](auto sub, std::size_t) {
+      const std::int64_t sid = seen_.find(sub);
       if (sid >= 0 && recs_[sid].scored) best_sub = std::max(best_sub, recs_[sid].best_sub);
-    }
+      return true;
+    });
   }
 
   Counter& counter_;

@@ -114,18 +114,15 @@ class SequentialExplorer {
   // Every immediate subset of cand_ other than the base must be alive at this level; folds
   // their best subset scores and r+ into the arguments.
   bool subsets_alive(const Level& level, double& best_sub, std::uint32_t& r_plus_lb) {
-    const std::size_t k = cand_.size();
-    sub_.resize(k - 1);
-    for (std::size_t drop = 0; drop + 1 < k; ++drop) {
-      std::size_t w = 0;
-      for (std::size_t i = 0; i < k; ++i)
-        if (i != drop) sub_[w++] = cand_[i];
-      std::int64_t sid = level.sets.find(sub_);
+    // The subset without the last member is the base, already folded in by the caller.
+    return for_each_immediate_subset(cand_, sub_, [&](auto sub, std::size_t drop) {
+      if (drop + 1 == cand_.size()) return true;
+      const std::int64_t sid = level.sets.find(sub);
       if (sid < 0 || !level.recs[sid].extendable) return false;
       best_sub = std::max(best_sub, level.recs[sid].best_sub);
       r_plus_lb = std::max(r_plus_lb, level.recs[sid].r_plus);
-    }
-    return true;
+      return true;
+    });
   }
 
   void record(const FamilyScore& f, double best_sub, double q, Level& next) {

@@ -71,4 +71,21 @@ class SetTable {
   tsl::robin_set<std::uint32_t, Hash, Eq, std::allocator<std::uint32_t>, true> set_;
 };
 
+// Calls f(subset, dropped_position) for each immediate subset of the sorted `set` (the set
+// without one member), built in `scratch`; stops early when f returns false.
+template <class F>
+bool for_each_immediate_subset(std::span<const std::int32_t> set,
+                               std::vector<std::int32_t>& scratch, F f) {
+  const std::size_t k = set.size();
+  if (k == 0) return true;
+  scratch.resize(k - 1);
+  for (std::size_t drop = 0; drop < k; ++drop) {
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < k; ++i)
+      if (i != drop) scratch[w++] = set[i];
+    if (!f(std::span<const std::int32_t>(scratch), drop)) return false;
+  }
+  return true;
+}
+
 }  // namespace bnsl
