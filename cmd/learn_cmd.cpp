@@ -56,7 +56,8 @@ struct LearnCommand {
     o.progress = !run.quiet;
     if (budget > 0) o.time = std::max(0.05, budget - stop.elapsed() - output_reserve(budget));
     nlohmann::json stats = {{"explore", nlohmann::json::parse(explore_stats.to_json())}};
-    SearchRun r{"learn", prefix, &data, explore.score, run.quiet, run.stats_file};
+    SearchRun r{"learn", prefix, &data, explore.score, run.quiet, run.stats_file,
+                search.trace};
     return r.execute(cache, o, stop, stats);
   }
 };

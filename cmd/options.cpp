@@ -156,6 +156,9 @@ void add_search_options(CLI::App& app, SearchArgs& a) {
                  "Seconds between refreshes of the output files during the search (0: none)")
       ->check(CLI::Range(0.0, 1e9))
       ->default_str("30");
+  app.add_option("--trace", a.trace,
+                 "Write the anytime curve to this file: one line 'elapsed_seconds best_score' "
+                 "per rise of the best score (seconds since the command started)");
 }
 
 void add_explore_share_option(CLI::App& app, double& share) {

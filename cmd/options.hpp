@@ -55,6 +55,7 @@ struct SearchArgs {
   std::uint64_t seed = 1;          // random streams of all chains derive from it
   std::size_t pool_max = 100000;   // pool capacity
   double checkpoint = 30;          // seconds between output refreshes (0: none)
+  std::string trace;               // anytime trace file (empty: none)
   void apply(SearchOptions& o) const;  // fills algo, seed, pool_max, checkpoint
 };
 

@@ -42,7 +42,8 @@ struct SearchCommand {
                 << o.epsilon.describe() << ", "
                 << (budget > 0 ? std::to_string(budget) + " s" : std::string("no time limit"))
                 << "\n";
-    SearchRun r{"search", prefix, data.get(), score.resolve(), run.quiet, run.stats_file};
+    SearchRun r{"search", prefix, data.get(), score.resolve(), run.quiet, run.stats_file,
+                search.trace};
     return r.execute(cache, o, stop);
   }
 };

@@ -1,12 +1,18 @@
 // Runs the ordering search for `bnsl search` / `bnsl learn` and writes its outputs: at every
 // checkpoint (from the search's calling thread), and once more at the end -- after the
 // deadline, or after SIGINT/SIGTERM, which the stop token sees, so the search returns its
-// best-so-far and the files always hold a valid result.
+// best-so-far and the files always hold a valid result. With --trace, every rise of the best
+// score that the search reports (SearchOptions::on_improvement) is kept as "seconds best",
+// seconds counted from the command's start (for learn, exploration included), and the trace
+// file is rewritten atomically with the outputs at every checkpoint and at the end.
 #include "search_run.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "options.hpp"
 
@@ -16,6 +22,23 @@ double output_reserve(double budget) {
   if (budget <= 0) return 0;
   return std::clamp(0.03 * budget, 0.1, 1.0);
 }
+
+namespace {
+
+// The anytime curve: (seconds since the command started, best score) per rise of the best.
+using Trace = std::vector<std::pair<double, double>>;
+
+void write_trace(const std::string& path, const Trace& trace) {
+  std::string text;
+  char line[96];
+  for (const auto& [seconds, best] : trace) {
+    std::snprintf(line, sizeof line, "%.3f %.17g\n", seconds, best);
+    text += line;
+  }
+  write_file_atomically(path, text);
+}
+
+}  // namespace
 
 void SearchRun::label(PoolReport& r) const {
   r.score = to_string(score.kind);
@@ -27,14 +50,22 @@ void SearchRun::label(PoolReport& r) const {
 int SearchRun::execute(const ScoreCache& cache, const SearchOptions& options, const StopToken& stop,
                        nlohmann::json stats_json) {
   SearchStats stats;
-  auto checkpoint = [this](PoolReport& snap) {
+  Trace trace;  // filled and written on this thread only (search()'s calling thread)
+  SearchOptions o = options;
+  if (!trace_file.empty())
+    o.on_improvement = [&trace, offset = stop.elapsed()](double seconds, double best) {
+      trace.emplace_back(offset + seconds, best);
+    };
+  auto checkpoint = [this, &trace](PoolReport& snap) {
     label(snap);
     write_outputs(prefix, snap, data);
+    if (!trace_file.empty()) write_trace(trace_file, trace);
   };
-  PoolReport report = bnsl::search(cache, options, stop, &stats, checkpoint);
+  PoolReport report = bnsl::search(cache, o, stop, &stats, checkpoint);
   label(report);
   report.seconds = stop.elapsed();
   write_outputs(prefix, report, data);
+  if (!trace_file.empty()) write_trace(trace_file, trace);
   if (!stats_file.empty()) {
     stats_json["search"] = nlohmann::json::parse(stats.to_json());
     write_file_atomically(stats_file, stats_json.dump(2) + "\n");

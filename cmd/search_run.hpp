@@ -30,6 +30,7 @@ struct SearchRun {
   ScoreParams score;    // recorded in the pool report
   bool quiet = false;
   std::string stats_file;  // statistics as JSON (empty: none)
+  std::string trace_file;  // "seconds best" per improvement (empty: none)
 
   // Runs the search, writes PREFIX.* (at checkpoints and at the end) and returns the exit
   // status: 0, or 128 + N when stopped by signal N.

@@ -6,6 +6,7 @@
 //   bnsl::SearchOptions opt;                  // ASOBS, 1 thread, seed 1, epsilon = ln 20
 //   opt.time = 60;                            // seconds (the StopToken may end it earlier)
 //   opt.threads = 2;
+//   opt.on_improvement = [&](double s, double best) { curve.emplace_back(s, best); };
 //   bnsl::SearchStats stats;
 //   bnsl::StopToken stop(60);                 // also sees SIGINT / SIGTERM
 //   bnsl::PoolReport r = bnsl::search(cache, opt, stop, &stats,
@@ -53,6 +54,14 @@ struct SearchOptions {
   int exhaustive_max_n = 7;        // n <= this: enumerate every order (exact, complete)
   bool enumerate = true;           // enumerate order-consistent DAGs at local optima
   int perturb_tries = 20;          // non-improving perturbations before a fresh restart
+  // Called on the calling thread of search() each time the best score rises, with the
+  // seconds since search() started and the new best: first for the network of the identity
+  // order that seeds the pool, then as the monitor sees rises (it polls every 20 ms, so rises
+  // closer together are reported as one, at the time seen), and at the end for a rise after
+  // the last poll (exhaustive runs, n <= exhaustive_max_n: only the seed and the end). Each
+  // reported best exceeds the previous beyond the score tolerance (src/score/compare.hpp).
+  // Empty: not called.
+  std::function<void(double seconds, double best)> on_improvement;
 };
 
 // Counters of one search, summed over chains.

@@ -21,6 +21,7 @@
 #include "bnsl/error.hpp"
 #include "bnsl/search.hpp"
 #include "pool/order_enum.hpp"
+#include "score/compare.hpp"
 #include "search/search_internal.hpp"
 
 namespace bnsl {
@@ -161,6 +162,7 @@ class Driver {
   void seed_pool(SearchStats& total);
   void run_chains(SearchStats& total);
   void monitor();
+  void note_best(double now);
   void progress_line(const char* what);
 
   const ScoreCache& cache_;
@@ -190,6 +192,7 @@ void Driver::seed_pool(SearchStats& total) {
 PoolReport Driver::run(SearchStats& total) {
   validate(cache_);
   seed_pool(total);
+  note_best(own_.elapsed());  // the anytime curve starts at the identity order's network
   bool exact = false;
   if (static_cast<int>(cache_.n_vars()) <= o_.exhaustive_max_n) {
     auto stop_fn = [this] { return should_stop(); };
@@ -197,6 +200,7 @@ PoolReport Driver::run(SearchStats& total) {
   } else {
     run_chains(total);
   }
+  note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exhaustive best
   PoolReport r = make_report(cache_, pool_, o_);
   r.optimal = exact;
   r.complete = exact && !pool_.truncated();
@@ -257,13 +261,8 @@ void Driver::monitor() {
   while (running_.load() > 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     if (should_stop()) halt_.store(true);
-    const double best = pool_.best();
     const double now = own_.elapsed();
-    if (best > best_seen_) {
-      best_seen_ = best;
-      best_time_ = now;
-      ++improvements_;
-    }
+    note_best(now);
     if (o_.progress && now - last_progress >= 2.0) {
       last_progress = now;
       progress_line("search");
@@ -276,6 +275,18 @@ void Driver::monitor() {
       if (o_.progress) progress_line("checkpoint written");
     }
   }
+}
+
+// Records a rise of the best score seen at time `now` and reports it to on_improvement; rises
+// within the score tolerance (an equivalent DAG summed in another order) are not rises.
+void Driver::note_best(double now) {
+  const double best = pool_.best();
+  if (!(best > best_seen_) || (std::isfinite(best_seen_) && !clearly_greater(best, best_seen_)))
+    return;
+  best_seen_ = best;
+  best_time_ = now;
+  ++improvements_;
+  if (o_.on_improvement) o_.on_improvement(now, best);
 }
 
 void Driver::progress_line(const char* what) {

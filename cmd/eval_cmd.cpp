@@ -1,0 +1,179 @@
+// `bnsl eval --truth NET.bif --learned X [--test DATA.csv] [--train DATA.csv] [--json]`:
+// compares a learned network (BIF, pool JSON's best DAG, or "child: p1 p2" structure file)
+// with the true one -- arcs and edges found / missed / extra / reversed, precision, recall,
+// SHD of DAGs and of CPDAGs (definitions in bnsl/eval.hpp) -- and with --test gives the mean
+// log-likelihood per test row under the true parameters and under the learned ones: those of
+// the learned BIF, or, with --train, estimated from the training rows on the learned
+// structure (pseudo-count --pseudo-count per cell, states of the true network). Writes one
+// JSON object (--json) or a table to stdout.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "bnsl/bif.hpp"
+#include "bnsl/error.hpp"
+#include "bnsl/eval.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace bnsl::cli {
+namespace {
+
+// JSON number, or null for NaN and infinities.
+nlohmann::json number(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
+}
+
+std::string text(double x, const char* format = "%.4f") {
+  if (std::isnan(x)) return "n/a";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, x);
+  return buf;
+}
+
+struct EvalCommand {
+  std::string truth_path, learned_path, test_path, train_path;
+  CsvArgs csv;
+  double pseudo_count = 0.5;
+  bool json = false;
+
+  // Parameters of the learned network for the test rows, if it has any; `source` says whence.
+  std::optional<BayesNet> learned_parameters(const BayesNet& truth, const LearnedNetwork& l,
+                                             std::string& source) const {
+    if (!train_path.empty()) {
+      source = "train";
+      const Dataset train = read_csv(train_path, csv.resolve());
+      return estimate_on_domain(truth, l.parents, train, train_path, pseudo_count);
+    }
+    if (l.net) {
+      source = "learned-bif";
+      return l.net;
+    }
+    source = "none";
+    std::cerr << "bnsl: eval: " << learned_path
+              << " has no parameters; give --train to estimate them\n";
+    return std::nullopt;
+  }
+
+  nlohmann::json structure_json(const StructureComparison& c, const LearnedNetwork& l) const {
+    return {{"truth", truth_path},
+            {"learned", learned_path},
+            {"learned_kind", l.kind},
+            {"variables", c.variables},
+            {"true_arcs", c.true_arcs},
+            {"learned_arcs", c.learned_arcs},
+            {"arcs",
+             {{"found", c.arcs_found},
+              {"reversed", c.arcs_reversed},
+              {"missed", c.arcs_missed},
+              {"extra", c.arcs_extra},
+              {"precision", number(c.arc_precision())},
+              {"recall", number(c.arc_recall())}}},
+            {"edges",
+             {{"found", c.edges_found},
+              {"missed", c.edges_missed},
+              {"extra", c.edges_extra},
+              {"precision", number(c.edge_precision())},
+              {"recall", number(c.edge_recall())}}},
+            {"shd", c.shd},
+            {"shd_cpdag", c.shd_cpdag}};
+  }
+
+  static nlohmann::json ll_json(const std::optional<TestLikelihood>& t) {
+    if (!t) return nullptr;
+    return {{"mean", number(t->mean())}, {"total", number(t->total)}, {"zero_rows", t->zero_rows}};
+  }
+
+  void print_table(const nlohmann::json& j) const {
+    auto row = [](const std::string& what, const std::string& value) {
+      std::printf("  %-26s %s\n", what.c_str(), value.c_str());
+    };
+    auto num = [](const nlohmann::json& x) {
+      return x.is_null() ? std::string("n/a") : text(x.get<double>());
+    };
+    std::printf("eval: %s against %s (%s, %zu variables)\n", learned_path.c_str(),
+                truth_path.c_str(), j["learned_kind"].get<std::string>().c_str(),
+                j["variables"].get<std::size_t>());
+    const auto& a = j["arcs"];
+    const auto& e = j["edges"];
+    row("arcs true / learned", j["true_arcs"].dump() + " / " + j["learned_arcs"].dump());
+    row("arcs found", a["found"].dump());
+    row("arcs reversed", a["reversed"].dump());
+    row("arcs missed / extra", a["missed"].dump() + " / " + a["extra"].dump());
+    row("arc precision / recall", num(a["precision"]) + " / " + num(a["recall"]));
+    row("edges found", e["found"].dump());
+    row("edges missed / extra", e["missed"].dump() + " / " + e["extra"].dump());
+    row("edge precision / recall", num(e["precision"]) + " / " + num(e["recall"]));
+    row("SHD (DAG)", j["shd"].dump());
+    row("SHD (CPDAG)", j["shd_cpdag"].dump());
+    if (!j.contains("test")) return;
+    const auto& t = j["test"];
+    auto ll = [&](const nlohmann::json& x) {
+      if (x.is_null()) return std::string("n/a");
+      return (x["mean"].is_null() ? std::string("-inf") : text(x["mean"].get<double>(), "%.6f")) +
+             (x["zero_rows"].get<std::size_t>() ? " (" + x["zero_rows"].dump() + " rows of p = 0)"
+                                                : "");
+    };
+    row("test rows", t["rows"].dump());
+    row("test LL/row, truth", ll(t["truth"]));
+    row("test LL/row, learned", ll(t["learned"]) + " [" + t["parameters"].get<std::string>() + "]");
+  }
+
+  int execute() const {
+    if (!train_path.empty() && test_path.empty())
+      throw InputError("--train is used only with --test (it estimates parameters to score it)");
+    const BayesNet truth = read_bif(truth_path);
+    const LearnedNetwork learned = read_learned(learned_path, truth.names);
+    const StructureComparison c = compare_structures(truth.parents, learned.parents);
+    nlohmann::json j = structure_json(c, learned);
+    if (!test_path.empty()) {
+      const Dataset test = read_csv(test_path, csv.resolve());
+      std::string source;
+      const std::optional<BayesNet> params = learned_parameters(truth, learned, source);
+      std::optional<TestLikelihood> l;
+      if (params) l = log_likelihood(*params, test, test_path);
+      j["test"] = {{"file", test_path},
+                   {"rows", test.n_rows()},
+                   {"truth", ll_json(log_likelihood(truth, test, test_path))},
+                   {"learned", ll_json(l)},
+                   {"parameters", source}};
+    }
+    if (json)
+      std::cout << j.dump(2) << "\n";
+    else
+      print_table(j);
+    return 0;
+  }
+};
+
+}  // namespace
+
+Action register_eval(CLI::App& app) {
+  auto cmd = std::make_shared<EvalCommand>();
+  CLI::App* sub = app.add_subcommand(
+      "eval",
+      "Compare a learned network with the true one: arcs and edges found, missed, extra, "
+      "reversed, precision, recall, SHD of DAGs and CPDAGs; with --test, the mean "
+      "log-likelihood per held-out row.");
+  sub->add_option("--truth", cmd->truth_path, "The true network (BIF)")->required();
+  sub->add_option("--learned", cmd->learned_path,
+                  "Learned network: .bif, .pool.json (its best DAG) or a file of "
+                  "'child: parent1 parent2' lines")
+      ->required();
+  sub->add_option("--test", cmd->test_path, "Held-out CSV: mean log-likelihood per row");
+  sub->add_option("--train", cmd->train_path,
+                  "CSV to estimate the learned structure's parameters from (instead of the "
+                  "learned BIF's); needed for a pool or structure file");
+  sub->add_option("--pseudo-count", cmd->pseudo_count,
+                  "Pseudo-count per CPT cell when estimating from --train")
+      ->check(CLI::PositiveNumber)
+      ->default_str("0.5");
+  add_csv_options(*sub, cmd->csv);
+  sub->add_flag("--json", cmd->json, "One JSON object on stdout instead of a table");
+  return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };
+}
+
+}  // namespace bnsl::cli

@@ -1,0 +1,108 @@
+// Evaluation of a learned network against a known one: structural comparison (arcs, skeleton
+// edges, structural Hamming distance of DAGs and of their essential graphs) and the mean
+// log-likelihood per row of held-out data.
+//
+//   bnsl::BayesNet truth = bnsl::read_bif("asia.bif");
+//   bnsl::LearnedNetwork l = bnsl::read_learned("out/asia.pool.json", truth.names);
+//   bnsl::StructureComparison c = bnsl::compare_structures(truth.parents, l.parents);
+//   c.shd; c.shd_cpdag; c.arc_precision(); c.edge_recall();
+//   bnsl::Dataset test = bnsl::read_csv("asia-test.csv", {});
+//   double ll = bnsl::log_likelihood(truth, test, "asia-test.csv").mean();
+//
+// Definitions (both graphs over the same variables; a pair {u, v} is adjacent when either
+// graph has an arc or edge between u and v):
+//   arcs found     learned arcs u -> v that the truth has as u -> v
+//   arcs reversed  learned arcs u -> v that the truth has as v -> u
+//   arcs missed    true arcs whose pair is not adjacent in the learned graph
+//   arcs extra     learned arcs whose pair is not adjacent in the truth
+//   arc precision = found / learned arcs, arc recall = found / true arcs;
+//   edges (skeletons, direction ignored): found = adjacent in both, missed, extra likewise;
+//   precision and recall as for arcs. 0/0 gives NaN (JSON null, "n/a" in tables).
+//   SHD (DAGs)    = missed + extra + reversed: each pair counts 1 when its mark differs.
+//   SHD (CPDAGs)  the same count between the essential graphs (Tsamardinos, Brown & Aliferis
+//                 2006, the definition pcalg's shd() uses): each pair counts 1 when the edge
+//                 is missing, extra, or present with a different mark (u -> v, v -> u, u - v).
+//                 So a reversed arc that is reversible in both (same class) costs 0, a
+//                 compelled arc learned undirected costs 1.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bnsl/bif.hpp"
+#include "bnsl/dataset.hpp"
+#include "bnsl/report.hpp"
+
+namespace bnsl {
+
+struct StructureComparison {
+  std::size_t variables = 0;
+  std::size_t true_arcs = 0, learned_arcs = 0;
+  std::size_t arcs_found = 0;     // same pair, same direction
+  std::size_t arcs_reversed = 0;  // same pair, opposite direction
+  std::size_t arcs_missed = 0;    // true arcs whose pair the learned graph lacks
+  std::size_t arcs_extra = 0;     // learned arcs whose pair the truth lacks
+  std::size_t edges_found = 0, edges_missed = 0, edges_extra = 0;  // skeletons
+  std::size_t shd = 0;        // DAG SHD = missed + extra + reversed
+  std::size_t shd_cpdag = 0;  // SHD between the essential graphs (see above)
+
+  double arc_precision() const { return ratio(arcs_found, learned_arcs); }
+  double arc_recall() const { return ratio(arcs_found, true_arcs); }
+  double edge_precision() const { return ratio(edges_found, edges_found + edges_extra); }
+  double edge_recall() const { return ratio(edges_found, edges_found + edges_missed); }
+  static double ratio(std::size_t a, std::size_t b) {
+    return b == 0 ? std::nan("") : static_cast<double>(a) / static_cast<double>(b);
+  }
+};
+
+// Both graphs as parents[v] over the same variables 0..n-1. Throws RuntimeError when the sizes
+// differ or either graph has a cycle.
+StructureComparison compare_structures(const ParentSets& truth, const ParentSets& learned);
+
+// SHD between two DAGs, and between their essential graphs (definitions above).
+std::size_t dag_shd(const ParentSets& a, const ParentSets& b);
+std::size_t cpdag_shd(const ParentSets& a, const ParentSets& b);
+
+// A learned structure read for evaluation, with its variables in the order of `names`.
+struct LearnedNetwork {
+  std::string kind;             // "bif" | "pool" | "structure"
+  ParentSets parents;           // parents[v], v indexing the names given to read_learned
+  std::optional<BayesNet> net;  // the BIF as read (its parameters), for kind "bif"
+};
+
+// Reads PATH by its name: *.bif a network (structure and parameters), *.json a pool file (its
+// best DAG, dags[0]), anything else a structure file of lines "child: p1 p2" (variable names
+// separated by blanks or commas; '#' starts a comment; blank lines ignored; a variable not
+// listed as a child has no parents). Variables are matched to `names` by name. Throws
+// InputError (FILE:LINE:COL where it applies) on a name unknown to `names`, a BIF or pool
+// whose variables are not exactly `names` (in any order), a child listed twice, or a cycle.
+LearnedNetwork read_learned(const std::string& path, const std::vector<std::string>& names);
+LearnedNetwork parse_structure(const std::string& text, const std::string& file,
+                               const std::vector<std::string>& names);
+
+// Log-likelihood of data rows under a network's parameters.
+struct TestLikelihood {
+  std::size_t rows = 0;
+  double total = 0;           // sum over rows of ln P(row); -inf when zero_rows > 0
+  std::size_t zero_rows = 0;  // rows of probability 0 under the network
+  double mean() const { return rows ? total / static_cast<double>(rows) : std::nan(""); }
+};
+
+// Columns are matched to the network's variables by name and values to its state names.
+// Throws InputError naming `file` on a variable of the network that the data lacks, a column
+// the network lacks, or a value that is not a state of its variable (with its data row,
+// 1-based, not counting the header).
+TestLikelihood log_likelihood(const BayesNet& net, const Dataset& data, const std::string& file);
+
+// Parameters for the DAG `parents` (indices into domain.names) estimated from `train` with
+// estimate_parameters(pseudo_count), on the state lists of `domain` (the true network), with
+// any states seen only in the training data appended: so a test value the true network knows
+// but the training rows never showed gets the pseudo-counted probability, not an error.
+// Columns matched by name; throws InputError naming `file` on a missing or extra column.
+BayesNet estimate_on_domain(const BayesNet& domain, const ParentSets& parents, const Dataset& train,
+                            const std::string& file, double pseudo_count = 0.5);
+
+}  // namespace bnsl

@@ -1,0 +1,210 @@
+// Evaluation (bnsl/eval.hpp): SHD of DAGs and of essential graphs on hand-computed cases
+// (a reversed arc inside a class, a v-structure lost or reversed, an extra edge, a Meek-rule
+// orientation), arc and edge counts with precision and recall, the true network against
+// itself, structure files (names, errors with line and column), and the test
+// log-likelihood against the asia CPTs written out here and multiplied by hand.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+
+#include "bnsl/bif.hpp"
+#include "bnsl/error.hpp"
+#include "bnsl/eval.hpp"
+#include "bnsl/sample.hpp"
+
+namespace {
+
+const std::string kDatasets = BNSL_DATASETS_DIR;
+
+struct ShdCase {
+  const char* what;
+  bnsl::ParentSets truth, learned;
+  std::size_t shd, shd_cpdag;
+};
+
+std::string error_of(const std::string& text, const std::vector<std::string>& names) {
+  try {
+    bnsl::parse_structure(text, "s.txt", names);
+  } catch (const bnsl::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("eval: SHD of DAGs and CPDAGs on hand-computed cases", "[eval]") {
+  const std::vector<ShdCase> cases = {
+      // 0 -> 1 -> 2 and 0 <- 1 -> 2: same class (both undirected 0 - 1 - 2).
+      {"reversed arc inside an undirected component", {{}, {0}, {1}}, {{1}, {}, {1}}, 1, 0},
+      // 0 -> 2 <- 1 against 0 -> 2 -> 1: the collider's marks are compelled, the chain's
+      // undirected; both pairs differ in the CPDAGs.
+      {"collider learned as a chain", {{}, {}, {0, 1}}, {{}, {2}, {0}}, 1, 2},
+      // 0 -> 2 <- 1 against 0 -> 2 alone: pair (1,2) missing; 0 -> 2 loses its compelled
+      // mark (0 - 2 undirected), so 2 in the CPDAGs.
+      {"missing arc of a v-structure", {{}, {}, {0, 1}}, {{}, {}, {0}}, 1, 2},
+      // 0 -> 1 -> 2 plus 0 -> 2: the triangle is undirected; one extra edge.
+      {"extra edge", {{}, {0}, {1}}, {{}, {0}, {0, 1}}, 1, 1},
+      // 0 -> 2 <- 1, 2 -> 3 (compelled by Meek R1) against 3 -> 2 (a third collider arc):
+      // only pair (2,3) differs, in both.
+      {"Meek-rule orientation reversed", {{}, {}, {0, 1}, {2}}, {{}, {}, {0, 1, 3}, {}}, 1, 1},
+      // Reversing 0 -> 1 in 0 -> 1 -> 2 <- 3 (v-structure 1 -> 2 <- 3, 0 - 1 undirected).
+      {"reversed reversible arc next to a collider",
+       {{}, {0}, {1, 3}, {}},
+       {{1}, {}, {1, 3}, {}},
+       1,
+       0},
+      // Empty learned graph against 0 -> 2 <- 1: two missing edges.
+      {"empty learned graph", {{}, {}, {0, 1}}, {{}, {}, {}}, 2, 2},
+      {"identical", {{}, {0}, {0, 1}}, {{}, {0}, {0, 1}}, 0, 0},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    CHECK(bnsl::dag_shd(c.truth, c.learned) == c.shd);
+    CHECK(bnsl::cpdag_shd(c.truth, c.learned) == c.shd_cpdag);
+    CHECK(bnsl::dag_shd(c.learned, c.truth) == c.shd);  // symmetric
+    const auto s = bnsl::compare_structures(c.truth, c.learned);
+    CHECK(s.shd == c.shd);
+    CHECK(s.shd_cpdag == c.shd_cpdag);
+  }
+}
+
+TEST_CASE("eval: arc and edge counts, precision and recall", "[eval]") {
+  // Truth 0 -> 1 -> 2 -> 3; learned 0 -> 1, 2 -> 1, 0 -> 3.
+  const bnsl::ParentSets truth = {{}, {0}, {1}, {2}}, learned = {{}, {0, 2}, {}, {0}};
+  const auto c = bnsl::compare_structures(truth, learned);
+  CHECK(c.true_arcs == 3);
+  CHECK(c.learned_arcs == 3);
+  CHECK(c.arcs_found == 1);     // 0 -> 1
+  CHECK(c.arcs_reversed == 1);  // 2 -> 1 against 1 -> 2
+  CHECK(c.arcs_missed == 1);    // 2 -> 3
+  CHECK(c.arcs_extra == 1);     // 0 -> 3
+  CHECK(c.arc_precision() == Approx(1.0 / 3));
+  CHECK(c.arc_recall() == Approx(1.0 / 3));
+  CHECK(c.edges_found == 2);
+  CHECK(c.edges_missed == 1);
+  CHECK(c.edges_extra == 1);
+  CHECK(c.edge_precision() == Approx(2.0 / 3));
+  CHECK(c.edge_recall() == Approx(2.0 / 3));
+  CHECK(c.shd == 3);
+  const auto empty = bnsl::compare_structures({{}, {}}, {{}, {}});
+  CHECK(std::isnan(empty.arc_precision()));
+  CHECK(empty.shd == 0);
+}
+
+TEST_CASE("eval: the true network against itself", "[eval]") {
+  for (const char* name : {"asia.bif", "child.bif"}) {
+    INFO(name);
+    const bnsl::BayesNet net = bnsl::read_bif(kDatasets + "/" + name);
+    const auto l = bnsl::read_learned(kDatasets + "/" + name, net.names);
+    CHECK(l.kind == "bif");
+    const auto c = bnsl::compare_structures(net.parents, l.parents);
+    CHECK(c.shd == 0);
+    CHECK(c.shd_cpdag == 0);
+    CHECK(c.arcs_found == c.true_arcs);
+    CHECK(c.arc_precision() == 1.0);
+    CHECK(c.edge_recall() == 1.0);
+  }
+}
+
+TEST_CASE("eval: structure files by name", "[eval]") {
+  const bnsl::BayesNet asia = bnsl::read_bif(kDatasets + "/asia.bif");
+  // Asia's arcs as published (Lauritzen & Spiegelhalter 1988), children in another order.
+  const std::string text =
+      "# asia\n"
+      "dysp: either, bronc\n"
+      "either: tub lung\n\n"
+      "xray: either\n"
+      "tub: asia\n"
+      "lung: smoke   # smoking\n"
+      "bronc: smoke\n";
+  const auto l = bnsl::parse_structure(text, "asia.txt", asia.names);
+  CHECK(bnsl::compare_structures(asia.parents, l.parents).shd == 0);
+  const std::vector<std::string> names = {"a", "b", "c"};
+  CHECK(error_of("a: b\nc: d\n", names) == "s.txt:2:4: 'd' is not a variable of the true network");
+  CHECK(error_of("a b\n", names).rfind("s.txt:1:1: expected", 0) == 0);
+  CHECK(error_of("a: b\nb: a\n", names) == "s.txt: the learned graph has a directed cycle");
+  CHECK(error_of("a: b\na: c\n", names).rfind("s.txt:2:1: 'a' listed twice", 0) == 0);
+}
+
+namespace {
+
+// ln P(row) for asia, the CPTs of asia.bif written out (state 0 = yes, 1 = no).
+double asia_log_prob(const std::map<std::string, int>& x) {
+  auto yes = [&](const char* v) { return x.at(v) == 0; };
+  auto pick = [](bool is_yes, double p_yes) { return is_yes ? p_yes : 1 - p_yes; };
+  double p = pick(yes("asia"), 0.01);
+  p *= pick(yes("tub"), yes("asia") ? 0.05 : 0.01);
+  p *= pick(yes("smoke"), 0.5);
+  p *= pick(yes("lung"), yes("smoke") ? 0.1 : 0.01);
+  p *= pick(yes("bronc"), yes("smoke") ? 0.6 : 0.3);
+  p *= pick(yes("either"), yes("lung") || yes("tub") ? 1.0 : 0.0);
+  p *= pick(yes("xray"), yes("either") ? 0.98 : 0.05);
+  const double dysp[2][2] = {{0.9, 0.8}, {0.7, 0.1}};  // [bronc no?][either no?]
+  p *= pick(yes("dysp"), dysp[yes("bronc") ? 0 : 1][yes("either") ? 0 : 1]);
+  return std::log(p);
+}
+
+}  // namespace
+
+TEST_CASE("eval: test log-likelihood equals the sum of hand CPT lookups", "[eval]") {
+  const bnsl::BayesNet asia = bnsl::read_bif(kDatasets + "/asia.bif");
+  const bnsl::Dataset rows = bnsl::sample(asia, 400, 11);
+  // The same rows with the columns in reverse order: matching is by name.
+  bnsl::Dataset test;
+  for (std::size_t c = rows.n_vars(); c-- > 0;) {
+    std::vector<std::uint32_t> codes(rows.n_rows());
+    for (std::size_t i = 0; i < rows.n_rows(); ++i) codes[i] = rows.code(c, i);
+    test.add_column(rows.name(c), asia.states[c], codes);
+  }
+  double expected = 0;
+  for (std::size_t i = 0; i < rows.n_rows(); ++i) {
+    std::map<std::string, int> x;
+    for (std::size_t v = 0; v < rows.n_vars(); ++v) x[rows.name(v)] = rows.code(v, i);
+    expected += asia_log_prob(x);
+  }
+  const bnsl::TestLikelihood t = bnsl::log_likelihood(asia, test, "test.csv");
+  CHECK(t.rows == 400);
+  CHECK(t.zero_rows == 0);
+  CHECK(t.total == Approx(expected).epsilon(1e-12));
+  CHECK(t.mean() == Approx(expected / 400).epsilon(1e-12));
+}
+
+TEST_CASE("eval: unknown states, zero-probability rows, parameters from training rows", "[eval]") {
+  const bnsl::BayesNet asia = bnsl::read_bif(kDatasets + "/asia.bif");
+  std::vector<std::vector<std::string>> states(8, {"yes", "no"});
+  auto make = [&](const std::vector<std::vector<std::uint32_t>>& cols,
+                  const std::vector<std::vector<std::string>>& st) {
+    bnsl::Dataset d;
+    for (std::size_t v = 0; v < 8; ++v) d.add_column(asia.names[v], st[v], cols[v]);
+    return d;
+  };
+  std::vector<std::vector<std::uint32_t>> cols(8, std::vector<std::uint32_t>(3, 1));  // all "no"
+  auto odd = states;
+  odd[1] = {"no", "maybe"};  // tub
+  cols[1] = {0, 0, 1};
+  try {
+    bnsl::log_likelihood(asia, make(cols, odd), "t.csv");
+    FAIL("no error");
+  } catch (const bnsl::InputError& e) {
+    CHECK(std::string(e.what()) == "t.csv: row 3: 'maybe' is not a state of tub in the network");
+  }
+  cols[1] = {1, 1, 1};
+  cols[5] = {1, 0, 1};  // either = yes with tub = lung = no: probability 0
+  const auto t = bnsl::log_likelihood(asia, make(cols, states), "t.csv");
+  CHECK(t.zero_rows == 1);
+  CHECK(std::isinf(t.total));
+
+  // Training rows where asia is always "no" (code 0 of a one-state column): with the true
+  // network's states, P(asia = yes) = 0.5 / (3 + 2 * 0.5).
+  std::vector<std::vector<std::uint32_t>> train_cols(8, std::vector<std::uint32_t>(3, 1));
+  auto train_states = states;
+  train_states[0] = {"no"};
+  train_cols[0] = {0, 0, 0};
+  const auto train = make(train_cols, train_states);
+  const auto p = bnsl::estimate_on_domain(asia, asia.parents, train, "train.csv", 0.5);
+  CHECK(p.states[0] == asia.states[0]);
+  CHECK(p.prob(0, 0, 0) == Approx(0.5 / 4));
+  CHECK(p.prob(0, 0, 1) == Approx(3.5 / 4));
+}
