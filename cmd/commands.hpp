@@ -11,5 +11,11 @@ namespace bnsl::cli {
 using Action = std::function<int()>;
 
 Action register_score(CLI::App& app);
+Action register_search(CLI::App& app);
+Action register_learn(CLI::App& app);
+Action register_check(CLI::App& app);
+Action register_exact(CLI::App& app);
+Action register_sample(CLI::App& app);
+Action register_eval(CLI::App& app);
 
 }  // namespace bnsl::cli

@@ -1,0 +1,90 @@
+// Exact mode: the proven optimal network of a score cache, and every network within epsilon of
+// it (Liao, Sharma, Cussens & van Beek 2019).
+//
+//   bnsl::ScoreCache cache = bnsl::read_jkl("wine.jkl");
+//   bnsl::ExactOptions opt;                       // default_exact_method(), epsilon = ln 20
+//   opt.method = bnsl::ExactMethod::dp;
+//   bnsl::ExactStats stats;
+//   bnsl::PoolReport r = bnsl::solve_exact(cache, opt, bnsl::StopToken(600), &stats);
+//   // r.dags[0]: the best network found; r.optimal: it is proven optimal for the cache;
+//   // r.complete: r.dags lists every DAG scoring >= OPT - epsilon (within score tolerance).
+//
+// Two methods, independent of each other so that each checks the other:
+//   dp:  dynamic programming over variable subsets (Silander & Myllymaki 2006), then a
+//        branch-and-bound enumeration over sink decompositions bounded by the DP's values
+//        (src/exact/dp.cpp, src/exact/enumerate.cpp). Memory O(n 2^n); refused beyond
+//        `dp_max_bytes` (about 26 variables with the default) with an InputError.
+//   ilp: integer programming over family variables with cluster cuts, solved by COIN-OR CBC
+//        (src/exact/ilp.cpp); only when built with CBC (ilp_available()).
+// "Optimal" and "complete" are relative to the cache: a cache pruned by the epsilon-relaxed
+// rules with an exhaustive exploration keeps every family such networks use.
+// The report's `score`, `ess` and `rows` fields are left for the caller.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <limits>
+#include <string>
+
+#include "bnsl/cache.hpp"
+#include "bnsl/epsilon.hpp"
+#include "bnsl/report.hpp"
+#include "bnsl/stop.hpp"
+
+namespace bnsl {
+
+enum class ExactMethod { ilp, dp };
+
+std::string to_string(ExactMethod method);
+ExactMethod parse_exact_method(const std::string& text);  // "ilp" | "dp"; throws InputError
+bool ilp_available();                                     // built with COIN-OR CBC
+ExactMethod default_exact_method();                       // ilp when available, else dp
+
+struct ExactOptions {
+  ExactMethod method = default_exact_method();
+  Epsilon epsilon;                      // list every DAG with score >= OPT - epsilon(|OPT|)
+  std::size_t max_solutions = 1000000;  // stop listing after this many DAGs (then incomplete)
+  int threads = 0;                      // worker threads (0: all cores)
+  bool progress = false;                // progress lines on stderr
+  std::size_t dp_max_bytes = std::size_t{6} << 30;  // dp refuses to allocate more than this
+};
+
+// Counters and outcome of one exact run.
+struct ExactStats {
+  std::string method;  // "dp" | "ilp"
+  std::size_t n_vars = 0;
+  std::size_t families = 0;                                // cache entries (ILP columns)
+  double opt = -std::numeric_limits<double>::infinity();   // best network score found
+  double bound = std::numeric_limits<double>::infinity();  // proven upper bound on OPT
+  double epsilon = 0;                                      // the epsilon used (resolved with |OPT|)
+  bool optimal = false;                                    // opt == bound, proven
+  bool complete = false;                                   // every DAG within epsilon of OPT listed
+  bool truncated = false;                                  // max_solutions reached
+  std::uint64_t solutions = 0;                             // DAGs listed
+  std::uint64_t dp_bytes = 0;                              // dp: memory of the tables
+  std::uint64_t enum_nodes = 0;    // dp: partial networks visited by the enumeration
+  std::uint64_t ilp_solves = 0;    // ilp: CBC runs to prove OPT (repeated when CBC
+                                   // accepted a cyclic point)
+  std::uint64_t ilp_nodes = 0;     // ilp: branch-and-bound nodes (CBC's and collection's)
+  std::uint64_t cluster_cuts = 0;  // ilp: cluster cuts separated from LP solutions
+  std::uint64_t cycle_cuts = 0;    // ilp: cluster cuts from integer solutions with a cycle
+  double seconds_opt = 0;          // until OPT was proven (or given up)
+  double seconds = 0;              // whole run
+
+  void print(std::ostream& out) const;  // human-readable summary
+  std::string to_json() const;
+};
+
+// Proves OPT and lists the DAGs within epsilon (see above). Throws InputError if the cache
+// admits no DAG (a variable without entries), if dp is asked for more memory than allowed, or
+// if ilp is asked for without CBC. On stop (deadline or signal) returns the best found so far
+// with optimal / complete false as appropriate; the report always holds at least one DAG.
+PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, const StopToken& stop,
+                       ExactStats* stats = nullptr);
+
+// Throws the InputError solve_exact() would throw for a problem of n_vars variables because of
+// the method's limits (dp memory, ilp without CBC), so callers can fail before long work.
+void check_exact_limits(std::size_t n_vars, const ExactOptions& options);
+
+}  // namespace bnsl

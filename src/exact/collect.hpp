@@ -1,0 +1,34 @@
+// Collection of every DAG within a threshold by one LP-based branch and cut; see collect.cpp.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "bnsl/stop.hpp"
+#include "exact/cluster_cuts.hpp"
+#include "exact/families.hpp"
+
+class OsiSolverInterface;
+
+namespace bnsl::exact {
+
+struct CollectResult {
+  bool complete = false;    // the search tree was exhausted
+  std::uint64_t nodes = 0;  // branch-and-bound nodes
+  std::uint64_t lp_solves = 0;
+  std::uint64_t cluster_cuts = 0, cycle_cuts = 0;
+  std::uint64_t fixed = 0;  // columns fixed to 0 at the root by reduced costs
+};
+
+// lp: the relaxation over the family columns of `cols` (convexity rows, any valid cluster
+// rows), minimising -score; it is modified (bounds restored, cluster rows added). Appends to
+// `dags` every DAG with score >= threshold, each once, stopping at max_solutions in all.
+CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
+                             OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
+                             const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags);
+
+// Adds C's cluster constraint as a row.
+void add_cluster_row(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
+                     Mask cluster);
+
+}  // namespace bnsl::exact

@@ -1,0 +1,131 @@
+// Exact structure learning by dynamic programming over variable subsets (Silander &
+// Myllymaki 2006, "A simple approach for finding the globally optimal Bayesian network
+// structure", sections 3.1-3.4).
+//
+// Every DAG on a set S has a sink v (a node with no children in S); removing it leaves a DAG on
+// S \ {v}, and v's parents can be any set within S \ {v}. Hence
+//   best(S) = max over v in S of  bps_v(S \ {v}) + best(S \ {v}),   best(empty) = 0,
+// where bps_v(C) is the best score of a family of v whose parents lie within C. bps_v is
+// computed from the cache entries alone: seed bps_v(P) with the best entry whose parent set is
+// exactly P, then bps_v(C) = max(bps_v(C), max over c in C of bps_v(C \ {c})) in increasing
+// order of C (subsets before supersets). Families are kept as indices into the variable's
+// best-first family list, so "max score" is "min index".
+//
+// Guarantee: best(V) is the optimum over all DAGs whose families are cache entries (OPT), and
+// the sinks stored with each best(S) reconstruct one optimal DAG. Nothing is pruned.
+//
+// Cost: bps tables n 2^(n-1) 32-bit indices, best(S) 2^n doubles plus 2^n sink bytes; time
+// O(n^2 2^n). The constructor refuses (InputError) when the tables exceed `max_bytes`: with
+// the default 6 GiB that is up to 26 variables (26: 4.1 GiB); 30 is a hard cap.
+#include "exact/dp.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include <omp.h>
+
+#include "bnsl/error.hpp"
+
+namespace bnsl::exact {
+namespace {
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+// Removes bit v from a set (bits above v move down by one).
+inline std::uint32_t squeeze(std::uint32_t set, int v) {
+  const std::uint32_t low = set & ((std::uint32_t{1} << v) - 1);
+  return low | ((set >> (v + 1)) << v);
+}
+
+std::string gib(std::size_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1u << 30));
+  return buf;
+}
+
+}  // namespace
+
+std::size_t SubsetDp::bytes_needed(int n) {
+  const std::size_t subsets = std::size_t{1} << n;
+  const std::size_t bps = static_cast<std::size_t>(n) * (subsets / 2) * sizeof(std::uint32_t);
+  return bps + subsets * (sizeof(double) + sizeof(std::uint8_t));
+}
+
+void SubsetDp::check_limits(int n, std::size_t max_bytes) {
+  if (n > kDpMaxVars)
+    throw InputError("--method dp handles at most " + std::to_string(kDpMaxVars) +
+                     " variables; the problem has " + std::to_string(n) + " (use --method ilp)");
+  const std::size_t need = bytes_needed(n);
+  if (need > max_bytes)
+    throw InputError("--method dp needs " + gib(need) + " of tables for " + std::to_string(n) +
+                     " variables, more than the limit of " + gib(max_bytes) +
+                     " (use --method ilp)");
+}
+
+SubsetDp::SubsetDp(const FamilyTable& fam, std::size_t max_bytes, int threads)
+    : fam_(fam), n_(fam.n), threads_(threads > 0 ? threads : omp_get_max_threads()) {
+  check_limits(n_, max_bytes);
+}
+
+void SubsetDp::fill_best_family(int v) {
+  const std::uint32_t size = std::uint32_t{1} << (n_ - 1);
+  std::vector<std::uint32_t>& t = best_family_[v];
+  t.assign(size, kNone);
+  for (std::size_t i = fam_.size(v); i-- > 0;)  // best last, so it wins
+    t[squeeze(static_cast<std::uint32_t>(fam_.masks[v][i]), v)] = static_cast<std::uint32_t>(i);
+  for (std::uint32_t c = 1; c < size; ++c)
+    for (std::uint32_t rest = c; rest != 0; rest &= rest - 1)
+      t[c] = std::min(t[c], t[c & ~(rest & -rest)]);
+}
+
+bool SubsetDp::fill_best_networks(const StopToken& stop) {
+  const std::uint32_t full = n_ == 32 ? ~0u : (std::uint32_t{1} << n_) - 1;
+  best_.assign(std::size_t{full} + 1, kNegInf);
+  sink_.assign(std::size_t{full} + 1, 0xff);
+  best_[0] = 0;
+  for (std::uint32_t s = 1; s != 0 && s <= full; ++s) {
+    if ((s & 0xffff) == 0 && stop.stop_requested()) return false;
+    double best = kNegInf;
+    int sink = 0xff;
+    for (std::uint32_t rest = s; rest != 0; rest &= rest - 1) {
+      const int v = std::countr_zero(rest);
+      const std::uint32_t without = s & ~(std::uint32_t{1} << v);
+      const std::uint32_t f = best_family_[v][squeeze(without, v)];
+      if (f == kNone || best_[without] == kNegInf) continue;
+      const double value = fam_.scores[v][f] + best_[without];
+      if (value > best) best = value, sink = v;
+    }
+    best_[s] = best;
+    sink_[s] = static_cast<std::uint8_t>(sink);
+  }
+  return true;
+}
+
+bool SubsetDp::run(const StopToken& stop) {
+  best_family_.assign(static_cast<std::size_t>(n_), {});
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
+  for (int v = 0; v < n_; ++v) fill_best_family(v);
+  if (stop.stop_requested()) return false;
+  return fill_best_networks(stop);
+}
+
+std::uint32_t SubsetDp::best_family(int v, std::uint32_t candidates) const {
+  return best_family_[v][squeeze(candidates, v)];
+}
+
+std::vector<std::uint32_t> SubsetDp::best_choice() const {
+  std::vector<std::uint32_t> choice(static_cast<std::size_t>(n_), kNone);
+  std::uint32_t s = static_cast<std::uint32_t>(best_.size() - 1);
+  while (s != 0) {
+    const int v = sink_[s];
+    s &= ~(std::uint32_t{1} << v);
+    choice[v] = best_family(v, s);
+  }
+  return choice;
+}
+
+}  // namespace bnsl::exact

@@ -1,0 +1,69 @@
+// Exact dynamic programming over variable subsets (Silander & Myllymaki 2006) and the
+// enumeration of every DAG within epsilon of its optimum. See dp.cpp and enumerate.cpp.
+//
+//   exact::FamilyTable fam = exact::make_family_table(cache);
+//   exact::SubsetDp dp(fam, max_bytes, threads);   // throws InputError when too large
+//   if (dp.run(stop)) { dp.opt(); dp.best_choice(); }
+//   exact::Enumeration e = exact::enumerate_within(fam, dp, dp.opt() - eps, limit, stop);
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "bnsl/stop.hpp"
+#include "exact/families.hpp"
+
+namespace bnsl::exact {
+
+inline constexpr int kDpMaxVars = 30;  // hard cap of the subset tables' 32-bit indexing
+
+class SubsetDp {
+ public:
+  // Checks the memory the tables need against max_bytes; throws InputError beyond it.
+  SubsetDp(const FamilyTable& fam, std::size_t max_bytes, int threads);
+
+  // Bytes the tables need for n variables.
+  static std::size_t bytes_needed(int n);
+  // Throws the InputError the constructor would throw for n variables.
+  static void check_limits(int n, std::size_t max_bytes);
+
+  // Fills the tables; false if stopped first (then nothing is valid).
+  bool run(const StopToken& stop);
+
+  // Best network on the variables of `set` whose parents all lie in `set` (-inf if none).
+  double best(std::uint32_t set) const { return best_[set]; }
+  double opt() const { return best_.back(); }
+  // Family index (into fam) of v's best family with parents inside `candidates`; kNone if v
+  // has none there. `candidates` must not contain v.
+  std::uint32_t best_family(int v, std::uint32_t candidates) const;
+  // The optimal network as family indices, reconstructed through the stored sinks.
+  std::vector<std::uint32_t> best_choice() const;
+
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+
+ private:
+  void fill_best_family(int v);
+  bool fill_best_networks(const StopToken& stop);
+
+  const FamilyTable& fam_;
+  int n_;
+  int threads_;
+  std::vector<std::vector<std::uint32_t>> best_family_;  // [v][candidates without bit v]
+  std::vector<double> best_;                             // [set]: best network on set
+  std::vector<std::uint8_t> sink_;                       // [set]: sink of that network
+};
+
+struct Enumeration {
+  std::vector<std::vector<std::uint32_t>> dags;  // family index per variable
+  bool complete = false;    // the search finished without a stop or the solution limit
+  bool truncated = false;   // max_solutions reached
+  std::uint64_t nodes = 0;  // partial networks visited
+};
+
+// Every DAG scoring >= threshold, each exactly once, by branch and bound over sink
+// decompositions bounded by dp.best(). dp must have run.
+Enumeration enumerate_within(const FamilyTable& fam, const SubsetDp& dp, double threshold,
+                             std::size_t max_solutions, const StopToken& stop);
+
+}  // namespace bnsl::exact

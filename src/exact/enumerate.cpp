@@ -1,0 +1,115 @@
+// Enumeration of every DAG scoring at least a threshold (OPT - epsilon), each exactly once, by
+// branch and bound over sink decompositions, bounded by the subset DP (dp.cpp).
+//
+// Decomposition. A DAG G on a set R is a sink v of G[R] with parents P within R \ {v} plus
+// the DAG G[R \ {v}]. Removing sinks one at a time from V down to the empty set builds G.
+//
+// Canonical sequence. A DAG has several sinks, so many removal sequences give the same DAG.
+// We accept only the sequence that always removes the LARGEST-INDEX sink of the current G[R].
+// Given G it is unique (each step is determined), so every DAG is produced exactly once, and
+// every DAG is produced (the canonical sequence exists). The enumeration carries a set
+// M subset of R: the nodes that must still receive a child in G[R] (must not be sinks of G[R]).
+// Start: R = V, M = {}. A step picks v in R and P within R \ {v}:
+//   - v must be a sink of G[R]: children of v in R would be nodes removed later, whose parents
+//     lie in later (smaller) sets that exclude v, so v is always a sink; but if v is in M it
+//     was required to have a child, contradiction -- so v must not be in M.
+//   - v must be the largest sink: every u in R with u > v needs a child in G[R].
+//   - M' = ((M union {u in R : u > v}) \ {v}) \ P: a node in P has its child v; the others
+//     must get a child in G[R \ {v}], i.e. from nodes removed later.
+// Claim: a complete sequence accepted by these rules is exactly the canonical sequence of its
+// DAG. Induction over the steps: when v is removed from R, the nodes of M (and those above v)
+// have a child in G[R] iff they are in P or have a child in G[R \ {v}] -- which the rules
+// demand through M' -- and at the end R is empty, so M is empty and every demand was met.
+// Conversely the canonical sequence satisfies every demand, so it is accepted. Hence the
+// accepted sequences are in bijection with the DAGs. A branch whose M' equals the whole
+// non-empty R' is dead (a DAG on R' has a sink) and is cut at once.
+//
+// Bound. The DAG finally built scores acc + s(v, P) + score(G[R \ {v}]) <= acc + s(v, P) +
+// best(R \ {v}), where acc sums the families chosen so far and best() is the DP's optimum on a
+// subset (families of R \ {v} have parents within it). A branch is cut when this bound is
+// below the threshold; v's families are scanned best first, so the scan stops at the first
+// family under the bound. The bound ignores M, so it is admissible: nothing within the
+// threshold is lost. Cost: visited partial networks all have bound >= threshold.
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "exact/dp.hpp"
+
+namespace bnsl::exact {
+namespace {
+
+class SinkEnumerator {
+ public:
+  SinkEnumerator(const FamilyTable& fam, const SubsetDp& dp, double threshold,
+                 std::size_t max_solutions, const StopToken& stop)
+      : fam_(fam),
+        dp_(dp),
+        threshold_(threshold),
+        max_solutions_(max_solutions),
+        stop_(stop),
+        choice_(static_cast<std::size_t>(fam.n), 0) {}
+
+  Enumeration run() {
+    const std::uint32_t all = (std::uint64_t{1} << fam_.n) - 1;
+    if (dp_.best(all) >= threshold_) visit(all, 0, 0.0);
+    out_.complete = !halted_;
+    return std::move(out_);
+  }
+
+ private:
+  void visit(std::uint32_t rest, std::uint32_t must, double acc);
+  void try_sink(int v, std::uint32_t set, std::uint32_t must, double acc);
+  bool halt() {
+    if (!halted_ && (++out_.nodes & 0x3ff) == 0 && stop_.stop_requested()) halted_ = true;
+    return halted_;
+  }
+
+  const FamilyTable& fam_;
+  const SubsetDp& dp_;
+  double threshold_;
+  std::size_t max_solutions_;
+  const StopToken& stop_;
+  std::vector<std::uint32_t> choice_;  // family index per removed variable
+  Enumeration out_;
+  bool halted_ = false;
+};
+
+void SinkEnumerator::visit(std::uint32_t set, std::uint32_t must, double acc) {
+  if (halt()) return;
+  if (set == 0) {
+    if (fam_.score(choice_) >= threshold_) out_.dags.push_back(choice_);
+    if (out_.dags.size() >= max_solutions_) out_.truncated = halted_ = true;
+    return;
+  }
+  for (std::uint32_t cand = set & ~must; cand != 0 && !halted_; cand &= cand - 1)
+    try_sink(std::countr_zero(cand), set, must, acc);
+}
+
+void SinkEnumerator::try_sink(int v, std::uint32_t set, std::uint32_t must, double acc) {
+  const std::uint32_t bit = std::uint32_t{1} << v;
+  const std::uint32_t rest = set & ~bit;
+  const double rest_best = dp_.best(rest);
+  if (acc + fam_.scores[v][0] + rest_best < threshold_) return;
+  const std::uint32_t above = set & ~((bit << 1) - 1);
+  const std::uint32_t need = (must | above) & ~bit;
+  const auto& masks = fam_.masks[v];
+  const auto& scores = fam_.scores[v];
+  for (std::size_t i = 0; i < masks.size() && !halted_; ++i) {
+    if (acc + scores[i] + rest_best < threshold_) break;  // best first: the rest is worse
+    if ((masks[i] & ~Mask{rest}) != 0) continue;
+    const std::uint32_t need_rest = need & ~static_cast<std::uint32_t>(masks[i]);
+    if (rest != 0 && need_rest == rest) continue;  // no node of rest may be a sink: dead
+    choice_[v] = static_cast<std::uint32_t>(i);
+    visit(rest, need_rest, acc + scores[i]);
+  }
+}
+
+}  // namespace
+
+Enumeration enumerate_within(const FamilyTable& fam, const SubsetDp& dp, double threshold,
+                             std::size_t max_solutions, const StopToken& stop) {
+  return SinkEnumerator(fam, dp, threshold, max_solutions, stop).run();
+}
+
+}  // namespace bnsl::exact

@@ -1,0 +1,171 @@
+// Exact mode's entry point: turns the cache into a family table, runs the chosen method (the
+// subset DP plus sink enumeration, or the ILP) and packs the result into a PoolReport with
+// `optimal` and `complete` set only when the method proved them.
+#include "bnsl/exact.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "bnsl/error.hpp"
+#include "exact/dp.hpp"
+#include "exact/families.hpp"
+#include "exact/ilp.hpp"
+#include "score/compare.hpp"
+
+namespace bnsl {
+
+std::string to_string(ExactMethod method) {
+  return method == ExactMethod::ilp ? "ilp" : "dp";
+}
+
+ExactMethod parse_exact_method(const std::string& text) {
+  if (text == "ilp") return ExactMethod::ilp;
+  if (text == "dp") return ExactMethod::dp;
+  throw InputError("unknown exact method '" + text + "' (expected ilp or dp)");
+}
+
+bool ilp_available() {
+#ifdef BNSL_HAVE_CBC
+  return true;
+#else
+  return false;
+#endif
+}
+
+ExactMethod default_exact_method() {
+  return ilp_available() ? ExactMethod::ilp : ExactMethod::dp;
+}
+
+namespace exact {
+namespace {
+
+using Seconds = std::chrono::duration<double>;
+
+std::vector<std::vector<std::uint32_t>> solve_dp(const FamilyTable& fam,
+                                                 const ExactOptions& options, const StopToken& stop,
+                                                 ExactStats& st) {
+  const auto t0 = Clock::now();
+  SubsetDp dp(fam, options.dp_max_bytes, options.threads);
+  st.dp_bytes = SubsetDp::bytes_needed(fam.n);
+  if (!dp.run(stop)) {
+    st.seconds_opt = Seconds(Clock::now() - t0).count();
+    auto fallback = order_network(fam);
+    if (fallback.empty()) return {};
+    st.opt = fam.score(fallback);
+    return {fallback};
+  }
+  if (std::isinf(dp.opt()))
+    throw InputError(
+        "the score cache admits no DAG (some variables have only parent sets "
+        "that force a cycle)");
+  st.opt = st.bound = dp.opt();
+  st.optimal = true;
+  st.seconds_opt = Seconds(Clock::now() - t0).count();
+  st.epsilon = options.epsilon.resolve(std::fabs(st.opt));
+  const double threshold = st.opt - st.epsilon - score_tolerance(st.opt, st.opt);
+  Enumeration e = enumerate_within(fam, dp, threshold, options.max_solutions, stop);
+  st.enum_nodes = e.nodes;
+  st.complete = e.complete;
+  st.truncated = e.truncated;
+  const auto best = dp.best_choice();
+  bool has_best = false;
+  for (const auto& d : e.dags) has_best = has_best || d == best;
+  if (!has_best) e.dags.push_back(best);
+  return std::move(e.dags);
+}
+
+}  // namespace
+}  // namespace exact
+
+void check_exact_limits(std::size_t n_vars, const ExactOptions& options) {
+  const int n = static_cast<int>(std::min<std::size_t>(n_vars, 1000));
+  if (options.method == ExactMethod::dp) exact::SubsetDp::check_limits(n, options.dp_max_bytes);
+  if (options.method == ExactMethod::ilp && !ilp_available())
+    throw InputError(
+        "--method ilp is unavailable: bnsl was built without COIN-OR CBC (use --method dp)");
+  if (options.method == ExactMethod::ilp && n > exact::kMaxVars)
+    throw InputError("--method ilp handles at most " + std::to_string(exact::kMaxVars) +
+                     " variables; the problem has " + std::to_string(n_vars));
+}
+
+PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, const StopToken& stop,
+                       ExactStats* stats) {
+  const auto t0 = Clock::now();
+  check_exact_limits(cache.n_vars(), options);
+  ExactStats st;
+  st.method = to_string(options.method);
+  const bool dp = options.method == ExactMethod::dp;
+  exact::FamilyTable fam =
+      exact::make_family_table(cache, dp ? exact::kDpMaxVars : exact::kMaxVars);
+  st.n_vars = cache.n_vars();
+  st.families = fam.total();
+  auto choices =
+      dp ? exact::solve_dp(fam, options, stop, st) : exact::solve_ilp(fam, options, stop, st);
+  if (choices.empty()) throw RuntimeError("exact search stopped before it found any network");
+  PoolReport r;
+  r.variables = cache.names();
+  if (r.variables.empty())
+    for (std::size_t v = 0; v < cache.n_vars(); ++v) r.variables.push_back("V" + std::to_string(v));
+  r.algorithm = st.method;
+  r.dags = exact::to_pool(fam, std::move(choices));
+  r.optimal = st.optimal;
+  r.complete = st.optimal && st.complete;
+  r.epsilon = st.epsilon;
+  st.solutions = r.dags.size();
+  st.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  r.seconds = st.seconds;
+  if (stats) *stats = st;
+  return r;
+}
+
+void ExactStats::print(std::ostream& out) const {
+  std::ostringstream s;
+  s << std::setprecision(10);
+  s << "exact (" << method << "): " << n_vars << " variables, " << families << " families\n"
+    << "  best score      " << opt << (optimal ? " (proven optimal)" : "") << "\n";
+  if (!optimal) s << "  upper bound     " << bound << "\n";
+  s << std::setprecision(6) << "  epsilon         " << epsilon << "\n"
+    << "  DAGs listed     " << solutions
+    << (complete    ? " (complete)"
+        : truncated ? " (truncated by --max-solutions)"
+                    : " (partial)")
+    << "\n";
+  if (method == "dp")
+    s << "  dp tables       " << static_cast<double>(dp_bytes) / (1 << 20) << " MiB\n"
+      << "  enum nodes      " << enum_nodes << "\n";
+  else
+    s << "  ilp solves      " << ilp_solves << ", nodes " << ilp_nodes << ", cluster cuts "
+      << cluster_cuts << ", cycle cuts " << cycle_cuts << "\n";
+  s << "  time            " << seconds_opt << " s to OPT, " << seconds << " s total\n";
+  out << s.str();
+}
+
+std::string ExactStats::to_json() const {
+  nlohmann::json j = {{"method", method},
+                      {"n_vars", n_vars},
+                      {"families", families},
+                      {"optimal", optimal},
+                      {"complete", complete},
+                      {"truncated", truncated},
+                      {"epsilon", epsilon},
+                      {"solutions", solutions},
+                      {"dp_bytes", dp_bytes},
+                      {"enum_nodes", enum_nodes},
+                      {"ilp_solves", ilp_solves},
+                      {"ilp_nodes", ilp_nodes},
+                      {"cluster_cuts", cluster_cuts},
+                      {"cycle_cuts", cycle_cuts},
+                      {"seconds_opt", seconds_opt},
+                      {"seconds", seconds}};
+  j["best_score"] = std::isfinite(opt) ? nlohmann::json(opt) : nlohmann::json(nullptr);
+  j["bound"] = std::isfinite(bound) ? nlohmann::json(bound) : nlohmann::json(nullptr);
+  return j.dump(2);
+}
+
+}  // namespace bnsl

@@ -1,0 +1,50 @@
+// The families of a score cache as bitmasks, per variable sorted best first: the common input
+// of the exact methods. Family (v, i) is the i-th best entry of v; `entry` maps it back to the
+// cache so results can be reported as cache entries.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "bnsl/cache.hpp"
+#include "bnsl/report.hpp"
+
+namespace bnsl::exact {
+
+using Mask = std::uint64_t;
+
+inline constexpr int kMaxVars = 64;  // masks are 64-bit
+
+struct FamilyTable {
+  int n = 0;
+  std::vector<std::vector<Mask>> masks;           // masks[v][i]: parents of family i of v
+  std::vector<std::vector<double>> scores;        // scores[v][i], non-increasing in i
+  std::vector<std::vector<std::uint32_t>> entry;  // entry[v][i]: index in cache.var(v)
+
+  std::size_t size(int v) const { return masks[static_cast<std::size_t>(v)].size(); }
+  std::size_t total() const;
+  // Score of a DAG given as family indices (summed in variable order).
+  double score(const std::vector<std::uint32_t>& choice) const;
+  // The DAG as parent lists, for a PoolDag.
+  ParentSets parents(const std::vector<std::uint32_t>& choice) const;
+};
+
+// Builds the table; throws InputError if n > max_vars, a variable has no entry, or a parent
+// index is out of range or equal to the child.
+FamilyTable make_family_table(const ScoreCache& cache, int max_vars = kMaxVars);
+
+// Best network consistent with the order 0, 1, ..., n-1: a valid answer when an exact method
+// is stopped before it finds a network. Empty if some variable has no family there.
+std::vector<std::uint32_t> order_network(const FamilyTable& fam);
+
+// Vertex set of a directed cycle of the parent graph given by family choices, or 0 if it is
+// acyclic.
+Mask find_cycle(const FamilyTable& fam, const std::vector<std::uint32_t>& choice);
+
+// Sorts DAGs best first (ties: by family indices, so the order is deterministic) and turns
+// them into pool entries.
+std::vector<PoolDag> to_pool(const FamilyTable& fam,
+                             std::vector<std::vector<std::uint32_t>> choices);
+
+}  // namespace bnsl::exact

@@ -1,0 +1,320 @@
+// Exact structure learning by integer programming over family variables (Jaakkola et al.
+// 2010; Bartlett & Cussens 2013, GOBNILP), solved with COIN-OR CBC, and the collection of every
+// DAG within epsilon of the optimum (Liao, Sharma, Cussens & van Beek 2019).
+//
+// Model. One binary x(v,i) per cache entry (family i of variable v), objective
+// maximise sum s(v,i) x(v,i) (CBC minimises -s), convexity rows sum_i x(v,i) = 1, and cluster
+// constraints sum_{v in C} sum_{i: P(v,i) ∩ C = {}} x(v,i) >= 1 for node sets C. A 0/1 point
+// satisfying every cluster constraint is exactly a DAG (a cycle's node set violates its own).
+// Up front the rows of all 2-clusters {u, v} whose families can form a 2-cycle are added;
+// the rest are separated: a ClusterGenerator (CglCutGenerator) runs at every node and on
+// every integer solution CBC finds. At an integral point it cuts the node set of a cycle
+// (exact); at a fractional one it runs the greedy separator of cluster_cuts.cpp.
+//
+// Safety. Whatever CBC does with cuts internally, a solve's incumbent is re-checked here for
+// cycles; a cyclic one has its cycle's cluster added as a permanent row and the solve is
+// repeated. Every cut found is also kept as a permanent row for later solves. So OPT is proven
+// exactly when CBC proves optimality of an acyclic incumbent on a relaxation (the rows are
+// valid for every DAG).
+//
+// Collection. With OPT proven, add the row sum s x >= OPT - eps - tol, then list every DAG
+// within that threshold in one LP-based branch and cut of our own (collect.cpp), starting from
+// all cluster rows found so far: it lists a DAG at each integral LP point and goes on
+// searching the rest of that node's region (split around the DAG), which CBC's tree does not
+// allow (it accepts an integral node point as an incumbent and fathoms the node; adding the
+// no-good of each solution and re-solving from scratch is correct too, but costs a full
+// branch and cut per DAG). The search ends when the tree is exhausted, so the list is
+// complete (Liao et al. 2019 collect inside SCIP's tree for the same reason).
+#include "exact/ilp.hpp"
+
+#include "bnsl/error.hpp"
+
+#ifdef BNSL_HAVE_CBC
+
+#include <CbcEventHandler.hpp>
+#include <CbcModel.hpp>
+#include <CbcNode.hpp>
+
+#include <CbcCutGenerator.hpp>  // after CbcNode.hpp, which it needs
+#include <CglCutGenerator.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <CoinPackedVector.hpp>
+#include <OsiClpSolverInterface.hpp>
+#include <OsiCuts.hpp>
+#include <OsiRowCut.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <unordered_set>
+#include <utility>
+
+#include "exact/cluster_cuts.hpp"
+#include "exact/collect.hpp"
+#include "score/compare.hpp"
+
+namespace bnsl::exact {
+namespace {
+
+constexpr double kMinViolation = 1e-4;  // separate only clearly violated clusters
+constexpr std::size_t kCutsPerRound = 32;
+
+// Clusters found by any generator clone, to become permanent rows before the next solve.
+struct CutPool {
+  std::mutex mutex;
+  std::unordered_set<Mask> known;
+  std::vector<Mask> pending;
+  std::uint64_t lp_cuts = 0, cycle_cuts = 0;
+
+  void add(Mask cluster, bool from_cycle) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!known.insert(cluster).second) return;
+    pending.push_back(cluster);
+    ++(from_cycle ? cycle_cuts : lp_cuts);
+  }
+  std::vector<Mask> take() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return std::exchange(pending, {});
+  }
+};
+
+class ClusterGenerator : public CglCutGenerator {
+ public:
+  ClusterGenerator(const FamilyTable& fam, const ColumnLayout& cols, CutPool& pool,
+                   const StopToken& stop)
+      : fam_(&fam), cols_(&cols), pool_(&pool), stop_(&stop) {}
+  CglCutGenerator* clone() const override { return new ClusterGenerator(*this); }
+
+  void generateCuts(const OsiSolverInterface& si, OsiCuts& cs,
+                    const CglTreeInfo = CglTreeInfo()) override {
+    if (stop_->stop_requested()) return;  // let CBC's cut loop end; the handler stops it
+    const double* x = si.getColSolution();
+    const auto choice = integral_choice(*fam_, *cols_, x);
+    if (choice.empty()) {
+      for (Mask c : separate_clusters(*fam_, *cols_, x, kMinViolation, kCutsPerRound))
+        add(c, false, cs);
+    } else if (const Mask cycle = find_cycle(*fam_, choice)) {
+      add(cycle, true, cs);
+    }
+  }
+
+ private:
+  void add(Mask cluster, bool from_cycle, OsiCuts& cs) const {
+    const std::vector<int> columns = cluster_columns(*fam_, *cols_, cluster);
+    const std::vector<double> ones(columns.size(), 1.0);
+    OsiRowCut cut;
+    cut.setRow(static_cast<int>(columns.size()), columns.data(), ones.data());
+    cut.setLb(1.0);
+    cut.setUb(COIN_DBL_MAX);
+    cut.setGloballyValid(true);
+    cs.insert(cut);
+    pool_->add(cluster, from_cycle);
+  }
+
+  const FamilyTable* fam_;
+  const ColumnLayout* cols_;
+  CutPool* pool_;
+  const StopToken* stop_;
+};
+
+// Ends CBC's search when the stop token fires (deadline or signal).
+class StopHandler : public CbcEventHandler {
+ public:
+  explicit StopHandler(const StopToken& stop) : stop_(&stop) {}
+  CbcEventHandler* clone() const override { return new StopHandler(*this); }
+  CbcAction event(CbcEvent) override { return stop_->stop_requested() ? stop : noAction; }
+
+ private:
+  const StopToken* stop_;
+};
+
+struct Outcome {
+  std::vector<std::uint32_t> choice;  // incumbent (empty if none)
+  bool finished = false;              // search completed (not stopped by a limit)
+  double bound = std::numeric_limits<double>::infinity();  // upper bound on the score
+};
+
+class IlpSolver {
+ public:
+  IlpSolver(const FamilyTable& fam, const ExactOptions& options, const StopToken& stop,
+            ExactStats& stats)
+      : fam_(fam), cols_(fam), options_(options), stop_(stop), stats_(stats) {}
+
+  std::vector<std::vector<std::uint32_t>> run();
+
+ private:
+  void build();
+  Outcome solve_once();
+  void add_row(const std::vector<int>& columns, const std::vector<double>& coefs, double lb,
+               double ub);
+  void flush_cuts();
+  std::vector<std::uint32_t> find_opt();
+  void add_score_row(double threshold);
+  void collect(std::vector<std::vector<std::uint32_t>>& dags, double threshold);
+
+  const FamilyTable& fam_;
+  ColumnLayout cols_;
+  const ExactOptions& options_;
+  const StopToken& stop_;
+  ExactStats& stats_;
+  CutPool pool_;
+  OsiClpSolverInterface base_;
+};
+
+void IlpSolver::add_row(const std::vector<int>& columns, const std::vector<double>& coefs,
+                        double lb, double ub) {
+  CoinPackedVector row(static_cast<int>(columns.size()), columns.data(), coefs.data());
+  base_.addRow(row, lb, ub);
+}
+
+void IlpSolver::build() {
+  const int cols = static_cast<int>(cols_.columns());
+  std::vector<double> obj(cols), lo(cols, 0.0), up(cols, 1.0);
+  for (int v = 0; v < fam_.n; ++v)
+    for (std::size_t i = 0; i < fam_.size(v); ++i) obj[cols_.offset[v] + i] = -fam_.scores[v][i];
+  CoinPackedMatrix empty(false, 0, 0);
+  empty.setDimensions(0, cols);
+  base_.loadProblem(empty, lo.data(), up.data(), obj.data(), nullptr, nullptr);
+  for (int c = 0; c < cols; ++c) base_.setInteger(c);
+  for (int v = 0; v < fam_.n; ++v) {
+    std::vector<int> columns;
+    for (std::size_t i = 0; i < fam_.size(v); ++i)
+      columns.push_back(static_cast<int>(cols_.offset[v] + i));
+    add_row(columns, std::vector<double>(columns.size(), 1.0), 1.0, 1.0);
+  }
+  std::vector<Mask> may_parent(static_cast<std::size_t>(fam_.n), 0);  // union of v's parents
+  for (int v = 0; v < fam_.n; ++v)
+    for (Mask m : fam_.masks[v]) may_parent[v] |= m;
+  for (int u = 0; u < fam_.n; ++u)
+    for (int v = u + 1; v < fam_.n; ++v)
+      if ((may_parent[v] >> u & 1) && (may_parent[u] >> v & 1)) {
+        const Mask pair = (Mask{1} << u) | (Mask{1} << v);
+        pool_.known.insert(pair);
+        pool_.pending.push_back(pair);
+      }
+  flush_cuts();
+  base_.messageHandler()->setLogLevel(0);
+}
+
+void IlpSolver::flush_cuts() {
+  for (Mask c : pool_.take()) add_cluster_row(fam_, cols_, base_, c);
+}
+
+Outcome IlpSolver::solve_once() {
+  CbcModel model(base_);
+  model.setLogLevel(0);
+  model.messageHandler()->setLogLevel(0);
+  model.solver()->messageHandler()->setLogLevel(0);
+  ClusterGenerator generator(fam_, cols_, pool_, stop_);
+  model.addCutGenerator(&generator, 1, "cluster", true, true);
+  model.cutGenerator(0)->setMustCallAgain(true);
+  StopHandler handler(stop_);
+  model.passInEventHandler(&handler);
+  if (stop_.has_deadline()) {
+    model.setUseElapsedTime(true);
+    model.setMaximumSeconds(std::max(stop_.remaining(), 0.01));
+  }
+  if (options_.threads > 1) model.setNumberThreads(options_.threads);
+  model.setDblParam(CbcModel::CbcCutoffIncrement, 1e-7);
+  model.branchAndBound();
+  ++stats_.ilp_solves;
+  stats_.ilp_nodes += static_cast<std::uint64_t>(model.getNodeCount());
+  Outcome o;
+  if (model.bestSolution()) o.choice = integral_choice(fam_, cols_, model.bestSolution(), 1e-4);
+  o.finished = model.status() == 0 && !stop_.stop_requested();
+  o.bound = -model.getBestPossibleObjValue();
+  flush_cuts();
+  return o;
+}
+
+std::vector<std::uint32_t> IlpSolver::find_opt() {
+  for (;;) {
+    Outcome o = solve_once();
+    if (!o.choice.empty()) {
+      if (const Mask cycle = find_cycle(fam_, o.choice)) {  // CBC accepted a cyclic point
+        pool_.add(cycle, true);
+        flush_cuts();
+        if (!stop_.stop_requested()) continue;
+        o.choice.clear();
+      }
+    }
+    if (o.choice.empty()) {
+      if (o.finished) throw InputError("the score cache admits no DAG");
+      return order_network(fam_);  // stopped before any network: a valid fallback
+    }
+    stats_.opt = fam_.score(o.choice);
+    stats_.optimal = o.finished;
+    stats_.bound = o.finished ? stats_.opt : std::max(o.bound, stats_.opt);
+    return o.choice;
+  }
+}
+
+void IlpSolver::add_score_row(double threshold) {
+  std::vector<int> columns(cols_.columns());
+  std::vector<double> coefs(cols_.columns());
+  for (int v = 0; v < fam_.n; ++v)
+    for (std::size_t i = 0; i < fam_.size(v); ++i) {
+      columns[cols_.offset[v] + i] = static_cast<int>(cols_.offset[v] + i);
+      coefs[cols_.offset[v] + i] = fam_.scores[v][i];
+    }
+  add_row(columns, coefs, threshold, COIN_DBL_MAX);
+}
+
+void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double threshold) {
+  add_score_row(threshold);
+  std::vector<std::vector<std::uint32_t>> found;  // the optimum is found again, in its turn
+  const CollectResult r =
+      collect_within(fam_, cols_, base_, threshold, options_.max_solutions, stop_, found);
+  stats_.ilp_nodes += r.nodes;
+  pool_.lp_cuts += r.cluster_cuts;
+  pool_.cycle_cuts += r.cycle_cuts;
+  stats_.complete = r.complete;
+  stats_.truncated = found.size() >= options_.max_solutions && !r.complete;
+  if (std::find(found.begin(), found.end(), dags.front()) == found.end())
+    found.push_back(dags.front());
+  dags = std::move(found);
+}
+
+std::vector<std::vector<std::uint32_t>> IlpSolver::run() {
+  build();
+  const auto t0 = Clock::now();
+  std::vector<std::vector<std::uint32_t>> dags;
+  auto best = find_opt();
+  stats_.seconds_opt = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (!best.empty()) {
+    dags.push_back(best);
+    stats_.opt = std::max(stats_.opt, fam_.score(best));
+    stats_.epsilon = options_.epsilon.resolve(std::fabs(stats_.opt));
+  }
+  if (stats_.optimal)
+    collect(dags, stats_.opt - stats_.epsilon - score_tolerance(stats_.opt, stats_.opt));
+  stats_.cluster_cuts = pool_.lp_cuts;
+  stats_.cycle_cuts = pool_.cycle_cuts;
+  return dags;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint32_t>> solve_ilp(const FamilyTable& fam,
+                                                  const ExactOptions& options,
+                                                  const StopToken& stop, ExactStats& stats) {
+  return IlpSolver(fam, options, stop, stats).run();
+}
+
+}  // namespace bnsl::exact
+
+#else  // !BNSL_HAVE_CBC
+
+namespace bnsl::exact {
+
+std::vector<std::vector<std::uint32_t>> solve_ilp(const FamilyTable&, const ExactOptions&,
+                                                  const StopToken&, ExactStats&) {
+  throw InputError(
+      "--method ilp is unavailable: bnsl was built without COIN-OR CBC (use --method dp)");
+}
+
+}  // namespace bnsl::exact
+
+#endif

@@ -1,0 +1,343 @@
+// Exact mode against independent checks: GOBNILP's wine optimum, the oracle's brute force over
+// variable orders (OPT), and literal enumeration of every parent-set assignment of a cache
+// (the set of DAGs within epsilon). The DP and the ILP are also compared with each other.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bnsl/cache.hpp"
+#include "bnsl/dataset.hpp"
+#include "bnsl/error.hpp"
+#include "bnsl/exact.hpp"
+#include "bnsl/explore.hpp"
+#include "bnsl/report.hpp"
+#include "oracle.hpp"
+
+namespace {
+
+using bnsl::ExactMethod;
+using bnsl::ScoreCache;
+using bnsl::ScoreKind;
+using bnsl::ScoreParams;
+using oracle::Mask;
+
+const std::string kDir = BNSL_DATASETS_DIR;
+constexpr double kWineOpt = -1258.445909;
+
+bnsl::Dataset read_wine() {
+  return bnsl::read_csv(kDir + "/wine.csv", bnsl::CsvOptions{.header = false});
+}
+
+ScoreCache explore_cache(const bnsl::Dataset& d, const ScoreParams& params, double eps) {
+  bnsl::ExploreOptions o;
+  o.score = params;
+  o.epsilon = bnsl::Epsilon::epsilon(eps);
+  o.method = bnsl::ExploreMethod::is;
+  o.max_parents = -1;
+  o.prune = true;
+  o.threads = 1;
+  return bnsl::explore(d, o, bnsl::StopToken());
+}
+
+// A cache holding exactly the oracle's families (scored without bnsl's scorer).
+ScoreCache oracle_cache(const oracle::Families& fam) {
+  ScoreCache cache(fam.size());
+  for (std::size_t v = 0; v < fam.size(); ++v) {
+    for (const auto& [m, s] : fam[v]) cache.var(v).add(s, oracle::from_mask(m));
+    cache.var(v).sort_best_first();
+  }
+  return cache;
+}
+
+bnsl::PoolReport solve(const ScoreCache& cache, ExactMethod method, double eps,
+                       bnsl::ExactStats* stats = nullptr) {
+  bnsl::ExactOptions o;
+  o.method = method;
+  o.epsilon = bnsl::Epsilon::epsilon(eps);
+  o.threads = 1;
+  return bnsl::solve_exact(cache, o, bnsl::StopToken(), stats);
+}
+
+std::vector<Mask> dag_masks(const bnsl::ParentSets& parents) {
+  std::vector<Mask> out;
+  for (const auto& p : parents) out.push_back(oracle::to_mask(p));
+  return out;
+}
+
+// Literal enumeration: every assignment of one cache entry per variable, acyclic ones with
+// score >= OPT - eps (same tolerance as the library: 1e-9 relative).
+std::set<std::vector<Mask>> brute_force_within(const ScoreCache& cache, double eps,
+                                               double* opt_out) {
+  const oracle::Families fam = [&] {
+    oracle::Families f(cache.n_vars());
+    for (std::size_t v = 0; v < cache.n_vars(); ++v)
+      for (std::size_t i = 0; i < cache.var(v).size(); ++i) {
+        const auto p = cache.var(v).parents(i);
+        f[v].emplace_back(oracle::to_mask({p.begin(), p.end()}), cache.var(v).score(i));
+      }
+    return f;
+  }();
+  const std::size_t n = fam.size();
+  std::vector<std::pair<std::vector<Mask>, double>> dags;
+  std::vector<std::size_t> pick(n, 0);
+  std::vector<Mask> parents(n);
+  for (;;) {
+    double total = 0;
+    for (std::size_t v = 0; v < n; ++v) parents[v] = fam[v][pick[v]].first;
+    for (std::size_t v = 0; v < n; ++v) total += fam[v][pick[v]].second;
+    if (oracle::acyclic(parents)) dags.emplace_back(parents, total);
+    std::size_t v = 0;
+    while (v < n && ++pick[v] == fam[v].size()) pick[v++] = 0;
+    if (v == n) break;
+  }
+  double opt = oracle::kNegInf;
+  for (const auto& d : dags) opt = std::max(opt, d.second);
+  const double threshold = opt - eps - 1e-9 * std::max(1.0, std::fabs(opt));
+  std::set<std::vector<Mask>> out;
+  for (const auto& d : dags)
+    if (d.second >= threshold) out.insert(d.first);
+  if (opt_out) *opt_out = opt;
+  return out;
+}
+
+int class_count(const std::set<std::vector<Mask>>& dags, std::size_t n) {
+  bnsl::PoolReport r;
+  for (std::size_t v = 0; v < n; ++v) r.variables.push_back("V" + std::to_string(v));
+  for (const auto& d : dags) {
+    bnsl::ParentSets p;
+    for (Mask m : d) p.push_back(oracle::from_mask(m));
+    r.dags.push_back({0.0, p, -1});
+  }
+  bnsl::summarize(r);
+  return r.mec_count;
+}
+
+// The listed DAGs: distinct, acyclic, sorted best first, scores re-summed from the cache.
+std::set<std::vector<Mask>> check_listed(const bnsl::PoolReport& r, const ScoreCache& cache) {
+  std::set<std::vector<Mask>> out;
+  for (std::size_t k = 0; k < r.dags.size(); ++k) {
+    const auto masks = dag_masks(r.dags[k].parents);
+    CHECK(oracle::acyclic(masks));
+    CHECK(out.insert(masks).second);  // listed once
+    double s = 0;
+    for (std::size_t v = 0; v < masks.size(); ++v) {
+      const long i = cache.var(v).find(r.dags[k].parents[v]);
+      REQUIRE(i >= 0);
+      s += cache.var(v).score(static_cast<std::size_t>(i));
+    }
+    CHECK(r.dags[k].score == Approx(s).epsilon(1e-12));
+    if (k > 0) CHECK(r.dags[k - 1].score >= r.dags[k].score);
+  }
+  return out;
+}
+
+// Returns the number of DAGs within eps.
+std::size_t check_enumeration(const ScoreCache& cache, ExactMethod method, double eps,
+                              const std::string& ctx) {
+  INFO(ctx << " method " << bnsl::to_string(method) << " eps " << eps);
+  double opt = 0;
+  const auto truth = brute_force_within(cache, eps, &opt);
+  bnsl::PoolReport r = solve(cache, method, eps);
+  CHECK(r.optimal);
+  CHECK(r.complete);
+  REQUIRE(!r.dags.empty());
+  CHECK(r.dags[0].score == Approx(opt).epsilon(1e-12));
+  const auto listed = check_listed(r, cache);
+  CHECK(listed.size() == truth.size());
+  CHECK(listed == truth);
+  bnsl::summarize(r);
+  CHECK(r.mec_count == class_count(truth, cache.n_vars()));
+  return truth.size();
+}
+
+const double kEpsilons[] = {0.0, 0.5, 2.0, std::log(20.0), 8.0};
+
+std::vector<ExactMethod> methods() {
+  std::vector<ExactMethod> m = {ExactMethod::dp};
+  if (bnsl::ilp_available()) m.push_back(ExactMethod::ilp);
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("exact dp: wine OPT from an explored cache and from wine.BIC.3", "[exact][wine]") {
+  const bnsl::Dataset d = read_wine();
+  const ScoreCache explored = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
+  bnsl::ExactStats st;
+  const bnsl::PoolReport a = solve(explored, ExactMethod::dp, 0.0, &st);
+  CHECK(a.optimal);
+  CHECK(st.optimal);
+  CHECK(a.dags[0].score == Approx(kWineOpt).margin(1e-6));
+  const ScoreCache file = bnsl::read_jkl(kDir + "/wine.BIC.3", d.names());
+  const bnsl::PoolReport b = solve(file, ExactMethod::dp, 0.0);
+  CHECK(b.optimal);
+  CHECK(b.dags[0].score == Approx(kWineOpt).margin(1e-6));
+  // The optimum re-scored from the data by the oracle.
+  double s = 0;
+  for (int v = 0; v < 14; ++v)
+    s += oracle::bic(oracle::count(d, v, a.dags[0].parents[static_cast<std::size_t>(v)]));
+  CHECK(s == Approx(kWineOpt).margin(1e-6));
+}
+
+TEST_CASE("exact dp: OPT equals the oracle's brute force over orders", "[exact][dp]") {
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const int n = 3 + static_cast<int>(seed % 5);  // 3..7
+    std::vector<int> arities;
+    for (int v = 0; v < n; ++v) arities.push_back(2 + static_cast<int>((seed + v) % 3));
+    const bnsl::Dataset d = oracle::random_dataset(60 + 40 * (seed % 4), arities, seed);
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
+      const oracle::Families fam = oracle::full_table(d, p, -1);
+      const double opt = oracle::brute_force_orders(fam).opt;
+      const bnsl::PoolReport r = solve(oracle_cache(fam), ExactMethod::dp, 0.0);
+      INFO("seed " << seed << " n " << n << " " << bnsl::to_string(p.kind));
+      CHECK(r.optimal);
+      CHECK(r.dags[0].score == Approx(opt).epsilon(1e-12));
+    }
+  }
+}
+
+TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[exact][enum]") {
+  std::size_t listed = 0, max_listed = 0;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const int n = 3 + static_cast<int>(seed % 3);  // 3..5
+    std::vector<int> arities(static_cast<std::size_t>(n), 2);
+    arities[0] = 3;
+    const bnsl::Dataset d = oracle::random_dataset(40 + 30 * (seed % 3), arities, seed, 0.3);
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
+      const std::string ctx = "seed " + std::to_string(seed) + " " + bnsl::to_string(p.kind);
+      if (n <= 4) {  // every parent set: the enumeration must cope with a full table
+        const ScoreCache full = oracle_cache(oracle::full_table(d, p, -1));
+        for (double eps : kEpsilons)
+          for (ExactMethod m : methods()) {
+            const std::size_t k = check_enumeration(full, m, eps, ctx + " full");
+            listed += k;
+            max_listed = std::max(max_listed, k);
+          }
+      }
+      for (double eps : kEpsilons) {
+        const ScoreCache pruned = explore_cache(d, p, eps);
+        for (ExactMethod m : methods())
+          listed += check_enumeration(pruned, m, eps, ctx + " pruned");
+      }
+    }
+  }
+  CHECK(max_listed > 50);  // the cases are not trivial
+  CHECK(listed > 1000);
+}
+
+TEST_CASE("exact dp: a stopped run still returns a network, not proven", "[exact][dp]") {
+  const bnsl::Dataset d = read_wine();
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
+  bnsl::ExactOptions o;
+  o.method = ExactMethod::dp;
+  bnsl::StopToken stop;
+  stop.request_stop();
+  const bnsl::PoolReport r = bnsl::solve_exact(cache, o, stop);
+  REQUIRE(r.dags.size() == 1);
+  CHECK(!r.optimal);
+  CHECK(!r.complete);
+  CHECK(oracle::acyclic(dag_masks(r.dags[0].parents)));
+}
+
+TEST_CASE("exact dp: limits are reported as input errors", "[exact][dp]") {
+  const bnsl::Dataset d = read_wine();
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, 0.0);
+  bnsl::ExactOptions o;
+  o.method = ExactMethod::dp;
+  o.dp_max_bytes = 1000;
+  CHECK_THROWS_AS(bnsl::solve_exact(cache, o, bnsl::StopToken()), bnsl::InputError);
+  ScoreCache empty_var(2);
+  empty_var.var(0).add(-1.0, std::vector<int>{});
+  o.dp_max_bytes = std::size_t{1} << 30;
+  CHECK_THROWS_AS(bnsl::solve_exact(empty_var, o, bnsl::StopToken()), bnsl::InputError);
+}
+
+TEST_CASE("exact dp: --max-solutions truncates and says so", "[exact][dp]") {
+  const bnsl::Dataset d = read_wine();
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
+  bnsl::ExactOptions o;
+  o.method = ExactMethod::dp;
+  o.max_solutions = 10;
+  bnsl::ExactStats st;
+  const bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
+  CHECK(r.optimal);
+  CHECK(!r.complete);
+  CHECK(st.truncated);
+  CHECK(r.dags.size() <= 11);
+  CHECK(r.dags[0].score == Approx(kWineOpt).margin(1e-6));
+}
+
+TEST_CASE("exact ilp: wine OPT proven from an explored cache and from wine.BIC.3",
+          "[exact][ilp][wine]") {
+  if (!bnsl::ilp_available()) {
+    WARN("built without CBC: --method ilp is unavailable");
+    CHECK_THROWS_AS(solve(ScoreCache(1), ExactMethod::ilp, 0.0), bnsl::InputError);
+    return;
+  }
+  const bnsl::Dataset d = read_wine();
+  const ScoreCache explored = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
+  bnsl::ExactStats st;
+  const bnsl::PoolReport a = solve(explored, ExactMethod::ilp, 0.0, &st);
+  CHECK(a.optimal);
+  CHECK(st.bound == st.opt);
+  CHECK(a.dags[0].score == Approx(kWineOpt).margin(1e-6));
+  const ScoreCache file = bnsl::read_jkl(kDir + "/wine.BIC.3", d.names());
+  const bnsl::PoolReport b = solve(file, ExactMethod::ilp, 0.0);
+  CHECK(b.optimal);
+  CHECK(b.dags[0].score == Approx(kWineOpt).margin(1e-6));
+}
+
+TEST_CASE("exact ilp: wine, every DAG within ln 3 equals the dp enumeration",
+          "[exact][ilp][wine]") {
+  if (!bnsl::ilp_available()) return;
+  const bnsl::Dataset d = read_wine();
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(3.0));
+  bnsl::PoolReport dp = solve(cache, ExactMethod::dp, std::log(3.0));
+  bnsl::PoolReport ilp = solve(cache, ExactMethod::ilp, std::log(3.0));
+  CHECK(dp.complete);
+  CHECK(ilp.complete);
+  const auto a = check_listed(dp, cache);
+  const auto b = check_listed(ilp, cache);
+  CHECK(a.size() == 308);
+  CHECK(a == b);
+  bnsl::summarize(dp);
+  bnsl::summarize(ilp);
+  CHECK(dp.mec_count == ilp.mec_count);
+}
+
+TEST_CASE("exact ilp: OPT equals dp OPT on random data (BIC and BDeu)", "[exact][ilp]") {
+  if (!bnsl::ilp_available()) return;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const int n = 4 + static_cast<int>(seed % 7);  // 4..10
+    std::vector<int> arities;
+    for (int v = 0; v < n; ++v) arities.push_back(2 + static_cast<int>((seed * 7 + v) % 3));
+    const bnsl::Dataset d = oracle::random_dataset(100 + 50 * (seed % 5), arities, seed, 0.2, 3);
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
+      const ScoreCache cache = explore_cache(d, p, 0.0);
+      const bnsl::PoolReport a = solve(cache, ExactMethod::dp, 0.0);
+      const bnsl::PoolReport b = solve(cache, ExactMethod::ilp, 0.0);
+      INFO("seed " << seed << " n " << n << " " << bnsl::to_string(p.kind));
+      CHECK(a.optimal);
+      CHECK(b.optimal);
+      CHECK(b.dags[0].score == Approx(a.dags[0].score).epsilon(1e-10));
+      CHECK(check_listed(a, cache) == check_listed(b, cache));  // all optimal DAGs
+    }
+  }
+}
+
+TEST_CASE("exact ilp: a stopped run still returns a DAG, not proven", "[exact][ilp]") {
+  if (!bnsl::ilp_available()) return;
+  const bnsl::Dataset d = read_wine();
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
+  bnsl::ExactOptions o;
+  o.method = ExactMethod::ilp;
+  bnsl::StopToken stop;
+  stop.request_stop();
+  const bnsl::PoolReport r = bnsl::solve_exact(cache, o, stop);
+  REQUIRE(!r.dags.empty());
+  CHECK(!r.complete);
+  CHECK(oracle::acyclic(dag_masks(r.dags[0].parents)));
+}
