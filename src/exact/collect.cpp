@@ -32,12 +32,22 @@
 
 namespace bnsl::exact {
 
-void add_cluster_row(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
-                     Mask cluster) {
-  const std::vector<int> columns = cluster_columns(fam, cols, cluster);
-  const std::vector<double> ones(columns.size(), 1.0);
-  lp.addRow(CoinPackedVector(static_cast<int>(columns.size()), columns.data(), ones.data()), 1.0,
-            lp.getInfinity());
+void add_cluster_rows(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
+                      const std::vector<Mask>& clusters) {
+  if (clusters.empty()) return;
+  std::vector<CoinPackedVector> rows;
+  rows.reserve(clusters.size());
+  for (Mask c : clusters) {
+    const std::vector<int> columns = cluster_columns(fam, cols, c);
+    const std::vector<double> ones(columns.size(), 1.0);
+    rows.emplace_back(static_cast<int>(columns.size()), columns.data(), ones.data());
+  }
+  std::vector<const CoinPackedVectorBase*> pointers;
+  for (const auto& r : rows) pointers.push_back(&r);
+  const std::vector<double> lower(clusters.size(), 1.0);
+  const std::vector<double> upper(clusters.size(), lp.getInfinity());
+  // One call: adding rows one by one to a column-ordered matrix costs O(nonzeros) each.
+  lp.addRows(static_cast<int>(rows.size()), pointers.data(), lower.data(), upper.data());
 }
 
 namespace {
@@ -107,7 +117,7 @@ Collector::Step Collector::process() {
   const auto choice = integral_choice(fam_, cols_, x);
   if (!choice.empty()) {
     if (const Mask cycle = find_cycle(fam_, choice)) {
-      add_cluster_row(fam_, cols_, lp_, cycle);
+      add_cluster_rows(fam_, cols_, lp_, {cycle});
       ++out_.cycle_cuts;
       return Step::again;
     }
@@ -176,7 +186,7 @@ void Collector::node(int depth) {
     const double* x = lp_.getColSolution();
     if (rounds++ < kCutRoundsPerNode) {
       const auto cuts = separate_clusters(fam_, cols_, x, kMinViolation, kCutsPerRound);
-      for (Mask c : cuts) add_cluster_row(fam_, cols_, lp_, c);
+      add_cluster_rows(fam_, cols_, lp_, cuts);
       out_.cluster_cuts += cuts.size();
       if (!cuts.empty()) {
         lp_.resolve();
