@@ -6,28 +6,7 @@
 #
 # Usage: bash eval.sh PATH_TO_bnsl_BINARY DATASETS_DIR
 # Ends with "N passed, 0 failed"; exits non-zero at the first failure.
-set -u
-
-if [[ $# -ne 2 ]]; then
-  echo "usage: bash $0 PATH_TO_bnsl_BINARY DATASETS_DIR" >&2
-  exit 2
-fi
-BNSL=$(realpath "$1")
-DATA=$(realpath "$2")
-[[ -x $BNSL ]] || { echo "eval.sh: $BNSL is not an executable" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "eval.sh: python3 is required" >&2; exit 1; }
-
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-passed=0
-
-fail() {
-  echo "eval.sh: FAIL: $*" >&2
-  [[ -f $WORK/err.txt ]] && tail -20 "$WORK/err.txt" >&2
-  echo "$passed passed, 1 failed" >&2
-  exit 1
-}
-pass() { passed=$((passed + 1)); echo "ok: $*"; }
+source "$(dirname "$0")/lib/common.bash" "$@"
 
 # field JSON_FILE PYTHON_EXPRESSION_ON_j: prints the value.
 field() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }

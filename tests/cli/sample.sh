@@ -5,27 +5,7 @@
 #
 # Usage: bash sample.sh PATH_TO_bnsl_BINARY DATASETS_DIR
 # Ends with "N passed, 0 failed"; exits non-zero at the first failure.
-set -u
-
-if [[ $# -ne 2 ]]; then
-  echo "usage: bash $0 PATH_TO_bnsl_BINARY DATASETS_DIR" >&2
-  exit 2
-fi
-BNSL=$(realpath "$1")
-DATA=$(realpath "$2")
-[[ -x $BNSL ]] || { echo "sample.sh: $BNSL is not an executable" >&2; exit 1; }
-
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-passed=0
-
-fail() {
-  echo "sample.sh: FAIL: $*" >&2
-  [[ -f $WORK/err.txt ]] && tail -20 "$WORK/err.txt" >&2
-  echo "$passed passed, 1 failed" >&2
-  exit 1
-}
-pass() { passed=$((passed + 1)); echo "ok: $*"; }
+source "$(dirname "$0")/lib/common.bash" "$@"
 
 # 1. Shape: header = asia's variables in BIF order, 1000 data lines of 8 fields of yes/no.
 "$BNSL" sample "$DATA/asia.bif" -n 1000 --seed 5 -o "$WORK/a.csv" 2>"$WORK/err.txt" ||

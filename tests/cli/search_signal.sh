@@ -7,28 +7,7 @@
 #
 # Usage: bash search_signal.sh PATH_TO_bnsl_BINARY DATASETS_DIR
 # Ends with "N passed, 0 failed"; exits non-zero at the first failure.
-set -u
-
-if [[ $# -ne 2 ]]; then
-  echo "usage: bash $0 PATH_TO_bnsl_BINARY DATASETS_DIR" >&2
-  exit 2
-fi
-BNSL=$(realpath "$1")
-DATA=$(realpath "$2")
-[[ -x $BNSL ]] || { echo "search_signal.sh: $BNSL is not an executable" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "search_signal.sh: python3 is required" >&2; exit 1; }
-
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-passed=0
-
-fail() {
-  echo "search_signal.sh: FAIL: $*" >&2
-  [[ -f $WORK/err.txt ]] && tail -20 "$WORK/err.txt" >&2
-  echo "$passed passed, 1 failed" >&2
-  exit 1
-}
-pass() { passed=$((passed + 1)); echo "ok: $*"; }
+source "$(dirname "$0")/lib/common.bash" "$@"
 
 # outputs_valid PREFIX: pool JSON parses, has DAGs sorted best first; BIF and DOT exist.
 outputs_valid() {

@@ -1,0 +1,27 @@
+# Shared preamble of the command-line tests (sourced, not run by ctest: it is not in cli/*.sh).
+# Usage in a test: source "$(dirname "$0")/lib/common.bash" "$@"
+# Sets BNSL (the binary), DATA (datasets dir), WORK (a temporary dir removed on exit) and
+# `passed`; defines pass WHAT and fail WHAT (prints WORK/err.txt's tail, the "N passed,
+# 1 failed" line, and exits 1). Each test ends with: echo "$passed passed, 0 failed".
+set -u
+NAME=$(basename "$0")
+if [[ $# -ne 2 ]]; then
+  echo "usage: bash $0 PATH_TO_bnsl_BINARY DATASETS_DIR" >&2
+  exit 2
+fi
+BNSL=$(realpath "$1")
+DATA=$(realpath "$2")
+[[ -x $BNSL ]] || { echo "$NAME: $BNSL is not an executable" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "$NAME: python3 is required" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+passed=0
+
+fail() {
+  echo "$NAME: FAIL: $*" >&2
+  [[ -f $WORK/err.txt ]] && tail -20 "$WORK/err.txt" >&2
+  echo "$passed passed, 1 failed" >&2
+  exit 1
+}
+pass() { passed=$((passed + 1)); echo "ok: $*"; }
