@@ -7,26 +7,8 @@
 #
 # Usage: bash check.sh PATH_TO_bnsl_BINARY DATASETS_DIR
 # Stops at the first failure with a message and a non-zero status; ends with "N passed, 0 failed".
-set -u
-
-if [[ $# -ne 2 ]]; then
-  echo "usage: bash $0 PATH_TO_bnsl_BINARY DATASETS_DIR" >&2
-  exit 2
-fi
-BNSL=$(realpath "$1")
-[[ -x $BNSL ]] || { echo "check.sh: $BNSL is not an executable" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "check.sh: python3 is required" >&2; exit 1; }
-
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+source "$(dirname "$0")/lib/common.bash" "$@"
 cd "$WORK" || exit 1
-passed=0
-
-fail() {
-  echo "check.sh: FAIL: $*" >&2
-  echo "$passed passed, 1 failed" >&2
-  exit 1
-}
 
 # expect STATUS DESCRIPTION PATTERN ARGS...: runs `bnsl check ARGS`, wants exit STATUS and
 # PATTERN (grep -E, may be empty) somewhere in stdout + stderr.

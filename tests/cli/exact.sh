@@ -5,27 +5,8 @@
 # false), and bad usage exits 2 with a message. The pool is re-checked with python3.
 #
 # Usage: bash exact.sh PATH_TO_bnsl_BINARY DATASETS_DIR
-set -u
-
-if [[ $# -ne 2 ]]; then
-  echo "usage: bash $0 PATH_TO_bnsl_BINARY DATASETS_DIR" >&2
-  exit 2
-fi
-BNSL=$(realpath "$1")
-DATA=$(realpath "$2")
-[[ -x $BNSL ]] || { echo "exact.sh: $BNSL is not an executable" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "exact.sh: python3 is required" >&2; exit 1; }
-
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+source "$(dirname "$0")/lib/common.bash" "$@"
 cd "$WORK" || exit 1
-passed=0
-
-fail() {
-  echo "exact.sh: FAIL: $*" >&2
-  echo "$passed passed, 1 failed" >&2
-  exit 1
-}
 
 # pool_is FILE BEST OPTIMAL COMPLETE [COUNT]: checks fields of a pool JSON.
 pool_is() {
