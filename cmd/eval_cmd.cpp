@@ -1,10 +1,12 @@
-// `bnsl eval --truth NET.bif --learned X [--test DATA.csv] [--train DATA.csv] [--json]`:
+// `bnsl eval [--truth NET.bif] --learned X [--test DATA.csv] [--train DATA.csv] [--json]`:
 // compares a learned network (BIF, pool JSON's best DAG, or "child: p1 p2" structure file)
 // with the true one -- arcs and edges found / missed / extra / reversed, precision, recall,
 // SHD of DAGs and of CPDAGs (definitions in bnsl/eval.hpp) -- and with --test gives the mean
 // log-likelihood per test row under the true parameters and under the learned ones: those of
 // the learned BIF, or, with --train, estimated from the training rows on the learned
-// structure (pseudo-count --pseudo-count per cell, states of the true network). Writes one
+// structure (pseudo-count --pseudo-count per cell, states of the true network). Without
+// --truth (data with no known network, e.g. a train/test split) it gives only the learned
+// network's test log-likelihood, states taken from the training and test data. Writes one
 // JSON object (--json) or a table to stdout.
 #include <cmath>
 #include <cstdio>
@@ -94,6 +96,13 @@ struct EvalCommand {
     auto num = [](const nlohmann::json& x) {
       return x.is_null() ? std::string("n/a") : text(x.get<double>());
     };
+    if (truth_path.empty()) {
+      std::printf("eval: %s (%s, %zu variables, %zu arcs), no true network\n",
+                  learned_path.c_str(), j["learned_kind"].get<std::string>().c_str(),
+                  j["variables"].get<std::size_t>(), j["learned_arcs"].get<std::size_t>());
+      print_test(j["test"], row);
+      return;
+    }
     std::printf("eval: %s against %s (%s, %zu variables)\n", learned_path.c_str(),
                 truth_path.c_str(), j["learned_kind"].get<std::string>().c_str(),
                 j["variables"].get<std::size_t>());
@@ -109,8 +118,11 @@ struct EvalCommand {
     row("edge precision / recall", num(e["precision"]) + " / " + num(e["recall"]));
     row("SHD (DAG)", j["shd"].dump());
     row("SHD (CPDAG)", j["shd_cpdag"].dump());
-    if (!j.contains("test")) return;
-    const auto& t = j["test"];
+    if (j.contains("test")) print_test(j["test"], row);
+  }
+
+  template <class Row>
+  static void print_test(const nlohmann::json& t, Row row) {
     auto ll = [&](const nlohmann::json& x) {
       if (x.is_null()) return std::string("n/a");
       return (x["mean"].is_null() ? std::string("-inf") : text(x["mean"].get<double>(), "%.6f")) +
@@ -118,13 +130,14 @@ struct EvalCommand {
                                                 : "");
     };
     row("test rows", t["rows"].dump());
-    row("test LL/row, truth", ll(t["truth"]));
+    if (!t["truth"].is_null()) row("test LL/row, truth", ll(t["truth"]));
     row("test LL/row, learned", ll(t["learned"]) + " [" + t["parameters"].get<std::string>() + "]");
   }
 
   int execute() const {
     if (!train_path.empty() && test_path.empty())
       throw InputError("--train is used only with --test (it estimates parameters to score it)");
+    if (truth_path.empty()) return execute_without_truth();
     const BayesNet truth = read_bif(truth_path);
     const LearnedNetwork learned = read_learned(learned_path, truth.names);
     const StructureComparison c = compare_structures(truth.parents, learned.parents);
@@ -141,11 +154,52 @@ struct EvalCommand {
                    {"learned", ll_json(l)},
                    {"parameters", source}};
     }
+    emit(j);
+    return 0;
+  }
+
+  // No true network: only the held-out log-likelihood, with the learned BIF's parameters or
+  // parameters estimated from --train on the states of the training and test data.
+  int execute_without_truth() const {
+    if (test_path.empty())
+      throw InputError("without --truth there is nothing to compare: give --test DATA.csv");
+    const Dataset test = read_csv(test_path, csv.resolve());
+    LearnedNetwork learned;
+    std::string source;
+    if (!train_path.empty()) {
+      const Dataset train = read_csv(train_path, csv.resolve());
+      const BayesNet domain = data_domain(train, test, test_path);
+      learned = read_learned(learned_path, domain.names);
+      learned.net = estimate_on_domain(domain, learned.parents, train, train_path, pseudo_count);
+      source = "train";
+    } else if (learned_path.size() > 4 &&
+               learned_path.compare(learned_path.size() - 4, 4, ".bif") == 0) {
+      learned = read_learned(learned_path, read_bif(learned_path).names);
+      source = "learned-bif";
+    } else {
+      throw InputError(learned_path + " has no parameters: give --train DATA.csv to estimate "
+                       "them (or --truth NET.bif to compare structures)");
+    }
+    std::size_t arcs = 0;
+    for (const auto& p : learned.parents) arcs += p.size();
+    nlohmann::json j = {{"learned", learned_path},
+                        {"learned_kind", learned.kind},
+                        {"variables", learned.parents.size()},
+                        {"learned_arcs", arcs}};
+    j["test"] = {{"file", test_path},
+                 {"rows", test.n_rows()},
+                 {"truth", nullptr},
+                 {"learned", ll_json(log_likelihood(*learned.net, test, test_path))},
+                 {"parameters", source}};
+    emit(j);
+    return 0;
+  }
+
+  void emit(const nlohmann::json& j) const {
     if (json)
       std::cout << j.dump(2) << "\n";
     else
       print_table(j);
-    return 0;
   }
 };
 
@@ -158,7 +212,8 @@ Action register_eval(CLI::App& app) {
       "Compare a learned network with the true one: arcs and edges found, missed, extra, "
       "reversed, precision, recall, SHD of DAGs and CPDAGs; with --test, the mean "
       "log-likelihood per held-out row.");
-  sub->add_option("--truth", cmd->truth_path, "The true network (BIF)")->required();
+  sub->add_option("--truth", cmd->truth_path,
+                  "The true network (BIF); without it only the --test log-likelihood is given");
   sub->add_option("--learned", cmd->learned_path,
                   "Learned network: .bif, .pool.json (its best DAG) or a file of "
                   "'child: parent1 parent2' lines")

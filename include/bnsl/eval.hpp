@@ -105,4 +105,10 @@ TestLikelihood log_likelihood(const BayesNet& net, const Dataset& data, const st
 BayesNet estimate_on_domain(const BayesNet& domain, const ParentSets& parents, const Dataset& train,
                             const std::string& file, double pseudo_count = 0.5);
 
+// A domain (names and state lists, no parents, no parameters) for evaluating without a true
+// network: train's columns and states, each extended by the states of the same-named column of
+// `test` that train never showed (so every test value is a state). Throws InputError naming
+// `test_file` when test's columns are not train's.
+BayesNet data_domain(const Dataset& train, const Dataset& test, const std::string& test_file);
+
 }  // namespace bnsl

@@ -118,4 +118,25 @@ BayesNet estimate_on_domain(const BayesNet& domain, const ParentSets& parents, c
   return estimate_parameters(mapped, parents, pseudo_count);
 }
 
+BayesNet data_domain(const Dataset& train, const Dataset& test, const std::string& test_file) {
+  const std::vector<std::size_t> col = match_columns(train.names(), test, test_file);
+  BayesNet domain;
+  domain.names = train.names();
+  domain.parents.assign(train.n_vars(), {});
+  for (std::size_t v = 0; v < train.n_vars(); ++v) {
+    std::vector<std::string> states;
+    std::map<std::string, int> known;
+    for (int k = 0; k < train.arity(v); ++k) {
+      states.push_back(train.state_name(v, k));
+      known.emplace(states.back(), k);
+    }
+    for (int k = 0; k < test.arity(col[v]); ++k)
+      if (known.emplace(test.state_name(col[v], k), static_cast<int>(states.size())).second)
+        states.push_back(test.state_name(col[v], k));
+    domain.states.push_back(std::move(states));
+  }
+  domain.allocate_cpts();
+  return domain;
+}
+
 }  // namespace bnsl

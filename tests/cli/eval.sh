@@ -3,6 +3,7 @@
 # a structure file with one arc reversed inside an undirected part gives SHD 1, CPDAG SHD 0;
 # a pool file needs --train for parameters; an unknown variable name or a test value unknown
 # to the network gives exit 2 with the file named. JSON output parses; the table has the SHDs.
+# Without --truth, the test log-likelihood alone.
 #
 # Usage: bash eval.sh PATH_TO_bnsl_BINARY DATASETS_DIR
 # Ends with "N passed, 0 failed"; exits non-zero at the first failure.
@@ -63,5 +64,26 @@ grep -q "odd.csv: row 2: 'maybe' is not a state of asia" "$WORK/err.txt" ||
   2>"$WORK/err.txt"
 [[ $? -eq 2 ]] || fail "--train without --test: expected exit 2"
 pass "errors exit 2 with the file named"
+
+# 5. Without --truth: only the test log-likelihood, the same number as with the truth (every
+# state of asia occurs in the training rows, so the state lists agree); a BIF uses its own
+# parameters; a pool or structure file without --train, or no --test, is exit 2.
+"$BNSL" eval --learned "$WORK/s.txt" --test "$WORK/test.csv" --train "$WORK/train.csv" \
+  --json >"$WORK/nt.json" 2>"$WORK/err.txt" || fail "eval without truth: exit $?"
+python3 - "$WORK/nt.json" "$WORK/s.json" <<'PY' || fail "without truth: log-likelihoods differ"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert a["test"]["truth"] is None and "shd" not in a
+assert abs(a["test"]["learned"]["mean"] - b["test"]["learned"]["mean"]) < 1e-9
+PY
+"$BNSL" eval --learned "$DATA/asia.bif" --test "$WORK/test.csv" --json >"$WORK/nb.json" \
+  2>"$WORK/err.txt" || fail "eval BIF without truth: exit $?"
+[[ $(field "$WORK/nb.json" 'j["test"]["learned"]["mean"] == '"$(field "$WORK/self.json" 'j["test"]["truth"]["mean"]')") == True ]] ||
+  fail "BIF without truth: log-likelihood differs from the truth's"
+"$BNSL" eval --learned "$WORK/s.txt" --test "$WORK/test.csv" 2>"$WORK/err.txt"
+[[ $? -eq 2 ]] && grep -q "give --train" "$WORK/err.txt" || fail "structure without --train"
+"$BNSL" eval --learned "$DATA/asia.bif" 2>"$WORK/err.txt"
+[[ $? -eq 2 ]] && grep -q "give --test" "$WORK/err.txt" || fail "no truth, no test"
+pass "without --truth: test log-likelihood only"
 
 echo "$passed passed, 0 failed"
