@@ -97,9 +97,9 @@ struct EvalCommand {
       return x.is_null() ? std::string("n/a") : text(x.get<double>());
     };
     if (truth_path.empty()) {
-      std::printf("eval: %s (%s, %zu variables, %zu arcs), no true network\n",
-                  learned_path.c_str(), j["learned_kind"].get<std::string>().c_str(),
-                  j["variables"].get<std::size_t>(), j["learned_arcs"].get<std::size_t>());
+      std::printf("eval: %s (%s, %zu variables, %zu arcs), no true network\n", learned_path.c_str(),
+                  j["learned_kind"].get<std::string>().c_str(), j["variables"].get<std::size_t>(),
+                  j["learned_arcs"].get<std::size_t>());
       print_test(j["test"], row);
       return;
     }
@@ -177,7 +177,8 @@ struct EvalCommand {
       learned = read_learned(learned_path, read_bif(learned_path).names);
       source = "learned-bif";
     } else {
-      throw InputError(learned_path + " has no parameters: give --train DATA.csv to estimate "
+      throw InputError(learned_path +
+                       " has no parameters: give --train DATA.csv to estimate "
                        "them (or --truth NET.bif to compare structures)");
     }
     std::size_t arcs = 0;

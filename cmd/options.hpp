@@ -51,12 +51,13 @@ void write_file_atomically(const std::string& path, const std::string& text);
 
 // Options of the ordering search (search, learn).
 struct SearchArgs {
-  std::string algo = "asobs";      // asobs | obs
-  std::uint64_t seed = 1;          // random streams of all chains derive from it
-  std::size_t pool_max = 100000;   // pool capacity
-  double checkpoint = 30;          // seconds between output refreshes (0: none)
-  std::string trace;               // anytime trace file (empty: none)
-  void apply(SearchOptions& o) const;  // fills algo, seed, pool_max, checkpoint
+  std::string algo = "asobs";               // asobs | obs
+  std::uint64_t seed = 1;                   // random streams of all chains derive from it
+  std::size_t pool_max = 100000;            // pool capacity
+  std::size_t pool_max_cells = 10'000'000;  // ... in DAG x variable cells (0: no cap)
+  double checkpoint = 30;                   // seconds between output refreshes (0: none)
+  std::string trace;                        // anytime trace file (empty: none)
+  void apply(SearchOptions& o) const;       // fills algo, seed, pool caps, checkpoint
 };
 
 void add_search_options(CLI::App& app, SearchArgs& args);

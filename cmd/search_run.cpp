@@ -56,14 +56,16 @@ int SearchRun::execute(const ScoreCache& cache, const SearchOptions& options, co
     o.on_improvement = [&trace, offset = stop.elapsed()](double seconds, double best) {
       trace.emplace_back(offset + seconds, best);
     };
-  auto checkpoint = [this, &trace](PoolReport& snap) {
+  auto checkpoint = [this, &trace, threads = o.threads](PoolReport& snap) {
     label(snap);
+    summarize(snap, threads);
     write_outputs(prefix, snap, data);
     if (!trace_file.empty()) write_trace(trace_file, trace);
   };
   PoolReport report = bnsl::search(cache, o, stop, &stats, checkpoint);
   label(report);
   report.seconds = stop.elapsed();
+  summarize(report, o.threads);
   write_outputs(prefix, report, data);
   if (!trace_file.empty()) write_trace(trace_file, trace);
   if (!stats_file.empty()) {

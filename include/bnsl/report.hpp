@@ -34,23 +34,23 @@ struct EdgeProb {
 };
 
 struct PoolReport {
-  std::string score = "bic";      // "bic" | "bdeu"
-  std::optional<double> ess;      // BDeu only
+  std::string score = "bic";  // "bic" | "bdeu"
+  std::optional<double> ess;  // BDeu only
   std::vector<std::string> variables;
   std::size_t rows = 0;
   double epsilon = 0;
-  bool optimal = false;           // best score proven optimal
-  bool complete = false;          // every DAG within epsilon of the optimum is listed
-  std::vector<PoolDag> dags;      // sorted best first
-  int mec_count = 0;              // filled by summarize
-  std::vector<EdgeProb> edges;    // filled by summarize: arcs with p > 0, by decreasing p
-  std::string algorithm;          // e.g. "asobs", "ilp"
-  double seconds = 0;             // wall time of the run
+  bool optimal = false;         // best score proven optimal
+  bool complete = false;        // every DAG within epsilon of the optimum is listed
+  std::vector<PoolDag> dags;    // sorted best first
+  int mec_count = 0;            // filled by summarize
+  std::vector<EdgeProb> edges;  // filled by summarize: arcs with p > 0, by decreasing p
+  std::string algorithm;        // e.g. "asobs", "ilp"
+  double seconds = 0;           // wall time of the run
 };
 
 // Computes each DAG's equivalence class (CPDAG) and the edge probabilities, weighting DAG G
-// by exp(score(G) - best).
-void summarize(PoolReport& report);
+// by exp(score(G) - best). The classes are computed on `threads` threads (0: all cores).
+void summarize(PoolReport& report, int threads = 0);
 
 // summarize() (if not done) and write PREFIX.pool.json, PREFIX.best.dot,
 // PREFIX.consensus.dot and, when data is given, PREFIX.best.bif with parameters estimated

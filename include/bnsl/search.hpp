@@ -43,11 +43,16 @@ SearchAlgo parse_search_algo(const std::string& text);  // "asobs" | "obs"; thro
 
 struct SearchOptions {
   SearchAlgo algo = SearchAlgo::asobs;
-  double time = 0;                 // wall-clock budget, s (0: until the stop token fires)
-  int threads = 1;                 // independent chains (0: all cores)
-  std::uint64_t seed = 1;          // chain c uses a stream derived from (seed, c)
-  Epsilon epsilon;                 // the pool keeps DAGs with score >= best - epsilon
-  std::size_t pool_max = 100000;   // pool capacity; the best are kept
+  double time = 0;                // wall-clock budget, s (0: until the stop token fires)
+  int threads = 1;                // independent chains (0: all cores)
+  std::uint64_t seed = 1;         // chain c uses a stream derived from (seed, c)
+  Epsilon epsilon;                // the pool keeps DAGs with score >= best - epsilon
+  std::size_t pool_max = 100000;  // pool capacity; the best are kept
+  // ... and at most this many DAG x variable cells (0: no such cap), so that a pool of a
+  // thousand-variable problem stays a few hundred MB in memory and tens of MB on disk.
+  std::size_t pool_max_cells = 10'000'000;
+  // The capacity for n variables: min(pool_max, max(1000, pool_max_cells / n)).
+  std::size_t pool_capacity(std::size_t n) const;
   double checkpoint = 30;          // seconds between checkpoint callbacks (<= 0: none)
   bool progress = false;           // progress lines on stderr
   std::uint64_t max_restarts = 0;  // stop after this many restarts in total (0: no limit)

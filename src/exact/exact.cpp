@@ -111,7 +111,8 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
   PoolReport r;
   r.variables = cache.names();
   if (r.variables.empty())
-    for (std::size_t v = 0; v < cache.n_vars(); ++v) r.variables.push_back("V" + std::to_string(v));
+    for (std::size_t v = 0; v < cache.n_vars(); ++v)
+      r.variables.push_back(std::string("V").append(std::to_string(v)));
   r.algorithm = st.method;
   r.dags = exact::to_pool(fam, std::move(choices));
   r.optimal = st.optimal;

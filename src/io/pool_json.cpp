@@ -6,6 +6,7 @@
 // and reports the first problem as an InputError naming the file and the field path (or the
 // line and column for a syntax error).
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -24,11 +25,27 @@ std::string dump(const json& j) {
 
 using ordered = nlohmann::ordered_json;  // keeps the documented key order
 
-std::string dag_json(const PoolDag& d) {
-  ordered parents = ordered::array();
-  for (const auto& p : d.parents) parents.push_back(p);
-  ordered j{{"score", d.score}, {"mec", d.mec}, {"parents", std::move(parents)}};
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+// One DAG as {"score":S,"mec":M,"parents":[[...],...]}, formatted directly into `out`
+// (a pool can hold 100,000 DAGs of thousands of variables; building a json tree per DAG
+// costs more than the search's last seconds can spare).
+void append_dag_json(std::string& out, const PoolDag& d) {
+  out += "{\"score\":";
+  out += dump(json(d.score));
+  out += ",\"mec\":";
+  out += std::to_string(d.mec);
+  out += ",\"parents\":[";
+  char buf[16];
+  for (std::size_t v = 0; v < d.parents.size(); ++v) {
+    if (v) out += ',';
+    out += '[';
+    for (std::size_t k = 0; k < d.parents[v].size(); ++k) {
+      if (k) out += ',';
+      const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d.parents[v][k]);
+      out.append(buf, end);
+    }
+    out += ']';
+  }
+  out += "]}";
 }
 
 std::string edge_json(const EdgeProb& e) {
@@ -172,8 +189,10 @@ std::string pool_json_text(const PoolReport& r) {
   out += ", \"dag_count\": " + std::to_string(r.dags.size());
   out += ", \"mec_count\": " + std::to_string(r.mec_count);
   out += ",\n \"dags\": [";
-  for (std::size_t i = 0; i < r.dags.size(); ++i)
-    out += (i ? ",\n  " : "\n  ") + dag_json(r.dags[i]);
+  for (std::size_t i = 0; i < r.dags.size(); ++i) {
+    out += i ? ",\n  " : "\n  ";
+    append_dag_json(out, r.dags[i]);
+  }
   out += "\n ],\n \"edges\": [";
   for (std::size_t i = 0; i < r.edges.size(); ++i)
     out += (i ? ",\n  " : "\n  ") + edge_json(r.edges[i]);

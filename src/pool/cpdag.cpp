@@ -12,11 +12,15 @@
 // directed edges of the essential graph; the same graph that Meek's rules R1-R3 reach from the
 // skeleton and v-structures. Cost O(|E| * max in-degree * log) after a topological sort.
 // Equivalence classes are then found by hashing a canonical encoding of the essential graph
-// and comparing encodings exactly on equal hashes.
+// and comparing encodings exactly on equal hashes. The graphs live in flat arrays (parents of
+// v at par_[off_[v] .. off_[v+1])) reused from DAG to DAG, so classifying a pool of 100,000
+// DAGs allocates per block of DAGs, not per node.
 #include "pool/cpdag.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
-#include <numeric>
+#include <exception>
 #include <string>
 
 #include "bnsl/error.hpp"
@@ -24,121 +28,145 @@
 namespace bnsl {
 namespace {
 
-enum class Label : std::uint8_t { unknown, compelled, reversible };
+constexpr std::uint8_t kUnknown = 0, kCompelled = 1, kReversible = 2;
 
-// Kahn's algorithm; returns pos[v] = position of v in a topological order.
-std::vector<int> topological_positions(const ParentSets& parents) {
-  const int n = static_cast<int>(parents.size());
-  std::vector<std::vector<int>> children(n);
-  std::vector<int> missing(n, 0);
-  for (int v = 0; v < n; ++v) {
-    for (int p : parents[v]) {
-      if (p < 0 || p >= n || p == v)
-        throw RuntimeError("DAG: invalid parent " + std::to_string(p) + " of node " +
+}  // namespace
+
+void EssentialGraphBuilder::build(const ParentSets& parents) {
+  n_ = static_cast<int>(parents.size());
+  off_.assign(static_cast<std::size_t>(n_) + 1, 0);
+  for (int v = 0; v < n_; ++v) off_[v + 1] = off_[v] + static_cast<int>(parents[v].size());
+  par_.resize(static_cast<std::size_t>(off_[n_]));
+  child_off_.assign(static_cast<std::size_t>(n_) + 1, 0);
+  for (int v = 0; v < n_; ++v) {
+    int* p = par_.data() + off_[v];
+    for (std::size_t k = 0; k < parents[v].size(); ++k) {
+      const int w = parents[v][k];
+      if (w < 0 || w >= n_ || w == v)
+        throw RuntimeError("DAG: invalid parent " + std::to_string(w) + " of node " +
                            std::to_string(v));
-      children[p].push_back(v);
+      p[k] = w;
+      ++child_off_[w + 1];
     }
-    missing[v] = static_cast<int>(parents[v].size());
+    std::sort(p, p + parents[v].size());
+    if (std::adjacent_find(p, p + parents[v].size()) != p + parents[v].size())
+      throw RuntimeError("DAG: node " + std::to_string(v) + " lists a parent twice");
   }
-  std::vector<int> ready, pos(n, -1);
-  for (int v = 0; v < n; ++v)
-    if (missing[v] == 0) ready.push_back(v);
+  // Kahn's algorithm over the children lists: pos_[v] = topological position of v.
+  for (int v = 0; v < n_; ++v) child_off_[v + 1] += child_off_[v];
+  child_.resize(par_.size());
+  fill_.assign(child_off_.begin(), child_off_.end() - 1);
+  missing_.resize(static_cast<std::size_t>(n_));
+  for (int v = 0; v < n_; ++v) {
+    missing_[v] = off_[v + 1] - off_[v];
+    for (int a = off_[v]; a < off_[v + 1]; ++a) child_[fill_[par_[a]]++] = v;
+  }
+  ready_.clear();
+  for (int v = 0; v < n_; ++v)
+    if (missing_[v] == 0) ready_.push_back(v);
+  pos_.assign(static_cast<std::size_t>(n_), -1);
+  order_.resize(static_cast<std::size_t>(n_));
   int next = 0;
-  while (!ready.empty()) {
-    int v = ready.back();
-    ready.pop_back();
-    pos[v] = next++;
-    for (int c : children[v])
-      if (--missing[c] == 0) ready.push_back(c);
+  while (!ready_.empty()) {
+    const int v = ready_.back();
+    ready_.pop_back();
+    order_[next] = v;
+    pos_[v] = next++;
+    for (int c = child_off_[v]; c < child_off_[v + 1]; ++c)
+      if (--missing_[child_[c]] == 0) ready_.push_back(child_[c]);
   }
-  if (next != n) throw RuntimeError("DAG: the graph has a directed cycle");
-  return pos;
+  if (next != n_) throw RuntimeError("DAG: the graph has a directed cycle");
+  // Arcs into y visited by their tails' positions, descending; heads in topological order.
+  label_.assign(par_.size(), kUnknown);
+  for (int y : order_) {
+    arcs_.clear();
+    for (int a = off_[y]; a < off_[y + 1]; ++a) arcs_.push_back(a);
+    std::sort(arcs_.begin(), arcs_.end(),
+              [&](int a, int b) { return pos_[par_[a]] > pos_[par_[b]]; });
+    for (int a : arcs_)
+      if (label_[a] == kUnknown) label_arc(y, a);
+  }
 }
 
-// The DAG with sorted parent lists, the topological positions and the arc labels.
-struct LabelledDag {
-  std::vector<std::vector<int>> parents;  // parents[v], sorted by index, no duplicates
-  std::vector<std::vector<Label>> label;  // label[v][i]: arc parents[v][i] -> v
-  std::vector<int> pos;                   // topological position of each node
+int EssentialGraphBuilder::find(int v, int w) const {
+  const int* lo = par_.data() + off_[v];
+  const int* hi = par_.data() + off_[v + 1];
+  const int* it = std::lower_bound(lo, hi, w);
+  return it != hi && *it == w ? static_cast<int>(it - par_.data()) : -1;
+}
 
-  // Index of w in parents[v], or -1.
-  int find(int v, int w) const {
-    const auto& p = parents[v];
-    auto it = std::lower_bound(p.begin(), p.end(), w);
-    return it != p.end() && *it == w ? static_cast<int>(it - p.begin()) : -1;
-  }
-  void label_unknown(int y, Label value) {
-    for (auto& l : label[y])
-      if (l == Label::unknown) l = value;
-  }
-};
+void EssentialGraphBuilder::fill_unknown(int y, std::uint8_t value) {
+  for (int a = off_[y]; a < off_[y + 1]; ++a)
+    if (label_[a] == kUnknown) label_[a] = value;
+}
 
-// Find-Compelled step for the arc parents[y][i] -> y.
-void label_arc(LabelledDag& g, int y, int i) {
-  const int x = g.parents[y][i];
-  for (std::size_t k = 0; k < g.parents[x].size(); ++k) {
-    if (g.label[x][k] != Label::compelled) continue;
-    const int w = g.parents[x][k];
-    const int j = g.find(y, w);
+// Find-Compelled step for the arc a = x -> y.
+void EssentialGraphBuilder::label_arc(int y, int a) {
+  const int x = par_[a];
+  for (int k = off_[x]; k < off_[x + 1]; ++k) {
+    if (label_[k] != kCompelled) continue;
+    const int j = find(y, par_[k]);
     if (j < 0) {  // w -> x -> y with w, y not adjacent: every arc into y is compelled
-      std::fill(g.label[y].begin(), g.label[y].end(), Label::compelled);
+      std::fill(label_.begin() + off_[y], label_.begin() + off_[y + 1], kCompelled);
       return;
     }
-    g.label[y][j] = Label::compelled;
+    label_[j] = kCompelled;
   }
   bool v_structure = false;
-  for (int z : g.parents[y])
-    if (z != x && g.find(x, z) < 0) v_structure = true;
-  g.label[y][i] = v_structure ? Label::compelled : Label::reversible;
-  g.label_unknown(y, v_structure ? Label::compelled : Label::reversible);
+  for (int b = off_[y]; b < off_[y + 1] && !v_structure; ++b)
+    if (par_[b] != x && find(x, par_[b]) < 0) v_structure = true;
+  label_[a] = v_structure ? kCompelled : kReversible;
+  fill_unknown(y, label_[a]);
 }
 
-Cpdag collect(const LabelledDag& g) {
-  const std::size_t n = g.parents.size();
+Cpdag EssentialGraphBuilder::cpdag() const {
   Cpdag c;
-  c.directed.resize(n);
-  c.undirected.resize(n);
-  for (std::size_t y = 0; y < n; ++y)
-    for (std::size_t i = 0; i < g.parents[y].size(); ++i) {
-      const int x = g.parents[y][i];
-      if (g.label[y][i] == Label::compelled) {
-        c.directed[y].push_back(x);
+  c.directed.resize(static_cast<std::size_t>(n_));
+  c.undirected.resize(static_cast<std::size_t>(n_));
+  for (int y = 0; y < n_; ++y)
+    for (int a = off_[y]; a < off_[y + 1]; ++a) {
+      if (label_[a] == kCompelled) {
+        c.directed[y].push_back(par_[a]);
       } else {
-        c.undirected[y].push_back(x);
-        c.undirected[x].push_back(static_cast<int>(y));
+        c.undirected[y].push_back(par_[a]);
+        c.undirected[par_[a]].push_back(y);
       }
     }
   for (auto& u : c.undirected) std::sort(u.begin(), u.end());
   return c;
 }
 
-}  // namespace
+void EssentialGraphBuilder::encode(std::vector<std::uint32_t>& out) {
+  // Reversible neighbours u < v of each v, as a flat list sorted per v.
+  und_off_.assign(static_cast<std::size_t>(n_) + 1, 0);
+  for (int y = 0; y < n_; ++y)
+    for (int a = off_[y]; a < off_[y + 1]; ++a)
+      if (label_[a] == kReversible) ++und_off_[std::max(par_[a], y) + 1];
+  for (int v = 0; v < n_; ++v) und_off_[v + 1] += und_off_[v];
+  und_.resize(static_cast<std::size_t>(und_off_[n_]));
+  fill_.assign(und_off_.begin(), und_off_.end() - 1);
+  for (int y = 0; y < n_; ++y)
+    for (int a = off_[y]; a < off_[y + 1]; ++a)
+      if (label_[a] == kReversible) und_[fill_[std::max(par_[a], y)]++] = std::min(par_[a], y);
+  out.clear();
+  out.push_back(static_cast<std::uint32_t>(n_));
+  for (int v = 0; v < n_; ++v) {
+    const std::size_t count_at = out.size();
+    out.push_back(0);
+    for (int a = off_[v]; a < off_[v + 1]; ++a)
+      if (label_[a] == kCompelled) out.push_back(static_cast<std::uint32_t>(par_[a]));
+    out[count_at] = static_cast<std::uint32_t>(out.size() - count_at - 1);
+    std::sort(und_.begin() + und_off_[v], und_.begin() + und_off_[v + 1]);
+    out.push_back(static_cast<std::uint32_t>(und_off_[v + 1] - und_off_[v]));
+    for (int k = und_off_[v]; k < und_off_[v + 1]; ++k)
+      out.push_back(static_cast<std::uint32_t>(und_[k]));
+  }
+}
 
 Cpdag essential_graph(const ParentSets& parents) {
-  LabelledDag g;
-  g.pos = topological_positions(parents);
-  const std::size_t n = parents.size();
-  g.parents = parents;
-  g.label.resize(n);
-  for (std::size_t v = 0; v < n; ++v) {
-    auto& p = g.parents[v];
-    std::sort(p.begin(), p.end());
-    if (std::adjacent_find(p.begin(), p.end()) != p.end())
-      throw RuntimeError("DAG: node " + std::to_string(v) + " lists a parent twice");
-    g.label[v].assign(p.size(), Label::unknown);
-  }
-  std::vector<int> order(n);  // nodes by topological position
-  for (std::size_t v = 0; v < n; ++v) order[g.pos[v]] = static_cast<int>(v);
-  std::vector<int> arcs;
-  for (int y : order) {
-    arcs.resize(g.parents[y].size());
-    std::iota(arcs.begin(), arcs.end(), 0);
-    std::sort(arcs.begin(), arcs.end(),
-              [&](int a, int b) { return g.pos[g.parents[y][a]] > g.pos[g.parents[y][b]]; });
-    for (int i : arcs)
-      if (g.label[y][i] == Label::unknown) label_arc(g, y, i);
-  }
-  return collect(g);
+  EssentialGraphBuilder b;
+  b.build(parents);
+  return b.cpdag();
 }
 
 std::vector<std::uint32_t> Cpdag::encode() const {
@@ -166,14 +194,23 @@ std::uint64_t hash_encoding(const std::vector<std::uint32_t>& code) {
 }
 
 int MecIndex::class_of(std::size_t i) {
-  std::vector<std::uint32_t> code = essential_graph(dags_[i].parents).encode();
+  std::vector<std::uint32_t> code;
+  builder_.build(dags_[i].parents);
+  builder_.encode(code);
+  return class_of(i, std::move(code));
+}
+
+int MecIndex::class_of(std::size_t i, std::vector<std::uint32_t>&& code) {
   const std::uint64_t h = hash_encoding(code);
   auto [first, last] = by_hash_.equal_range(h);
+  std::vector<std::uint32_t> other;
   for (auto it = first; it != last; ++it) {
     const int id = it->second;
-    if (!codes_[id].empty() ? codes_[id] == code
-                            : essential_graph(dags_[representative_[id]].parents).encode() == code)
-      return id;
+    if (codes_[id].empty()) {  // not kept: recompute from the class's first DAG
+      builder_.build(dags_[representative_[id]].parents);
+      builder_.encode(other);
+    }
+    if ((codes_[id].empty() ? other : codes_[id]) == code) return id;
   }
   const int id = size();
   by_hash_.emplace(h, id);
@@ -185,6 +222,34 @@ int MecIndex::class_of(std::size_t i) {
     codes_.emplace_back();
   }
   return id;
+}
+
+std::vector<int> MecIndex::classify_all(int threads) {
+  constexpr std::size_t kBlock = 1024;
+  if (threads <= 0) threads = omp_get_max_threads();
+  std::vector<int> ids(dags_.size());
+  std::vector<std::vector<std::uint32_t>> codes(std::min(kBlock, dags_.size()));
+  for (std::size_t begin = 0; begin < dags_.size(); begin += kBlock) {
+    const std::size_t end = std::min(dags_.size(), begin + kBlock);
+    std::exception_ptr error;
+#pragma omp parallel num_threads(threads)
+    {
+      EssentialGraphBuilder b;
+#pragma omp for schedule(dynamic, 16)
+      for (std::size_t i = begin; i < end; ++i) {
+        try {
+          b.build(dags_[i].parents);
+          b.encode(codes[i - begin]);
+        } catch (...) {
+#pragma omp critical(bnsl_mec_error)
+          if (!error) error = std::current_exception();
+        }
+      }
+    }
+    if (error) std::rethrow_exception(error);
+    for (std::size_t i = begin; i < end; ++i) ids[i] = class_of(i, std::move(codes[i - begin]));
+  }
+  return ids;
 }
 
 }  // namespace bnsl

@@ -4,6 +4,7 @@
 //   bnsl::Cpdag e = bnsl::essential_graph(g);            // e.undirected[1] == {0, 2}
 //   bnsl::MecIndex classes(report.dags);
 //   int id = classes.class_of(0);                        // 0: the first class seen
+//   std::vector<int> ids = classes.classify_all(2);      // every DAG, codes on 2 threads
 //
 // Two DAGs are Markov equivalent iff they have the same skeleton and the same v-structures
 // (Verma & Pearl 1990), iff they have the same essential graph (Chickering 1995). The
@@ -35,6 +36,27 @@ struct Cpdag {
 // Throws RuntimeError when the graph has a cycle or an index out of range.
 Cpdag essential_graph(const ParentSets& parents);
 
+// The same computation with reusable scratch arrays (one per thread), producing the canonical
+// encoding (Cpdag::encode) directly: no allocation per DAG once the buffers have grown.
+class EssentialGraphBuilder {
+ public:
+  // Labels the arcs of `parents`; throws RuntimeError as essential_graph does.
+  void build(const ParentSets& parents);
+  Cpdag cpdag() const;                           // of the last build
+  void encode(std::vector<std::uint32_t>& out);  // of the last build, into out
+
+ private:
+  int find(int v, int w) const;  // index of arc w -> v in par_, or -1
+  void label_arc(int y, int a);
+  void fill_unknown(int y, std::uint8_t value);
+
+  int n_ = 0;
+  std::vector<int> off_, par_;       // parents of v: par_[off_[v] .. off_[v+1]), sorted
+  std::vector<std::uint8_t> label_;  // per arc: 0 unknown, 1 compelled, 2 reversible
+  std::vector<int> pos_, order_, missing_, ready_, child_off_, child_, fill_, arcs_;
+  std::vector<int> und_off_, und_;  // reversible neighbours u < v of each v
+};
+
 // 64-bit hash of an encoding (for bucketing; equality is always checked exactly).
 std::uint64_t hash_encoding(const std::vector<std::uint32_t>& code);
 
@@ -51,10 +73,16 @@ class MecIndex {
       : dags_(dags), max_words_(max_words) {}
   // Class id of dags[i]; new classes are numbered in the order of the calls that meet them.
   int class_of(std::size_t i);
+  // Class ids of all DAGs in order (as class_of(0), class_of(1), ...), the encodings computed
+  // in parallel blocks on `threads` threads (0: all cores).
+  std::vector<int> classify_all(int threads);
   int size() const { return static_cast<int>(representative_.size()); }
 
  private:
+  int class_of(std::size_t i, std::vector<std::uint32_t>&& code);
+
   const std::vector<PoolDag>& dags_;
+  EssentialGraphBuilder builder_;
   std::unordered_multimap<std::uint64_t, int> by_hash_;  // hash -> class id
   std::vector<std::size_t> representative_;              // class id -> first DAG index
   std::vector<std::vector<std::uint32_t>> codes_;        // class id -> encoding (may be empty)

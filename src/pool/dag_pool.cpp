@@ -47,18 +47,17 @@ bool DagPool::offer(double /*score*/, std::uint64_t hash, std::span<const std::u
   std::lock_guard<std::mutex> lock(mutex_);
   const double exact = dag_score(cache_, choices);
   if (!dags_.empty() && clearly_greater(best_ - eps_, exact)) return false;
-  if (contains(hash, choices)) return false;
   if (dags_.size() >= max_size_ && exact <= std::prev(dags_.end())->first.score) {
-    truncated_ = true;  // within epsilon (checked above) but no room
+    if (!contains(hash, choices)) truncated_ = true;  // within epsilon but no room
     return false;
   }
+  if (contains(hash, choices)) return false;
   if (exact > best_) {
     best_ = exact;
     eps_ = epsilon_.resolve(std::fabs(best_));
     best_ref_ = std::make_shared<const Choices>(choices.begin(), choices.end());
   }
-  dags_.emplace(Key{exact, hash}, encode(choices, ref ? ref : best_ref_));
-  by_hash_.emplace(hash, exact);
+  index(dags_.emplace(Key{exact, hash}, encode(choices, ref ? ref : best_ref_)).first);
   ++inserted_;
   trim();
   update_threshold();
@@ -94,15 +93,55 @@ Choices DagPool::decode(const Stored& s) const {
   return c;
 }
 
-bool DagPool::contains(std::uint64_t hash, std::span<const std::uint32_t> choices) const {
-  auto [lo, hi] = by_hash_.equal_range(hash);
-  for (auto it = lo; it != hi; ++it) {
-    auto d = dags_.find(Key{it->second, hash});
-    if (d == dags_.end()) continue;
-    const Choices c = decode(d->second);
-    if (std::equal(c.begin(), c.end(), choices.begin(), choices.end())) return true;
+bool DagPool::equals(const Stored& s, std::span<const std::uint32_t> choices) {
+  if (!s.ref) return std::equal(s.diff.begin(), s.diff.end(), choices.begin(), choices.end());
+  const Choices& ref = *s.ref;
+  if (ref.size() != choices.size()) return false;
+  std::size_t d = 0;  // next (variable, entry) pair of the diff
+  for (std::size_t v = 0; v < ref.size(); ++v) {
+    std::uint32_t want = ref[v];
+    if (d < s.diff.size() && s.diff[d] == v) {
+      want = s.diff[d + 1];
+      d += 2;
+    }
+    if (want != choices[v]) return false;
   }
+  return true;
+}
+
+bool DagPool::contains(std::uint64_t hash, std::span<const std::uint32_t> choices) const {
+  auto it = by_hash_.find(hash);
+  if (it == by_hash_.end()) return false;
+  if (equals(it->second->second, choices)) return true;
+  auto [lo, hi] = collisions_.equal_range(hash);
+  for (auto c = lo; c != hi; ++c)
+    if (equals(c->second->second, choices)) return true;
   return false;
+}
+
+void DagPool::index(Map::iterator it) {
+  if (!by_hash_.emplace(it->first.hash, it).second) collisions_.emplace(it->first.hash, it);
+}
+
+void DagPool::erase(Map::iterator it) {
+  const std::uint64_t h = it->first.hash;
+  auto primary = by_hash_.find(h);
+  auto [lo, hi] = collisions_.equal_range(h);
+  if (primary != by_hash_.end() && primary->second == it) {
+    if (lo != hi) {  // promote a colliding DAG to the primary slot
+      primary.value() = lo->second;
+      collisions_.erase(lo);
+    } else {
+      by_hash_.erase(primary);
+    }
+  } else {
+    for (auto c = lo; c != hi; ++c)
+      if (c->second == it) {
+        collisions_.erase(c);
+        break;
+      }
+  }
+  dags_.erase(it);
 }
 
 void DagPool::trim() {
@@ -111,13 +150,7 @@ void DagPool::trim() {
     const bool below = clearly_greater(best_ - eps_, last->first.score);
     if (!below && dags_.size() <= max_size_) break;
     if (!below) truncated_ = true;
-    auto [lo, hi] = by_hash_.equal_range(last->first.hash);
-    for (auto it = lo; it != hi; ++it)
-      if (it->second == last->first.score) {
-        by_hash_.erase(it);
-        break;
-      }
-    dags_.erase(last);
+    erase(last);
   }
 }
 

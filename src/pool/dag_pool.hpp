@@ -31,6 +31,8 @@
 #include <utility>
 #include <vector>
 
+#include <tsl/robin_map.h>
+
 #include "bnsl/cache.hpp"
 #include "bnsl/epsilon.hpp"
 
@@ -85,9 +87,14 @@ class DagPool {
     std::vector<std::uint32_t> diff;  // (variable, entry) pairs differing from *ref
   };
 
+  using Map = std::map<Key, Stored>;
+
   Stored encode(std::span<const std::uint32_t> choices, const ChoicesRef& ref) const;
   Choices decode(const Stored& s) const;
+  static bool equals(const Stored& s, std::span<const std::uint32_t> choices);
   bool contains(std::uint64_t hash, std::span<const std::uint32_t> choices) const;
+  void index(Map::iterator it);
+  void erase(Map::iterator it);
   void trim();
   void update_threshold();
 
@@ -95,8 +102,11 @@ class DagPool {
   Epsilon epsilon_;
   std::size_t max_size_;
   mutable std::mutex mutex_;
-  std::map<Key, Stored> dags_;
-  std::unordered_multimap<std::uint64_t, double> by_hash_;  // hash -> score (key into dags_)
+  Map dags_;
+  // Hash -> kept DAG: the first with each hash in by_hash_, further distinct DAGs with the
+  // same 64-bit hash (rare) in collisions_. Map iterators stay valid until their erase.
+  tsl::robin_map<std::uint64_t, Map::iterator> by_hash_;
+  std::unordered_multimap<std::uint64_t, Map::iterator> collisions_;
   ChoicesRef best_ref_;
   double best_;
   double eps_ = 0;

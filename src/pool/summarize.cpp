@@ -58,12 +58,13 @@ std::vector<EdgeProb> edge_probabilities(const std::vector<PoolDag>& dags) {
 
 }  // namespace
 
-void summarize(PoolReport& report) {
+void summarize(PoolReport& report, int threads) {
   report.edges.clear();
   report.mec_count = 0;
   if (report.dags.empty()) return;
   MecIndex classes(report.dags);
-  for (std::size_t i = 0; i < report.dags.size(); ++i) report.dags[i].mec = classes.class_of(i);
+  const std::vector<int> ids = classes.classify_all(threads);
+  for (std::size_t i = 0; i < report.dags.size(); ++i) report.dags[i].mec = ids[i];
   report.mec_count = classes.size();
   report.edges = edge_probabilities(report.dags);
 }

@@ -227,7 +227,8 @@ void Chain::finish_local_optimum(const Order& order, const Choices& choices, dou
 // out the search.
 void Chain::enumerate_near(const Order& start) {
   const std::size_t budget = std::min(kFloodOrders + 4 * start.size(), kFloodMax);
-  std::uint64_t left = static_cast<std::uint64_t>(ctx_.options.pool_max) + 1000;  // offers
+  std::uint64_t left =  // offers
+      static_cast<std::uint64_t>(ctx_.options.pool_capacity(start.size())) + 1000;
   std::vector<Order> queue{start};
   tsl::robin_set<std::uint64_t> seen{XXH3_64bits(start.data(), start.size() * sizeof(int))};
   for (std::size_t head = 0; head < queue.size() && head < budget && !stopped(); ++head) {

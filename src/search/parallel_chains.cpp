@@ -26,6 +26,11 @@
 
 namespace bnsl {
 
+std::size_t SearchOptions::pool_capacity(std::size_t n) const {
+  if (pool_max_cells == 0 || n == 0) return pool_max;
+  return std::min(pool_max, std::max<std::size_t>(1000, pool_max_cells / n));
+}
+
 std::string to_string(SearchAlgo algo) {
   return algo == SearchAlgo::asobs ? "asobs" : "obs";
 }
@@ -151,7 +156,7 @@ class Driver {
         stop_(stop),
         own_(o.time),
         checkpoint_(checkpoint),
-        pool_(cache, o.epsilon, o.pool_max) {}
+        pool_(cache, o.epsilon, o.pool_capacity(cache.n_vars())) {}
 
   PoolReport run(SearchStats& total);
 
@@ -162,6 +167,7 @@ class Driver {
   void seed_pool(SearchStats& total);
   void run_chains(SearchStats& total);
   void monitor();
+  double reserve() const;
   void note_best(double now);
   void progress_line(const char* what);
 
@@ -174,6 +180,9 @@ class Driver {
   std::atomic<bool> halt_{false};
   std::atomic<int> running_{0};
   std::atomic<std::uint64_t> climbs_{0};
+  // Seconds per (pooled DAG x variable) that the final report takes (snapshot, classes, edge
+  // probabilities, files): a guess until a checkpoint measures it.
+  double report_rate_ = 2e-7;
   double best_seen_ = -std::numeric_limits<double>::infinity();
   double best_time_ = 0;
   std::uint64_t improvements_ = 0;
@@ -255,12 +264,21 @@ void Driver::run_chains(SearchStats& total) {
     if (e) std::rethrow_exception(e);
 }
 
+// Seconds to keep before the deadline for the final report of the current pool, so that the
+// files are on disk by the deadline (plus the monitor's 20 ms poll), not long after it.
+double Driver::reserve() const {
+  const double cells = static_cast<double>(pool_.size()) * static_cast<double>(cache_.n_vars());
+  return 0.05 + report_rate_ * cells;
+}
+
 // Until the chains end or the stop fires: tracks the best, prints progress, checkpoints.
+// Stops the chains early by reserve() when a deadline is set.
 void Driver::monitor() {
   double last_progress = 0, last_checkpoint = 0;
   while (running_.load() > 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (should_stop()) halt_.store(true);
+    if (should_stop() || std::min(own_.remaining(), stop_.remaining()) <= reserve())
+      halt_.store(true);
     const double now = own_.elapsed();
     note_best(now);
     if (o_.progress && now - last_progress >= 2.0) {
@@ -272,6 +290,8 @@ void Driver::monitor() {
       PoolReport snap = make_report(cache_, pool_, o_);
       snap.seconds = now;
       checkpoint_(snap);
+      const double cells = static_cast<double>(snap.dags.size()) * cache_.n_vars();
+      if (cells >= 1e5) report_rate_ = 1.25 * (own_.elapsed() - now) / cells;
       if (o_.progress) progress_line("checkpoint written");
     }
   }
