@@ -314,6 +314,45 @@ TEST_CASE("order enumeration finds every consistent DAG within the slack", "[poo
   }
 }
 
+TEST_CASE("the pool dedupes exactly when distinct DAGs share a 64-bit hash", "[pool]") {
+  // Every DAG is offered under the same hash: the pool must tell them apart by their choices,
+  // keep each once, and keep deduping after the first DAG of the hash is trimmed away.
+  auto cache = random_cache(4, 6, 2, 7);
+  std::mt19937_64 rng(3);
+  std::map<bnsl::Choices, double> offered;
+  bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(1.5), 1000);
+  for (int t = 0; t < 300; ++t) {
+    bnsl::Choices ch(4);
+    for (std::size_t v = 0; v < 4; ++v)
+      ch[v] = std::uniform_int_distribution<std::uint32_t>(
+          0, static_cast<std::uint32_t>(cache.var(v).size() - 1))(rng);
+    const double s = sum_scores(cache, ch);
+    const bool fresh = offered.emplace(ch, s).second;
+    const bool admitted = pool.offer(s, 42, ch);
+    double best = -INFINITY;
+    for (auto& [c, sc] : offered) best = std::max(best, sc);
+    const double floor = best - 1.5 - bnsl::score_tolerance(best, best - 1.5);
+    if (!fresh) REQUIRE(!admitted);
+    std::set<bnsl::Choices> expect, got;
+    for (auto& [c, sc] : offered)
+      if (sc >= floor) expect.insert(c);
+    for (auto& d : pool.snapshot()) REQUIRE(got.insert(d.choices).second);
+    REQUIRE(got == expect);
+  }
+}
+
+TEST_CASE("pool capacity: the DAG cap, and the cell cap with its floor", "[pool]") {
+  bnsl::SearchOptions o;
+  CHECK(o.pool_capacity(37) == 100000);   // 10M / 37 > 100,000
+  CHECK(o.pool_capacity(1041) == 9606);   // munin
+  CHECK(o.pool_capacity(50000) == 1000);  // never fewer than 1,000
+  o.pool_max = 500;
+  CHECK(o.pool_capacity(50000) == 500);  // an explicit smaller cap wins
+  o.pool_max = 200000;
+  o.pool_max_cells = 0;
+  CHECK(o.pool_capacity(1041) == 200000);  // no cell cap
+}
+
 TEST_CASE("the pool keeps distinct DAGs within epsilon, re-trims, and caps", "[pool]") {
   auto cache = random_cache(4, 6, 2, 99);
   bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(2.0), 3);
