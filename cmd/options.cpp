@@ -121,20 +121,6 @@ void parse_vars(const std::string& text, ExploreOptions& o) {
   o.var_end = number(text.substr(colon + 1), static_cast<std::size_t>(-1));
 }
 
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw RuntimeError("cannot write " + tmp);
-    out << text;
-    out.flush();
-    if (!out) throw RuntimeError("write failed: " + tmp);
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw RuntimeError("cannot rename " + tmp + " to " + path + ": " + ec.message());
-}
-
 void SearchArgs::apply(SearchOptions& o) const {
   o.algo = parse_search_algo(algo);
   o.seed = seed;

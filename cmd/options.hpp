@@ -9,6 +9,7 @@
 #include "bnsl/epsilon.hpp"
 #include "bnsl/explore.hpp"
 #include "bnsl/search.hpp"
+#include "util/atomic_file.hpp"
 
 namespace bnsl::cli {
 
@@ -46,8 +47,7 @@ void add_explore_options(CLI::App& app, ExploreOptions& opt, std::string& vars);
 // Parses "A:B", "A:" or ":B" (0-based, B exclusive) into opt.var_begin / var_end.
 void parse_vars(const std::string& text, ExploreOptions& opt);
 
-// Writes text to path atomically (PATH.tmp, then rename); throws RuntimeError.
-void write_file_atomically(const std::string& path, const std::string& text);
+using bnsl::write_file_atomically;  // util/atomic_file.hpp
 
 // Options of the ordering search (search, learn).
 struct SearchArgs {

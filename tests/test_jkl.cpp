@@ -169,8 +169,16 @@ TEST_CASE("jkl round trip keeps scores and parents", "[jkl]") {
     CHECK(bnsl::read_jkl(path).n_vars() == 3);
     std::filesystem::remove_all(dir);
   }
-  SECTION("an unwritable path is a RuntimeError") {
-    CHECK_THROWS_AS(bnsl::write_jkl("/nonexistent-dir/x/cache.jkl", cache), bnsl::RuntimeError);
+  SECTION("missing directories are created; an unwritable path is a RuntimeError") {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("bnsl-jkl-dirs-" + std::to_string(std::random_device{}()));
+    const std::string nested = (dir / "a" / "b" / "cache.jkl").string();
+    bnsl::write_jkl(nested, cache);
+    check_same(cache, bnsl::read_jkl(nested));
+    // A regular file where a directory should be: unwritable even for root.
+    CHECK_THROWS_AS(bnsl::write_jkl(nested + "/x.jkl", cache), bnsl::RuntimeError);
+    CHECK_FALSE(std::filesystem::exists(nested + "/x.jkl.tmp"));
+    std::filesystem::remove_all(dir);
   }
 }
 

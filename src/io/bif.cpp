@@ -18,7 +18,7 @@
 #include <sstream>
 
 #include "bnsl/error.hpp"
-#include "io/report_io.hpp"
+#include "util/atomic_file.hpp"
 
 namespace bnsl {
 
@@ -543,7 +543,7 @@ std::string bif_text(const BayesNet& net) {
 }
 
 void write_bif(const std::string& path, const BayesNet& net) {
-  write_text_atomically(path, bif_text(net));
+  write_file_atomically(path, bif_text(net));
 }
 
 }  // namespace bnsl

@@ -42,6 +42,7 @@
 
 #include "bnsl/cache.hpp"
 #include "bnsl/error.hpp"
+#include "util/atomic_file.hpp"
 
 namespace bnsl {
 
@@ -417,29 +418,7 @@ void write_jkl(std::ostream& out, const ScoreCache& cache, const JklWriteOptions
 }
 
 void write_jkl(const std::string& path, const ScoreCache& cache, const JklWriteOptions& options) {
-  const std::string tmp = path + ".tmp";
-  std::error_code ignored;
-  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  if (!out) throw RuntimeError(tmp + ": cannot open for writing: " + std::strerror(errno));
-  try {
-    write_jkl(out, cache, options);
-    out.close();
-    if (!out) throw RuntimeError("close failed");
-  } catch (const RuntimeError& e) {
-    out.close();
-    std::filesystem::remove(tmp, ignored);
-    throw RuntimeError(tmp + ": " + e.what());
-  } catch (...) {
-    out.close();
-    std::filesystem::remove(tmp, ignored);
-    throw;
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ignored);
-    throw RuntimeError("cannot rename " + tmp + " to " + path + ": " + ec.message());
-  }
+  write_file_atomically(path, [&](std::ostream& out) { write_jkl(out, cache, options); });
 }
 
 ScoreCache read_jkl(const std::string& path, const std::vector<std::string>& names) {

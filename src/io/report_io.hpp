@@ -1,5 +1,4 @@
-// Text renderings of a pool report (JSON, DOT) and the atomic file writer they share; the
-// public entry points are write_outputs / read_pool_json in bnsl/report.hpp.
+// Text renderings of a pool report (JSON, DOT); the public entry points are write_outputs / read_pool_json in bnsl/report.hpp.
 #pragma once
 
 #include <string>
@@ -16,9 +15,5 @@ PoolReport parse_pool_json(const std::string& text, const std::string& file);
 // Graphviz: the best DAG, and the consensus graph of edges with probability > 0.5.
 std::string best_dot_text(const PoolReport& report);
 std::string consensus_dot_text(const PoolReport& report);
-
-// Writes PATH.tmp, then renames it over PATH; creates PATH's parent directory if missing.
-// Throws RuntimeError.
-void write_text_atomically(const std::string& path, const std::string& text);
 
 }  // namespace bnsl

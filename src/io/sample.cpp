@@ -18,6 +18,7 @@
 #include <random>
 
 #include "bnsl/error.hpp"
+#include "util/atomic_file.hpp"
 
 namespace bnsl {
 namespace {
@@ -113,10 +114,7 @@ std::string csv_field(const std::string& s) {
 }  // namespace
 
 void write_csv(const std::string& path, const Dataset& data) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw RuntimeError("cannot write " + tmp);
+  write_file_atomically(path, [&data](std::ostream& out) {
     std::vector<std::vector<std::string>> fields(data.n_vars());  // quoted state names
     for (std::size_t v = 0; v < data.n_vars(); ++v) {
       out << (v ? "," : "") << csv_field(data.name(v));
@@ -133,12 +131,7 @@ void write_csv(const std::string& path, const Dataset& data) {
       line += '\n';
       out << line;
     }
-    out.flush();
-    if (!out) throw RuntimeError("write failed: " + tmp);
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw RuntimeError("cannot rename " + tmp + " to " + path + ": " + ec.message());
+  });
 }
 
 }  // namespace bnsl

@@ -10,42 +10,15 @@
 #include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
 #include "io/report_io.hpp"
+#include "util/atomic_file.hpp"
 
 namespace bnsl {
 
-void write_text_atomically(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty()) {
-    fs::create_directories(parent, ec);
-    if (ec) throw RuntimeError("cannot create directory " + parent.string() + ": " + ec.message());
-  }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw RuntimeError("cannot write " + tmp);
-    out << text;
-    out.flush();
-    if (!out) {
-      out.close();
-      fs::remove(tmp, ec);
-      throw RuntimeError("write failed: " + tmp);
-    }
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw RuntimeError("cannot rename " + tmp + " to " + path + ": " + ec.message());
-  }
-}
-
 void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data) {
   if (report.mec_count == 0 && !report.dags.empty()) summarize(report);
-  write_text_atomically(prefix + ".pool.json", pool_json_text(report));
-  write_text_atomically(prefix + ".best.dot", best_dot_text(report));
-  write_text_atomically(prefix + ".consensus.dot", consensus_dot_text(report));
+  write_file_atomically(prefix + ".pool.json", pool_json_text(report));
+  write_file_atomically(prefix + ".best.dot", best_dot_text(report));
+  write_file_atomically(prefix + ".consensus.dot", consensus_dot_text(report));
   if (data && !report.dags.empty())
     write_bif(prefix + ".best.bif", estimate_parameters(*data, report.dags[0].parents));
 }

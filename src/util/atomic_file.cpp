@@ -1,0 +1,58 @@
+// Atomic file output (util/atomic_file.hpp): write PATH.tmp, flush and close it, check the
+// stream, rename over PATH; on any failure remove PATH.tmp and report the file.
+#include "util/atomic_file.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include "bnsl/error.hpp"
+
+namespace bnsl {
+
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& write) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) {
+    fs::create_directories(parent, ec);
+    if (ec) throw RuntimeError("cannot create directory " + parent.string() + ": " + ec.message());
+  }
+  const std::string tmp = path + ".tmp";
+  auto discard = [&tmp] {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+  };
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw RuntimeError("cannot write " + tmp + ": " + std::strerror(errno));
+    try {
+      write(out);
+    } catch (...) {
+      out.close();
+      discard();
+      throw;
+    }
+    out.close();
+    if (!out) {
+      discard();
+      throw RuntimeError("write failed: " + tmp);
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    discard();
+    throw RuntimeError("cannot rename " + tmp + " to " + path + ": " + ec.message());
+  }
+}
+
+void write_file_atomically(const std::string& path, std::string_view text) {
+  write_file_atomically(path, [text](std::ostream& out) {
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  });
+}
+
+}  // namespace bnsl
