@@ -14,6 +14,10 @@
 // sorted by BIC, and the open list (a heap) holds cursors, not candidate sets. Each pop costs
 // O(log open) plus the counting, instead of O(n) pushes per scored set.
 //
+// Downward closure: the immediate subsets of every kept set of three or more parents are
+// scored too (before the next pop), so the cache holds each good set with any one member
+// removed -- what a network needs when that member must come after the child in the order.
+//
 // Pruning (src/prune/rules.hpp), all epsilon-relaxed: rule 2 (BIC) and 6 (BDeu) cut a
 // candidate before counting, with the best score over its scored immediate subsets (and
 // their subsets); a candidate with an immediate subset whose supersets were cut is cut
@@ -44,11 +48,11 @@ struct Scored {
 };
 
 struct Cursor {
-  double priority;       // BIC* (is) or score of the base (greedy) of the next extension
-  std::uint64_t seq;     // insertion order: ties pop first-in first
-  std::uint32_t base;    // id of the scored set being extended
-  std::uint32_t group;   // arity group of the singletons
-  std::uint32_t pos;     // next position in that group's list
+  double priority;      // BIC* (is) or score of the base (greedy) of the next extension
+  std::uint64_t seq;    // insertion order: ties pop first-in first
+  std::uint32_t base;   // id of the scored set being extended
+  std::uint32_t group;  // arity group of the singletons
+  std::uint32_t pos;    // next position in that group's list
   bool operator<(const Cursor& o) const {
     return priority != o.priority ? priority < o.priority : seq > o.seq;
   }
@@ -58,7 +62,11 @@ class BestFirstExplorer {
  public:
   BestFirstExplorer(Counter& counter, const VarTask& task, bool independence, VarCache& out,
                     ExploreStats& stats)
-      : counter_(counter), task_(task), is_(independence), out_(out), stats_(stats),
+      : counter_(counter),
+        task_(task),
+        is_(independence),
+        out_(out),
+        stats_(stats),
         bic_(counter.params().kind == ScoreKind::bic),
         r_child_(counter.data().arity(task.child)),
         n_(static_cast<double>(counter.data().n_rows())),
@@ -68,7 +76,7 @@ class BestFirstExplorer {
     score_empty_and_singletons();
     build_groups();
     for (std::uint32_t id = 1; id < seen_.size(); ++id) add_cursors(id);
-    while (!open_.empty() && !stopped_) step();
+    while ((!open_.empty() || !pending_.empty()) && !stopped_) step();
     if (stopped_) ++stats_.vars_out_of_time;
     finish();
   }
@@ -130,8 +138,7 @@ class BestFirstExplorer {
   void push_cursor(std::uint32_t base, std::uint32_t g, std::uint32_t pos) {
     auto members = seen_.get(base);
     const auto& list = groups_[g];
-    while (pos < list.size() &&
-           std::binary_search(members.begin(), members.end(), list[pos]))
+    while (pos < list.size() && std::binary_search(members.begin(), members.end(), list[pos]))
       ++pos;
     if (pos >= list.size()) return;
     open_.push({priority(base, list[pos]), seq_++, base, g, pos});
@@ -146,6 +153,11 @@ class BestFirstExplorer {
   }
 
   void step() {
+    if (!pending_.empty()) {
+      backfill_one();
+      poll();
+      return;
+    }
     Cursor c = open_.top();
     open_.pop();
     const int y = groups_[c.group][c.pos];
@@ -179,6 +191,42 @@ class BestFirstExplorer {
     std::uint32_t id = insert(cand_, f, best_sub);
     apply_superset_rules(base, y);
     if (recs_[id].extendable) add_cursors(id);
+    if (recs_[id].keep && cand_.size() >= 3) pending_.push_back(id);
+  }
+
+  // Downward closure: scores the unscored immediate subsets of a kept set (those of size >= 2;
+  // every singleton is scored at the start). Best-first search from the singletons reaches a
+  // good set S through one chain of extensions, and then goes on extending S and its
+  // supersets, whose priorities stay above those of sets of S's size; so S minus one member
+  // may never be popped. But a network often needs exactly that: the best parents of X
+  // without a variable that must come after X in the order (on andes, 34 of 74 true two-parent
+  // families went unscored while their three- and four-parent supersets, with the child's
+  // own children added, were in the cache). Each subset is scored as the extension of one of
+  // its scored immediate subsets, through the same pruning rules; a subset none of whose own
+  // immediate subsets is scored is left alone (its supersets were reached another way).
+  void backfill_one() {
+    const std::uint32_t id = pending_.back();
+    pending_.pop_back();
+    const auto set = seen_.get(id);
+    full_.assign(set.begin(), set.end());
+    for (std::size_t drop = 0; drop < full_.size() && !stopped_; ++drop) {
+      subset_.clear();
+      for (std::size_t i = 0; i < full_.size(); ++i)
+        if (i != drop) subset_.push_back(full_[i]);
+      if (seen_.find(subset_) >= 0) continue;
+      // A scored immediate subset of subset_ to extend: subset_ minus one member m.
+      for (std::size_t m = 0; m < subset_.size(); ++m) {
+        cand_.clear();
+        for (std::size_t i = 0; i < subset_.size(); ++i)
+          if (i != m) cand_.push_back(subset_[i]);
+        const std::int64_t base = seen_.find(cand_);
+        if (base < 0 || !recs_[base].scored) continue;
+        cand_ = subset_;
+        ++stats_.sets_generated;
+        evaluate(static_cast<std::uint32_t>(base), subset_[m]);
+        break;
+      }
+    }
   }
 
   // The configuration index of a scored set, from a small direct-mapped cache: independence
@@ -227,8 +275,16 @@ class BestFirstExplorer {
 
   // Records a scored set; rule 1 is left to finish(), which sees every scored subset.
   std::uint32_t insert(std::span<const std::int32_t> set, const FamilyScore& f, double best_sub) {
-    Scored s{f.score, f.bic(), f.ll, f.h_parents, f.q, std::max(best_sub, f.score),
-             static_cast<std::uint32_t>(f.r_plus), true, true, true};
+    Scored s{f.score,
+             f.bic(),
+             f.ll,
+             f.h_parents,
+             f.q,
+             std::max(best_sub, f.score),
+             static_cast<std::uint32_t>(f.r_plus),
+             true,
+             true,
+             true};
     if (task_.prune && !set.empty()) {
       if (!bic_ && prune::bdeu_bound(best_sub, f.r_plus, r_child_, task_.eps)) {
         ++stats_.pruned_rule6;
@@ -313,13 +369,14 @@ class BestFirstExplorer {
   double empty_bic_ = 0;
   bool stopped_ = false;
   std::uint64_t seq_ = 0, polls_ = 0;
-  SetTable seen_;                      // every set scored or cut
-  std::vector<Scored> recs_;           // by id in seen_
+  SetTable seen_;             // every set scored or cut
+  std::vector<Scored> recs_;  // by id in seen_
   std::vector<std::int64_t> singleton_id_;
   std::vector<int> group_arity_;
   std::vector<std::vector<std::int32_t>> groups_;
   std::priority_queue<Cursor> open_;
-  std::vector<std::int32_t> cand_, sub_;
+  std::vector<std::int32_t> cand_, sub_, full_, subset_;
+  std::vector<std::uint32_t> pending_;  // kept sets whose immediate subsets are to be scored
   struct IndexSlot {
     std::uint32_t id = UINT32_MAX;
     ConfigIndex index;
@@ -331,8 +388,8 @@ class BestFirstExplorer {
 
 }  // namespace
 
-void explore_best_first(Counter& counter, const VarTask& task, bool independence,
-                        VarCache& out, ExploreStats& stats) {
+void explore_best_first(Counter& counter, const VarTask& task, bool independence, VarCache& out,
+                        ExploreStats& stats) {
   BestFirstExplorer(counter, task, independence, out, stats).run();
 }
 
