@@ -26,8 +26,8 @@ out/exact-grid) and prints the markdown.
 import argparse
 import csv
 import json
-import math
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -59,10 +59,15 @@ def published(data_root):
     return refs
 
 
-def pool_dags(path):
-    with open(path) as f:
-        p = json.load(f)
-    return p, {tuple(tuple(ps) for ps in d["parents"]) for d in p["dags"]}
+def recovered(exact_pool, learn_pool):
+    """Share of exact_pool's DAGs that learn_pool holds, computed in a child process: loading
+    pools here would inflate the peak RSS measured for later runs (see suite.measure)."""
+    code = ("import json,sys\n"
+            "d=lambda f:{tuple(map(tuple,g['parents'])) for g in json.load(open(f))['dags']}\n"
+            "e,l=d(sys.argv[1]),d(sys.argv[2]);print(len(e&l)/len(e))")
+    out = subprocess.run([sys.executable, "-c", code, exact_pool, learn_pool],
+                         stdout=subprocess.PIPE, text=True, check=True)
+    return float(out.stdout)
 
 
 def run(argv, prefix, budget, args):
@@ -117,8 +122,7 @@ def main():
                 row.update(opt=st["best_score"], optimal=st["optimal"],
                            t_opt=round(st["seconds_opt"], 3), complete=st["complete"],
                            dags=st["solutions"], method=st["method"])
-                p, exact_dags = pool_dags(base + ".pool.json")
-                row["classes"] = p["mec_count"]
+                row["classes"] = suite.pool_header(base + ".pool.json")["mec_count"]
             if (name, score) in refs:
                 row["ref"] = refs[(name, score)]
             if vars_ <= args.dp_max_vars:
@@ -137,9 +141,8 @@ def main():
                 m = run([args.bnsl, "learn", csv_path, "-o", lp, "--time", str(args.learn_time)]
                         + common, lp, args.learn_time, args)
                 if os.path.exists(lp + ".pool.json"):
-                    lpool, learned = pool_dags(lp + ".pool.json")
-                    row["learn_best"] = lpool["best_score"]
-                    row["recovered"] = len(learned & exact_dags) / len(exact_dags)
+                    row["learn_best"] = suite.pool_header(lp + ".pool.json")["best_score"]
+                    row["recovered"] = recovered(base + ".pool.json", lp + ".pool.json")
             rows.append(row)
             write(rows, args.out)
     with open(os.path.join(args.out, "exact_grid.md")) as f:

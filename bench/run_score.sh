@@ -5,6 +5,7 @@
 #   bench/run_score.sh                    # Release build in build-bench, then every run
 #   BUILD=/tmp/b DATA=/data/datasets bench/run_score.sh
 #   RUNS="alarm" bench/run_score.sh      # only the runs whose label contains "alarm"
+#   RUNS="speed-up" bench/run_score.sh   # the same fixed work on 1 and 2 threads
 #
 # Environment: BUILD (build directory, default <repo>/build-bench), DATA (data root, default
 # <repo>/../shared/datasets), EXPLORE (explorer passed as --explore, default seq), RUNS
@@ -78,8 +79,11 @@ run_timed() {
 
 alarm=$data/samples/alarm-5000.csv
 book=$data/density/book/train.csv
+hailfinder=$data/samples/hailfinder-5000.csv
 # label | threads | arguments after `bnsl score`
 runs=(
+  "hailfinder-5000, K=3 (fixed work: 1 -> 2 thread speed-up)|1|--max-parents 3 $hailfinder"
+  "hailfinder-5000, K=3 (fixed work: 1 -> 2 thread speed-up)|2|--max-parents 3 $hailfinder"
   "alarm-5000, K=3|1|--max-parents 3 $alarm"
   "alarm-5000, K=3|2|--max-parents 3 $alarm"
   "alarm-5000, K=3, --time 2|1|--max-parents 3 --time 2 $alarm"

@@ -138,7 +138,11 @@ def bnsl_argv(bnsl, root, run, prefix):
 
 
 def measure(argv, stderr_path, budget):
-    """Runs argv; returns (exit status or 'killed', wall s, CPU s, peak RSS MiB)."""
+    """Runs argv; returns (exit status or 'killed', wall s, CPU s, peak RSS MiB).
+
+    Peak RSS is the child's ru_maxrss from wait4. Linux folds into it the peak RSS of the
+    memory image the child replaced at exec -- a copy of this Python process -- so this
+    process must stay small: it never loads a whole pool (see pool_header)."""
     limit = (float(budget) + 120) if budget else None
     start = time.monotonic()
     with open(stderr_path, "w") as err:
@@ -155,6 +159,21 @@ def measure(argv, stderr_path, budget):
     wall = time.monotonic() - start
     code = "killed" if killed else os.waitstatus_to_exitcode(status)
     return code, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
+
+
+def pool_header(path):
+    """The fields of a pool JSON before its DAG list (bnsl writes them first), parsed without
+    reading the DAGs: a pool can hold 100,000 DAGs, and a Python copy of them would inflate
+    the peak RSS measured for every later run (see measure)."""
+    head = []
+    with open(path) as f:
+        for line in f:
+            cut = line.find('"dags": [')
+            if cut >= 0:
+                head.append(line[:cut] + '"dags": []}')
+                break
+            head.append(line)
+    return json.loads("".join(head))
 
 
 def read_trace(path):
@@ -224,8 +243,7 @@ def execute(run, args, runs_dir):
          "refs": parse_refs(run.get("refs")), "argv": shlex.join(argv)}
     pool = prefix + ".pool.json"
     if os.path.exists(pool):
-        with open(pool) as f:
-            p = json.load(f)
+        p = pool_header(pool)
         r.update(best_score=p["best_score"], dags=p["dag_count"], classes=p["mec_count"],
                  optimal=p.get("optimal"), complete=p.get("complete"))
         r.update(evaluate(args.bnsl, args.data, run, prefix, prefix + ".stderr"))
