@@ -31,6 +31,10 @@ void write_file_atomically(const std::string& path,
     if (!out) throw RuntimeError("cannot write " + tmp + ": " + std::strerror(errno));
     try {
       write(out);
+    } catch (const RuntimeError& e) {  // name the file in the writer's own failure
+      out.close();
+      discard();
+      throw RuntimeError(tmp + ": " + e.what());
     } catch (...) {
       out.close();
       discard();
