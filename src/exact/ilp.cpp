@@ -216,7 +216,9 @@ Outcome IlpSolver::solve_once() {
     model.setUseElapsedTime(true);
     model.setMaximumSeconds(std::max(stop_.remaining(), 0.01));
   }
-  if (options_.threads > 1) model.setNumberThreads(options_.threads);
+  // CBC runs on one thread: with setNumberThreads(2) and our globally valid cluster cuts, CBC
+  // 2.10 aborts in CbcRowCuts::eraseRowCut (assertion `found >= 0`), e.g. on uci/adult.csv
+  // (14 variables, BIC, BF 20) within 4 s. --threads still parallelises cache building.
   model.setDblParam(CbcModel::CbcCutoffIncrement, 1e-7);
   // A valid DAG as the first incumbent gives CBC a cutoff from the start.
   if (const auto start = order_network(fam_); !start.empty()) {
