@@ -172,8 +172,7 @@ struct EvalCommand {
       learned = read_learned(learned_path, domain.names);
       learned.net = estimate_on_domain(domain, learned.parents, train, train_path, pseudo_count);
       source = "train";
-    } else if (learned_path.size() > 4 &&
-               learned_path.compare(learned_path.size() - 4, 4, ".bif") == 0) {
+    } else if (learned_path.ends_with(".bif")) {
       learned = read_learned(learned_path, read_bif(learned_path).names);
       source = "learned-bif";
     } else {

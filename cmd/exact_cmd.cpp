@@ -25,10 +25,6 @@
 namespace bnsl::cli {
 namespace {
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 struct ExactCommand {
   std::string input, prefix, data_path, method;
   std::size_t max_solutions = 1000000;
@@ -61,7 +57,7 @@ struct ExactCommand {
   }
 
   ScoreCache load(const StopToken& stop, const ExactOptions& o) {
-    if (ends_with(input, ".jkl")) {
+    if (input.ends_with(".jkl")) {
       if (!data_path.empty()) data = std::make_unique<Dataset>(read_csv(data_path, csv.resolve()));
       return read_jkl(input, data ? data->names() : std::vector<std::string>{});
     }
@@ -96,7 +92,7 @@ struct ExactCommand {
   int finish(const ExactStats& stats, const PoolReport& report) {
     if (!run.stats_file.empty()) {
       nlohmann::json j = {{"exact", nlohmann::json::parse(stats.to_json())}};
-      if (data && !ends_with(input, ".jkl"))
+      if (data && !input.ends_with(".jkl"))
         j["explore"] = nlohmann::json::parse(explore_stats.to_json());
       write_file_atomically(run.stats_file, j.dump(2) + "\n");
     }

@@ -14,10 +14,6 @@
 namespace bnsl {
 namespace {
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 std::map<std::string, int> index_names(const std::vector<std::string>& names) {
   std::map<std::string, int> at;
   for (std::size_t v = 0; v < names.size(); ++v) at.emplace(names[v], static_cast<int>(v));
@@ -126,14 +122,14 @@ LearnedNetwork parse_structure(const std::string& text, const std::string& file,
 }
 
 LearnedNetwork read_learned(const std::string& path, const std::vector<std::string>& names) {
-  if (ends_with(path, ".bif")) {
+  if (path.ends_with(".bif")) {
     BayesNet net = read_bif(path);
     LearnedNetwork l{"bif", remap(net.parents, match_variables(net.names, names, path)),
                      std::move(net)};
     check_acyclic(l.parents, path);
     return l;
   }
-  if (ends_with(path, ".json")) {
+  if (path.ends_with(".json")) {
     const PoolReport pool = read_pool_json(path);
     if (pool.dags.empty()) throw InputError(path, 0, 0, "pool JSON lists no DAG");
     LearnedNetwork l{"pool",
