@@ -47,8 +47,6 @@ void add_explore_options(CLI::App& app, ExploreOptions& opt, std::string& vars);
 // Parses "A:B", "A:" or ":B" (0-based, B exclusive) into opt.var_begin / var_end.
 void parse_vars(const std::string& text, ExploreOptions& opt);
 
-using bnsl::write_file_atomically;  // util/atomic_file.hpp
-
 // Options of the ordering search (search, learn).
 struct SearchArgs {
   std::string algo = "asobs";               // asobs | obs
