@@ -75,6 +75,7 @@ struct SearchStats {
   std::uint64_t swaps_tried = 0;     // adjacent swaps evaluated (OBS and ASOBS)
   std::uint64_t swaps_accepted = 0;  // improving swaps applied
   std::uint64_t insertions = 0;      // improving insertion moves applied
+  std::uint64_t pulls = 0;           // improving parent pulls applied (local_search.cpp)
   std::uint64_t restarts = 0;        // climbs from a fresh random order
   std::uint64_t perturbations = 0;   // climbs from a perturbed local optimum
   std::uint64_t local_optima = 0;    // climbs finished

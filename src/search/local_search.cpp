@@ -6,12 +6,16 @@
 //  1. OBS adjacent-swap passes (two nodes re-decided per swap) until no swap improves, then
 //     insertion moves: each node slides through positions within kInsertWindow of its own by
 //     successive adjacent swaps (each evaluated incrementally), and moves to the best
-//     position if that clearly improves; repeated until neither move type improves. (A
-//     window of 64 instead of the whole order was much worse on pigs: long moves matter.)
+//     position if that clearly improves; then parent pulls: a node's best few entries that
+//     need parents placed after it are tried by moving those parents, in order, to just in
+//     front of it (the two-node move a reversed collider needs, see obs_pull_pass). Repeated
+//     until no move type improves. (An insertion window of 64 instead of the whole order was
+//     much worse on pigs: long moves matter.)
 //  2. ASOBS only: the order's ASOBS network (>= its OBS network), then incremental ASOBS swap
-//     sweeps (asobs.cpp) until none improves. OBS on a topological order of that network
-//     scores at least as much (the network is consistent with it), so if OBS there is strictly
-//     better, the climb continues from step 1 on the topological order.
+//     sweeps (asobs.cpp) until none improves. Then step 1 again on a topological order of that
+//     network (where OBS scores at least as much: the network is consistent with it); if that
+//     ends clearly better, the climb goes on with step 2 from there, else it ends with the
+//     ASOBS network.
 // Every DAG evaluated on the way is offered to the pool (one atomic load when it is far below
 // the best). At each local optimum, every DAG consistent with its (topological) order within
 // the pool threshold is enumerated into the pool (order_enum.cpp), and so are those of a few
@@ -19,8 +23,9 @@
 // A chain restarts from a uniformly random order, then perturbs its best local optimum
 // (a few random transpositions) and climbs again, keeping the result if it is better; after
 // `perturb_tries` perturbations without improvement it restarts. Guarantee: every climb ends
-// at an order where no adjacent swap and no insertion in the window improves the OBS score
-// (and, under ASOBS, no swap improves the ASOBS score); scores only increase along a climb.
+// at a network whose topological order admits no improving adjacent swap, insertion in the
+// window or parent pull under OBS (and, under ASOBS, whose order admits no improving ASOBS
+// swap); scores only increase along a climb.
 #include <tsl/robin_set.h>
 #include <xxhash.h>
 
@@ -49,6 +54,7 @@ namespace {
 constexpr std::size_t kInsertWindow = 2048;  // insertion moves: max distance in positions
 constexpr std::size_t kFloodOrders = 64;     // orders enumerated per local optimum: this + 4 n,
 constexpr std::size_t kFloodMax = 256;       // ... but at most this many
+constexpr std::uint32_t kPullEntries = 4;    // parent pulls: entries tried per node
 
 class Chain {
  public:
@@ -69,6 +75,8 @@ class Chain {
   bool obs_swap_pass();
   bool obs_insertion_pass();
   bool insert_best(int v);
+  bool obs_pull_pass();
+  bool pull_parents(int v, std::uint32_t entry);
   void obs_climb();
   void finish_local_optimum(const Order& order, const Choices& choices, double score);
   void enumerate_near(const Order& start);
@@ -84,7 +92,8 @@ class Chain {
   std::optional<AsobsState> asobs_;
   Offerer off_;
   tsl::robin_set<std::uint64_t> enumerated_;  // local optima already enumerated
-  std::vector<std::size_t> later_;            // scratch of enumerate_near
+  std::vector<std::size_t> later_;            // scratch of enumerate_near and pull_parents
+  std::vector<std::size_t> pulls_;            // swaps of a parent pull, to undo it
 };
 
 void Chain::run() {
@@ -117,22 +126,22 @@ void Chain::run() {
 void Chain::climb(Order& order, Choices& choices, double& score) {
   obs_.set_order(order);
   ++stats_.orders;
-  for (;;) {
+  for (bool have_asobs = false;; have_asobs = true) {
     obs_climb();
-    order = obs_.order();
     if (!asobs_) {
+      order = obs_.order();
       choices = obs_.choices();
       score = obs_.score();
       return;
     }
+    if (have_asobs && (stopped() || !clearly_greater(obs_.score(), score))) return;
+    order = obs_.order();
     score = asobs_->evaluate(order, choices);
     ++stats_.orders;
     while (!stopped() && asobs_->sweep(order, choices, score, off_, ctx_.should_stop) > 0) {
     }
-    Order topo = topological_order(ctx_.cache, choices, order);
-    obs_.set_order(topo);
+    obs_.set_order(topological_order(ctx_.cache, choices, order));
     ++stats_.orders;
-    if (stopped() || !clearly_greater(obs_.score(), score)) return;
   }
 }
 
@@ -140,7 +149,9 @@ void Chain::obs_climb() {
   for (;;) {
     while (!stopped() && obs_swap_pass()) {
     }
-    if (stopped() || !obs_insertion_pass()) break;
+    if (stopped()) break;
+    if (obs_insertion_pass()) continue;
+    if (stopped() || !obs_pull_pass()) break;
   }
   obs_.resync();
 }
@@ -204,6 +215,57 @@ bool Chain::insert_best(int v) {
   ++stats_.insertions;
   ++stats_.swaps_accepted;
   return true;
+}
+
+// Parent pulls: for each node v, its best kPullEntries entries better than its current one
+// (each has a parent after v, or OBS would have taken it) are tried by moving those parents,
+// in their order, to just in front of v; the new order is kept if its network clearly
+// improves, else the swaps are undone. This is the move a reversed collider needs: on pigs,
+// a -> c <- b is learned as c -> a, c -> b, a -> b with a child of c between c and {a, b} in the
+// order; moving c behind a and b also moves it behind its child, and moving a or b alone in
+// front of c loses (each alone depends on c), but moving both gains (test_search.cpp has one).
+bool Chain::obs_pull_pass() {
+  Order nodes = obs_.order();
+  std::shuffle(nodes.begin(), nodes.end(), rng_);
+  bool improved = false;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    if ((k & 15) == 0 && stopped()) break;
+    const int v = nodes[k];
+    const std::uint32_t tries = std::min(obs_.choices()[v], kPullEntries);
+    for (std::uint32_t e = 0; e < tries; ++e)
+      if (pull_parents(v, e)) {
+        improved = true;
+        break;
+      }
+  }
+  obs_.resync();
+  return improved;
+}
+
+bool Chain::pull_parents(int v, std::uint32_t entry) {
+  later_.clear();
+  for (int p : ctx_.cache.var(v).parents(entry))
+    if (obs_.position(p) > obs_.position(v)) later_.push_back(static_cast<std::size_t>(p));
+  std::sort(later_.begin(), later_.end(), [&](std::size_t a, std::size_t b) {
+    return obs_.position(static_cast<int>(a)) < obs_.position(static_cast<int>(b));
+  });
+  const double start = obs_.score();
+  pulls_.clear();
+  for (std::size_t p : later_) {
+    const auto to = static_cast<std::size_t>(obs_.position(v));
+    for (auto i = static_cast<std::size_t>(obs_.position(static_cast<int>(p))); i-- > to;) {
+      obs_.apply(obs_.try_swap(i));
+      ++stats_.swaps_tried;
+      pulls_.push_back(i);
+    }
+  }
+  if (clearly_greater(obs_.score(), start)) {
+    ++stats_.pulls;
+    ++stats_.swaps_accepted;
+    return true;
+  }
+  for (auto it = pulls_.rbegin(); it != pulls_.rend(); ++it) obs_.apply(obs_.try_swap(*it));
+  return false;
 }
 
 void Chain::finish_local_optimum(const Order& order, const Choices& choices, double score) {

@@ -50,7 +50,7 @@ void SearchStats::print(std::ostream& out) const {
       << static_cast<std::uint64_t>(orders / secs) << "/s)\n"
       << "  swaps             " << swaps_tried << " tried ("
       << static_cast<std::uint64_t>(swaps_tried / secs) << "/s), " << swaps_accepted
-      << " accepted, " << insertions << " insertions\n"
+      << " accepted, " << insertions << " insertions, " << pulls << " parent pulls\n"
       << "  climbs            " << local_optima << " (" << restarts << " restarts, "
       << perturbations << " perturbations)\n"
       << "  improvements      " << improvements << "\n"
@@ -64,6 +64,7 @@ std::string SearchStats::to_json() const {
                       {"swaps_tried", swaps_tried},
                       {"swaps_accepted", swaps_accepted},
                       {"insertions", insertions},
+                      {"pulls", pulls},
                       {"restarts", restarts},
                       {"perturbations", perturbations},
                       {"local_optima", local_optima},
@@ -85,6 +86,7 @@ void add_stats(SearchStats& to, const SearchStats& s) {
   to.swaps_tried += s.swaps_tried;
   to.swaps_accepted += s.swaps_accepted;
   to.insertions += s.insertions;
+  to.pulls += s.pulls;
   to.restarts += s.restarts;
   to.perturbations += s.perturbations;
   to.local_optima += s.local_optima;

@@ -61,6 +61,7 @@ class ObsState {
   void offer_swap(const Swap& s, Offerer& off);
 
   const Order& order() const { return order_; }
+  int position(int v) const { return pos_[v]; }
   const Choices& choices() const { return choices_; }
   double score() const { return score_; }
   std::uint64_t hash() const { return hash_; }
