@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Exact-mode grid (issue 5): for each uci/ data set up to --max-vars variables and each score
-setting, `bnsl exact` with a deadline (time to prove OPT, DAGs and classes within epsilon,
-total time, peak memory), the DP cross-check of OPT for small data sets, the published optimum
-where the eBNSL reference table has one, and how much of the exact set of DAGs within epsilon
-the heuristic `bnsl learn --time L` pool recovers.
+setting, `bnsl exact --method ilp` with a deadline (time to prove OPT, DAGs and classes within
+epsilon, total time, peak memory), `bnsl exact --method dp` with the same epsilon for small
+data sets (an independent proof of OPT and an independent list of the DAGs within epsilon),
+the published optimum where the eBNSL reference table has one, and how much of the exact set
+of DAGs within epsilon the heuristic `bnsl learn --time L` pool recovers.
 
 usage: bench/exact_grid.py [--sets "iris wine"] [--max-vars 40] [--settings "bic:3 bic:20"]
                            [--deadline 600] [--learn-time 10] [--dp-max-vars 20]
@@ -13,15 +14,15 @@ usage: bench/exact_grid.py [--sets "iris wine"] [--max-vars 40] [--settings "bic
     bench/exact_grid.py --sets "iris wine zoo" --deadline 60
 
 Settings are SCORE:BF (BIC or BDeu with ESS 1, Bayes factor BF; epsilon = ln BF). Per row:
-OPT and whether it is proven; `t OPT` seconds until proven (exact's own clock, cache building
-excluded); DAGs and classes within epsilon and whether the list is complete; total wall
-seconds and peak RSS of the exact process (cache building included); `DP` the OPT of
-`bnsl exact --method dp --epsilon 0` (an independent solver on an independently pruned cache)
-when n <= --dp-max-vars; `ref` the optimum in uci/scores/reference_optimal_scores_costs.csv
-(GOBNILP column; computed by its authors from their own score files, so a sanity reference);
-`learn` the best score of `bnsl learn --time L` and `recovered` the fraction of the exact DAGs
-its pool holds (when the exact list is complete). Writes DIR/exact_grid.csv and .md (default
-out/exact-grid) and prints the markdown.
+OPT (proven by the ILP or the DP); the ILP's seconds until OPT is proven (exact's own clock,
+cache building excluded) or its gap at the deadline; its DAGs within epsilon and whether the
+list is complete; total wall seconds and peak RSS of the ILP process (cache building
+included); the DP's OPT, DAGs and total seconds when n <= --dp-max-vars (each run prunes its
+own cache), and whether the two complete lists are the same DAGs; `ref` the optimum in
+uci/scores/reference_optimal_scores_costs.csv (GOBNILP column; computed by its authors from
+their own score files, so a sanity reference); `learn` the best score of `bnsl learn --time L`
+and `recovered` the fraction of the complete list (the ILP's, else the DP's) that its pool
+holds. Writes DIR/exact_grid.csv and .md (default out/exact-grid) and prints the markdown.
 """
 import argparse
 import csv
@@ -59,15 +60,26 @@ def published(data_root):
     return refs
 
 
-def recovered(exact_pool, learn_pool):
-    """Share of exact_pool's DAGs that learn_pool holds, computed in a child process: loading
-    pools here would inflate the peak RSS measured for later runs (see suite.measure)."""
+def compare_pools(exact_pool, other_pool):
+    """(share of exact_pool's DAGs that other_pool holds, whether the two sets are equal),
+    computed in a child process: loading pools here would inflate the peak RSS measured for
+    later runs (see suite.measure)."""
     code = ("import json,sys\n"
             "d=lambda f:{tuple(map(tuple,g['parents'])) for g in json.load(open(f))['dags']}\n"
-            "e,l=d(sys.argv[1]),d(sys.argv[2]);print(len(e&l)/len(e))")
-    out = subprocess.run([sys.executable, "-c", code, exact_pool, learn_pool],
+            "e,l=d(sys.argv[1]),d(sys.argv[2]);print(len(e&l)/len(e), int(e==l))")
+    out = subprocess.run([sys.executable, "-c", code, exact_pool, other_pool],
                          stdout=subprocess.PIPE, text=True, check=True)
-    return float(out.stdout)
+    share, equal = out.stdout.split()
+    return float(share), equal == "1"
+
+
+def exact_stats(prefix):
+    if not os.path.exists(prefix + ".stats.json"):
+        return None
+    with open(prefix + ".stats.json") as f:
+        st = json.load(f)["exact"]
+    st["classes"] = suite.pool_header(prefix + ".pool.json")["mec_count"]
+    return st
 
 
 def run(argv, prefix, budget, args):
@@ -113,36 +125,43 @@ def main():
             base = os.path.join(args.out, tag)
             common = ["--no-header", "--score", score, "--bayes-factor", bf,
                       "--threads", str(args.threads), "-q"]
-            ex = run([args.bnsl, "exact", csv_path, "-o", base, "--time", str(args.deadline),
-                      "--stats", base + ".stats.json"] + common, base, args.deadline, args)
+            ex = run([args.bnsl, "exact", csv_path, "-o", base, "--method", "ilp", "--time",
+                      str(args.deadline), "--stats", base + ".stats.json"] + common, base,
+                     args.deadline, args)
             row = {"data": name, "vars": vars_, "score": score, "bf": float(bf), **ex}
-            if os.path.exists(base + ".stats.json"):
-                with open(base + ".stats.json") as f:
-                    st = json.load(f)["exact"]
-                row.update(opt=st["best_score"], optimal=st["optimal"],
+            st = exact_stats(base)
+            if st:
+                row.update(ilp_best=st["best_score"], optimal=st["optimal"], bound=st["bound"],
                            t_opt=round(st["seconds_opt"], 3), complete=st["complete"],
-                           dags=st["solutions"], method=st["method"])
-                row["classes"] = suite.pool_header(base + ".pool.json")["mec_count"]
+                           dags=st["solutions"], classes=st["classes"])
             if (name, score) in refs:
                 row["ref"] = refs[(name, score)]
+            complete_pool = base + ".pool.json" if row.get("complete") else None
             if vars_ <= args.dp_max_vars:
-                dp = base + "-dp"
-                m = run([args.bnsl, "exact", csv_path, "-o", dp, "--method", "dp",
-                         "--epsilon", "0", "--time", str(args.deadline), "--stats",
-                         dp + ".stats.json", "--no-header", "--score", score,
-                         "--threads", str(args.threads), "-q"], dp, args.deadline, args)
-                if m["exit"] == 0 and os.path.exists(dp + ".stats.json"):
-                    with open(dp + ".stats.json") as f:
-                        st = json.load(f)["exact"]
-                    if st["optimal"]:
-                        row["dp_opt"] = st["best_score"]
-            if row.get("complete"):
+                dp = base + "-dpe"  # the DP with the setting's epsilon: OPT and its own list
+                m = run([args.bnsl, "exact", csv_path, "-o", dp, "--method", "dp", "--time",
+                         str(args.deadline), "--stats", dp + ".stats.json"] + common, dp,
+                        args.deadline, args)
+                row["dp_wall_s"] = m["wall_s"]
+                st = exact_stats(dp) if m["exit"] == 0 else None
+                if st and st["optimal"]:
+                    row.update(dp_opt=st["best_score"], dp_dags=st["solutions"],
+                               dp_complete=st["complete"])
+                    if st["complete"]:
+                        row.setdefault("classes", st["classes"])
+                        if complete_pool:
+                            row["same_set"] = compare_pools(complete_pool, dp + ".pool.json")[1]
+                        else:
+                            complete_pool = dp + ".pool.json"
+                            row["classes"] = st["classes"]
+            row["opt"] = (row.get("ilp_best") if row.get("optimal") else row.get("dp_opt"))
+            if complete_pool:
                 lp = base + "-learn"
                 m = run([args.bnsl, "learn", csv_path, "-o", lp, "--time", str(args.learn_time)]
                         + common, lp, args.learn_time, args)
                 if os.path.exists(lp + ".pool.json"):
                     row["learn_best"] = suite.pool_header(lp + ".pool.json")["best_score"]
-                    row["recovered"] = recovered(base + ".pool.json", lp + ".pool.json")
+                    row["recovered"] = compare_pools(complete_pool, lp + ".pool.json")[0]
             rows.append(row)
             write(rows, args.out)
     with open(os.path.join(args.out, "exact_grid.md")) as f:
@@ -150,9 +169,9 @@ def main():
     return 0
 
 
-COLUMNS = ["data", "vars", "score", "bf", "method", "opt", "optimal", "t_opt", "dags",
-           "classes", "complete", "wall_s", "peak_rss_mib", "exit", "dp_opt", "ref",
-           "learn_best", "recovered"]
+COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound", "t_opt",
+           "dags", "complete", "wall_s", "peak_rss_mib", "exit", "dp_opt", "dp_dags",
+           "dp_complete", "dp_wall_s", "same_set", "classes", "ref", "learn_best", "recovered"]
 
 
 def write(rows, out):
@@ -169,20 +188,34 @@ def write(rows, out):
             return ""
         return "=" if abs(a - b) <= 1e-6 * max(1.0, abs(a)) else f"{b:,.2f}"
 
-    lines = ["| data | n | score | BF | OPT | proven | t OPT s | DAGs | classes | complete "
-             "| total s | peak MiB | DP | ref | learn − OPT | recovered |",
-             "|---|---:|---|---:|---:|---|---:|---:|---:|---|---:|---:|---|---|---:|---:|"]
+    def count(n, complete):
+        return "" if n is None else f"{n:,}" + ("" if complete else " (partial)")
+
+    lines = ["| data | n | score | BF | OPT | ILP proof s | ILP DAGs | ILP total s | peak MiB "
+             "| DP | DP DAGs | DP total s | same set | classes | ref | learn − OPT | recovered |",
+             "|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---|---:|---:|"]
     for r in rows:
-        learn = r.get("learn_best")
+        learn, opt = r.get("learn_best"), r.get("opt")
+        if r.get("optimal"):
+            proof = num(r.get("t_opt"))
+        elif r.get("ilp_best") is not None:
+            proof = f"gap {r['bound'] - r['ilp_best']:,.2f}"
+        else:
+            proof = "no result"
+        same = {True: "yes", False: "**no**"}.get(r.get("same_set"), "")
         lines.append("| " + " | ".join([
-            r["data"], str(r["vars"]), r["score"], f"{r['bf']:g}", num(r.get("opt")),
-            "yes" if r.get("optimal") else "no", num(r.get("t_opt")),
-            f"{r['dags']:,}" if "dags" in r else "", f"{r['classes']:,}" if "classes" in r else "",
-            "yes" if r.get("complete") else "no", num(r["wall_s"], 1), num(r["peak_rss_mib"], 0),
-            agree(r.get("opt"), r.get("dp_opt")), agree(r.get("opt"), r.get("ref")),
-            num(learn - r["opt"]) if learn is not None and "opt" in r else "",
+            r["data"], str(r["vars"]), r["score"], f"{r['bf']:g}", num(opt), proof,
+            count(r.get("dags"), r.get("complete")), num(r["wall_s"], 1),
+            num(r["peak_rss_mib"], 0), agree(r.get("ilp_best"), r.get("dp_opt")),
+            count(r.get("dp_dags"), r.get("dp_complete")), num(r.get("dp_wall_s"), 1), same,
+            f"{r['classes']:,}" if "classes" in r else "", agree(opt, r.get("ref")),
+            num(learn - opt) if learn is not None and opt is not None else "",
             f"{100 * r['recovered']:.1f}%" if "recovered" in r else ""]) + " |")
-    lines += ["", "DP and ref: `=` when equal to OPT within 1e-6 relative, else the other value."]
+    lines += ["", "OPT: proven by the ILP or the DP. ILP proof s: seconds to prove OPT (cache "
+              "building excluded), or the gap between bound and best at the deadline. DP and "
+              "ref: `=` when equal to the ILP's best within 1e-6 relative, else the other value. "
+              "same set: the ILP's and the DP's complete lists are the same DAGs. recovered: "
+              "share of the complete list (the ILP's, else the DP's) in the `learn` pool."]
     with open(os.path.join(out, "exact_grid.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 

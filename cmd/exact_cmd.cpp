@@ -127,9 +127,11 @@ Action register_exact(CLI::App& app) {
   sub->add_option("-o,--output", cmd->prefix, "Output prefix (PREFIX.pool.json, .best.bif, ...)")
       ->required();
   sub->add_option("--method", cmd->method,
-                  "ilp (COIN-OR CBC; the default when built in) or dp (subset dynamic "
-                  "programming, up to about 26 variables)")
-      ->check(CLI::IsMember({"ilp", "dp"}));
+                  "auto: dp up to 22 variables, else ilp; ilp: integer programming with "
+                  "COIN-OR CBC; dp: subset dynamic programming, up to about 26 variables "
+                  "(each method checks the other)")
+      ->check(CLI::IsMember({"auto", "ilp", "dp"}))
+      ->default_str("auto");
   sub->add_option("--max-solutions", cmd->max_solutions,
                   "Stop listing networks after this many (the pool is then incomplete)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))

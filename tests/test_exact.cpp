@@ -341,3 +341,16 @@ TEST_CASE("exact ilp: a stopped run still returns a DAG, not proven", "[exact][i
   CHECK(!r.complete);
   CHECK(oracle::acyclic(dag_masks(r.dags[0].parents)));
 }
+
+TEST_CASE("method auto is dp up to 22 variables, then ilp when built in", "[exact]") {
+  using bnsl::resolve_exact_method;
+  REQUIRE(resolve_exact_method(ExactMethod::automatic, 5) == ExactMethod::dp);
+  REQUIRE(resolve_exact_method(ExactMethod::automatic, 22) == ExactMethod::dp);
+  REQUIRE(resolve_exact_method(ExactMethod::automatic, 23) ==
+          (bnsl::ilp_available() ? ExactMethod::ilp : ExactMethod::dp));
+  REQUIRE(resolve_exact_method(ExactMethod::ilp, 5) == ExactMethod::ilp);
+  REQUIRE(resolve_exact_method(ExactMethod::dp, 25) == ExactMethod::dp);
+  REQUIRE(bnsl::parse_exact_method("auto") == ExactMethod::automatic);
+  REQUIRE(bnsl::to_string(ExactMethod::automatic) == std::string("auto"));
+  REQUIRE_THROWS_AS(bnsl::parse_exact_method("best"), bnsl::InputError);
+}

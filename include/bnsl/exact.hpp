@@ -2,8 +2,8 @@
 // it (Liao, Sharma, Cussens & van Beek 2019).
 //
 //   bnsl::ScoreCache cache = bnsl::read_jkl("wine.jkl");
-//   bnsl::ExactOptions opt;                       // default_exact_method(), epsilon = ln 20
-//   opt.method = bnsl::ExactMethod::dp;
+//   bnsl::ExactOptions opt;                       // method auto, epsilon = ln 20
+//   opt.method = bnsl::ExactMethod::dp;          // or ilp
 //   bnsl::ExactStats stats;
 //   bnsl::PoolReport r = bnsl::solve_exact(cache, opt, bnsl::StopToken(600), &stats);
 //   // r.dags[0]: the best network found; r.optimal: it is proven optimal for the cache;
@@ -34,12 +34,18 @@
 
 namespace bnsl {
 
-enum class ExactMethod { ilp, dp };
+// automatic: dp up to kAutoDpMaxVars variables, where it proves OPT and lists the networks
+// within epsilon in seconds (uci/adult, 14 variables: the ILP had no proof after 600 s), ilp
+// above (dp when built without CBC).
+enum class ExactMethod { automatic, ilp, dp };
+inline constexpr int kAutoDpMaxVars = 22;  // dp tables of 22 variables: 214 MB
 
-std::string to_string(ExactMethod method);
-ExactMethod parse_exact_method(const std::string& text);  // "ilp" | "dp"; throws InputError
+std::string to_string(ExactMethod method);  // "auto" | "ilp" | "dp"
+ExactMethod parse_exact_method(const std::string& text);  // the same names; throws InputError
 bool ilp_available();                                     // built with COIN-OR CBC
-ExactMethod default_exact_method();                       // ilp when available, else dp
+ExactMethod default_exact_method();                       // automatic
+// The method `method` means for n variables: automatic resolved, the others unchanged.
+ExactMethod resolve_exact_method(ExactMethod method, std::size_t n_vars);
 
 struct ExactOptions {
   ExactMethod method = default_exact_method();
@@ -52,7 +58,7 @@ struct ExactOptions {
 
 // Counters and outcome of one exact run.
 struct ExactStats {
-  std::string method;  // "dp" | "ilp"
+  std::string method;  // "dp" | "ilp" (the method that ran)
   std::size_t n_vars = 0;
   std::size_t families = 0;                                // cache entries (ILP columns)
   double opt = -std::numeric_limits<double>::infinity();   // best network score found

@@ -21,13 +21,21 @@
 namespace bnsl {
 
 std::string to_string(ExactMethod method) {
-  return method == ExactMethod::ilp ? "ilp" : "dp";
+  switch (method) {
+    case ExactMethod::ilp:
+      return "ilp";
+    case ExactMethod::dp:
+      return "dp";
+    default:
+      return "auto";
+  }
 }
 
 ExactMethod parse_exact_method(const std::string& text) {
+  if (text == "auto") return ExactMethod::automatic;
   if (text == "ilp") return ExactMethod::ilp;
   if (text == "dp") return ExactMethod::dp;
-  throw InputError("unknown exact method '" + text + "' (expected ilp or dp)");
+  throw InputError("unknown exact method '" + text + "' (expected auto, ilp or dp)");
 }
 
 bool ilp_available() {
@@ -38,8 +46,13 @@ bool ilp_available() {
 #endif
 }
 
-ExactMethod default_exact_method() {
-  return ilp_available() ? ExactMethod::ilp : ExactMethod::dp;
+ExactMethod default_exact_method() { return ExactMethod::automatic; }
+
+ExactMethod resolve_exact_method(ExactMethod method, std::size_t n_vars) {
+  if (method != ExactMethod::automatic) return method;
+  if (n_vars <= static_cast<std::size_t>(kAutoDpMaxVars) || !ilp_available())
+    return ExactMethod::dp;
+  return ExactMethod::ilp;
 }
 
 namespace exact {
@@ -85,11 +98,12 @@ std::vector<std::vector<std::uint32_t>> solve_dp(const FamilyTable& fam,
 
 void check_exact_limits(std::size_t n_vars, const ExactOptions& options) {
   const int n = static_cast<int>(std::min<std::size_t>(n_vars, 1000));
-  if (options.method == ExactMethod::dp) exact::SubsetDp::check_limits(n, options.dp_max_bytes);
-  if (options.method == ExactMethod::ilp && !ilp_available())
+  const ExactMethod method = resolve_exact_method(options.method, n_vars);
+  if (method == ExactMethod::dp) exact::SubsetDp::check_limits(n, options.dp_max_bytes);
+  if (method == ExactMethod::ilp && !ilp_available())
     throw InputError(
         "--method ilp is unavailable: bnsl was built without COIN-OR CBC (use --method dp)");
-  if (options.method == ExactMethod::ilp && n > exact::kMaxVars)
+  if (method == ExactMethod::ilp && n > exact::kMaxVars)
     throw InputError("--method ilp handles at most " + std::to_string(exact::kMaxVars) +
                      " variables; the problem has " + std::to_string(n_vars));
 }
@@ -99,8 +113,8 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
   const auto t0 = Clock::now();
   check_exact_limits(cache.n_vars(), options);
   ExactStats st;
-  st.method = to_string(options.method);
-  const bool dp = options.method == ExactMethod::dp;
+  const bool dp = resolve_exact_method(options.method, cache.n_vars()) == ExactMethod::dp;
+  st.method = dp ? "dp" : "ilp";
   exact::FamilyTable fam =
       exact::make_family_table(cache, dp ? exact::kDpMaxVars : exact::kMaxVars);
   st.n_vars = cache.n_vars();

@@ -51,6 +51,13 @@ else
   echo "exact.sh: built without CBC; ilp reports it is unavailable" >&2
 fi
 
+# The default method, auto, is dp for 14 variables.
+"$BNSL" exact "$WINE" --no-header --bayes-factor 3 -q -o auto || fail "auto exit $?"
+pool_is auto.pool.json -1258.445909 true true 308
+python3 -c "import json; assert json.load(open('auto.pool.json'))['algorithm'] == 'dp'" ||
+  fail "auto: expected dp on 14 variables"
+passed=$((passed + 1))
+
 cp "$DATA/wine.BIC.3" wine.jkl  # a cache is recognised by its .jkl ending
 "$BNSL" exact wine.jkl --method dp --epsilon 0 -q -o jkl || fail "jkl exit $?"
 pool_is jkl.pool.json -1258.445909 true true
