@@ -6,6 +6,7 @@
 #   BUILD=/tmp/b DATA=/data/datasets bench/run_score.sh
 #   RUNS="alarm" bench/run_score.sh      # only the runs whose label contains "alarm"
 #   RUNS="speed-up" bench/run_score.sh   # the same fixed work on 1 and 2 threads
+#   EXPLORE=is RUNS="throughput" bench/run_score.sh   # sets scored in 30 s, 1 and 2 threads
 #
 # Environment: BUILD (build directory, default <repo>/build-bench), DATA (data root, default
 # <repo>/../shared/datasets), EXPLORE (explorer passed as --explore, default seq), RUNS
@@ -80,6 +81,8 @@ run_timed() {
 alarm=$data/samples/alarm-5000.csv
 book=$data/density/book/train.csv
 hailfinder=$data/samples/hailfinder-5000.csv
+andes=$data/samples/andes-5000.csv
+ad=$data/density/ad/train.csv
 # label | threads | arguments after `bnsl score`
 runs=(
   "hailfinder-5000, K=3 (fixed work: 1 -> 2 thread speed-up)|1|--max-parents 3 $hailfinder"
@@ -90,6 +93,12 @@ runs=(
   "alarm-5000, K=3, --time 2|2|--max-parents 3 --time 2 $alarm"
   "book (train), K=3, --time 120|1|--max-parents 3 --time 120 --no-header $book"
   "book (train), K=3, --time 120|2|--max-parents 3 --time 120 --no-header $book"
+  "andes-5000, --time 30 (throughput: sets scored in the same time)|1|--time 30 $andes"
+  "andes-5000, --time 30 (throughput: sets scored in the same time)|2|--time 30 $andes"
+  "book (train), --time 30 (throughput: sets scored in the same time)|1|--time 30 --no-header $book"
+  "book (train), --time 30 (throughput: sets scored in the same time)|2|--time 30 --no-header $book"
+  "ad (train), --time 30 (throughput: sets scored in the same time)|1|--time 30 --no-header $ad"
+  "ad (train), --time 30 (throughput: sets scored in the same time)|2|--time 30 --no-header $ad"
 )
 
 echo "| run | explore | threads | wall s | explore s | CPU s | peak RSS MiB | sets scored | sets/CPU-s | cache entries | out of time | rule1 | rule2 | rule3 |"

@@ -127,6 +127,7 @@ void SearchArgs::apply(SearchOptions& o) const {
   o.pool_max = pool_max;
   o.pool_max_cells = pool_max_cells;
   o.checkpoint = checkpoint;
+  o.dp_max_n = exact_max_vars;
 }
 
 void add_search_options(CLI::App& app, SearchArgs& a) {
@@ -150,6 +151,12 @@ void add_search_options(CLI::App& app, SearchArgs& a) {
                  "Seconds between refreshes of the output files during the search (0: none)")
       ->check(CLI::Range(0.0, 1e9))
       ->default_str("30");
+  app.add_option("--exact-max-vars", a.exact_max_vars,
+                 "Up to this many variables, solve exactly instead of searching: the subset "
+                 "DP of `bnsl exact` proves the optimum over the cache and lists every network "
+                 "within epsilon (22 variables: seconds, 214 MB); 0: always search orders")
+      ->check(CLI::Range(0, 22))
+      ->default_str("22");
   app.add_option("--trace", a.trace,
                  "Write the anytime curve to this file: one line 'elapsed_seconds best_score' "
                  "per rise of the best score (seconds since the command started)");

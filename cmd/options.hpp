@@ -55,7 +55,8 @@ struct SearchArgs {
   std::size_t pool_max_cells = 10'000'000;  // ... in DAG x variable cells (0: no cap)
   double checkpoint = 30;                   // seconds between output refreshes (0: none)
   std::string trace;                        // anytime trace file (empty: none)
-  void apply(SearchOptions& o) const;       // fills algo, seed, pool caps, checkpoint
+  int exact_max_vars = 22;                  // SearchOptions::dp_max_n
+  void apply(SearchOptions& o) const;       // fills algo, seed, pool caps, checkpoint, dp_max_n
 };
 
 void add_search_options(CLI::App& app, SearchArgs& args);

@@ -41,6 +41,8 @@ void write_trace(const std::string& path, const Trace& trace) {
 }  // namespace
 
 void SearchRun::label(PoolReport& r) const {
+  r.optimal = r.optimal && cache_exhaustive;
+  r.complete = r.complete && cache_exhaustive;
   r.score = to_string(score.kind);
   if (score.kind == ScoreKind::bdeu) r.ess = score.ess;
   r.rows = data ? data->n_rows() : 0;

@@ -31,6 +31,9 @@ struct SearchRun {
   bool quiet = false;
   std::string stats_file;  // statistics as JSON (empty: none)
   std::string trace_file;  // "seconds best" per improvement (empty: none)
+  // False when the cache may lack families a network within epsilon uses (exploration cut by
+  // its budget or an in-degree limit): the report then claims neither optimal nor complete.
+  bool cache_exhaustive = true;
 
   // Runs the search, writes PREFIX.* (at checkpoints and at the end) and returns the exit
   // status: 0, or 128 + N when stopped by signal N.

@@ -397,6 +397,7 @@ TEST_CASE("search pools satisfy the invariants on random caches", "[search]") {
     o.perturb_tries = 5;
     o.pool_max = 5000;
     o.time = 20;
+    o.dp_max_n = 0;  // the chains, not the exact DP
     bnsl::StopToken stop;
     bnsl::SearchStats stats;
     auto r = bnsl::search(cache, o, stop, &stats);
@@ -422,6 +423,7 @@ TEST_CASE("on tiny caches the pool is exactly the brute-force set within epsilon
       o.threads = 1;
       o.time = 30;
       o.exhaustive_max_n = mode == 0 ? 7 : 0;  // all orders / local search only
+      o.dp_max_n = 0;
       o.max_restarts = 200;
       bnsl::StopToken stop;
       auto r = bnsl::search(cache, o, stop);
@@ -474,7 +476,7 @@ TEST_CASE("checkpoints deliver valid snapshots while the search runs", "[search]
   auto cache = random_cache(40, 10, 3, 321);
   bnsl::SearchOptions o;
   o.threads = 2;
-  o.time = 1.2;
+  o.time = 3;  // ~12 checkpoints; at least 2 even when a loaded machine slows the first ones
   o.checkpoint = 0.25;
   o.epsilon = bnsl::Epsilon::epsilon(2.0);
   int calls = 0;
@@ -515,12 +517,52 @@ TEST_CASE("a climb leaves a reversed collider by pulling both parents", "[search
       o.seed = seed;
       o.epsilon = bnsl::Epsilon::epsilon(0.0);
       o.exhaustive_max_n = 0;  // local search only
-      o.max_restarts = 1;      // one climb from one random order ...
-      o.perturb_tries = 0;     // ... and no perturbation
+      o.dp_max_n = 0;
+      o.max_restarts = 1;   // one climb from one random order ...
+      o.perturb_tries = 0;  // ... and no perturbation
       o.enumerate = false;
       bnsl::StopToken stop;
       auto r = bnsl::search(cache, o, stop);
       INFO("seed " << seed << ", " << bnsl::to_string(algo));
       REQUIRE(r.dags.front().score == optimum);
     }
+}
+
+// For dp_max_n >= n the search is exact mode's subset DP and sink enumeration; checked against
+// the enumeration of every order (exhaustive_max_n), an independent exact method: the same
+// DAGs, optimal and complete; and with a pool too small for them all, the best ones.
+TEST_CASE("small problems are solved exactly by the DP: the pool equals all orders' pool",
+          "[search]") {
+  for (int round = 0; round < 6; ++round) {
+    const std::size_t n = 8 + round % 2;
+    auto cache = random_cache(n, 6, 3, 9100 + round);
+    const double eps = round < 3 ? 3.0 : 8.0;
+    auto solve = [&](int exhaustive_max_n, std::size_t pool_max) {
+      bnsl::SearchOptions o;
+      o.epsilon = bnsl::Epsilon::epsilon(eps);
+      o.exhaustive_max_n = exhaustive_max_n;
+      o.pool_max = pool_max;
+      bnsl::StopToken stop;
+      return bnsl::search(cache, o, stop);
+    };
+    const auto orders = solve(static_cast<int>(n), 100000);
+    const auto dp = solve(0, 100000);
+    INFO("round " << round << ": " << orders.dags.size() << " DAGs by all orders, "
+                  << dp.dags.size() << " by the DP");
+    check_pool(cache, dp, eps);
+    REQUIRE(orders.optimal);
+    REQUIRE(orders.complete);
+    REQUIRE(dp.optimal);
+    REQUIRE(dp.complete);
+    REQUIRE(as_map(dp) == as_map(orders));
+    const std::size_t small = std::max<std::size_t>(1, orders.dags.size() / 3);
+    if (orders.dags.size() < 3) continue;
+    const auto capped = solve(0, small);
+    check_pool(cache, capped, eps);
+    REQUIRE(capped.optimal);
+    REQUIRE(!capped.complete);
+    REQUIRE(capped.dags.size() <= small);
+    for (std::size_t i = 0; i < capped.dags.size(); ++i)  // the best of the full list
+      REQUIRE(oracle::close_rel(capped.dags[i].score, orders.dags[i].score, 1e-12));
+  }
 }

@@ -3,10 +3,11 @@
 // (whose fast path is one atomic load) and the stop flag; each draws its random stream from
 // (seed, chain index), so with one thread and a fixed number of restarts a seed fixes the
 // pool. Before any chain starts, the OBS network of the identity order is pooled, so a result
-// exists even if the run is stopped at once. For n <= exhaustive_max_n every order is
-// enumerated instead (order_enum.cpp on all n! orders): every DAG is consistent with some
-// order, so this finds the optimum and every DAG within epsilon of it (optimal and complete,
-// unless stopped or capped by pool_max).
+// exists even if the run is stopped at once. Small problems are solved exactly instead, which
+// finds the optimum over the cache and every DAG within epsilon of it (optimal and complete,
+// unless stopped or capped by pool_max): for n <= exhaustive_max_n every order is enumerated
+// (order_enum.cpp on all n! orders; every DAG is consistent with some order), and for
+// n <= dp_max_n the subset DP and sink enumeration of exact mode run (run_dp).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -17,9 +18,13 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 #include "bnsl/error.hpp"
 #include "bnsl/search.hpp"
+#include "exact/dp.hpp"
+#include "exact/families.hpp"
 #include "pool/order_enum.hpp"
 #include "score/compare.hpp"
 #include "search/search_internal.hpp"
@@ -148,6 +153,36 @@ bool run_exhaustive(const ScoreCache& cache, DagPool& pool,
   return true;
 }
 
+// The subset DP over the cache, then every DAG within epsilon of its optimum into the pool. If
+// that list outgrows the pool, epsilon is halved until it fits, so the pool holds the best
+// DAGs (then it is not complete). Returns {optimal, complete}; {false, false} if stopped
+// before the DP finished (the pool then holds what it held).
+std::pair<bool, bool> run_dp(const ScoreCache& cache, DagPool& pool, const SearchOptions& o,
+                             const StopToken& stop, SearchStats& stats) {
+  const exact::FamilyTable fam = exact::make_family_table(cache, exact::kDpMaxVars);
+  exact::SubsetDp dp(fam, exact::SubsetDp::bytes_needed(fam.n), o.threads);
+  ++stats.orders;
+  if (!dp.run(stop) || std::isinf(dp.opt())) return {false, false};
+  const double opt = dp.opt();
+  const double full = o.epsilon.resolve(std::fabs(opt));
+  Choices choices(cache.n_vars());
+  auto offer = [&](const std::vector<std::uint32_t>& family) {
+    for (std::size_t v = 0; v < choices.size(); ++v) choices[v] = fam.entry[v][family[v]];
+    ++stats.pool_offers;
+    if (pool.offer(dag_score(cache, choices), dag_hash(choices), choices)) ++stats.pool_inserted;
+  };
+  offer(dp.best_choice());
+  for (double eps = full;; eps /= 2) {
+    const double threshold = opt - eps - score_tolerance(opt, opt);
+    exact::Enumeration e =
+        exact::enumerate_within(fam, dp, threshold, o.pool_capacity(fam.n) + 1, stop);
+    ++stats.enumerations;
+    if (e.truncated && eps > 1e-9) continue;
+    for (const auto& d : e.dags) offer(d);
+    return {true, e.complete && eps == full};
+  }
+}
+
 // Runs the search; see search(). Fills `total` except pool_size/best/seconds.
 class Driver {
  public:
@@ -204,20 +239,29 @@ PoolReport Driver::run(SearchStats& total) {
   validate(cache_);
   seed_pool(total);
   note_best(own_.elapsed());  // the anytime curve starts at the identity order's network
-  bool exact = false;
-  if (static_cast<int>(cache_.n_vars()) <= o_.exhaustive_max_n) {
+  bool optimal = false, complete = false;
+  const int n = static_cast<int>(cache_.n_vars());
+  if (n <= o_.exhaustive_max_n) {
     auto stop_fn = [this] { return should_stop(); };
-    exact = run_exhaustive(cache_, pool_, stop_fn, total);
+    optimal = complete = run_exhaustive(cache_, pool_, stop_fn, total);
+  } else if (n <= o_.dp_max_n && !should_stop()) {
+    const double left = std::min(own_.remaining(), stop_.remaining());
+    const StopToken dp_stop(std::isfinite(left) ? std::max(left, 1e-3) : 0);
+    std::tie(optimal, complete) = run_dp(cache_, pool_, o_, dp_stop, total);
   } else {
     run_chains(total);
   }
-  note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exhaustive best
+  note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exact best
   PoolReport r = make_report(cache_, pool_, o_);
-  r.optimal = exact;
-  r.complete = exact && !pool_.truncated();
+  if (n <= o_.exhaustive_max_n)
+    r.algorithm = "all orders";
+  else if (n <= o_.dp_max_n)
+    r.algorithm = "dp";
+  r.optimal = optimal;
+  r.complete = complete && !pool_.truncated();
   r.seconds = own_.elapsed();
   total.best_score = r.dags.empty() ? 0 : r.dags.front().score;
-  total.best_time = exact ? r.seconds : best_time_;
+  total.best_time = optimal ? r.seconds : best_time_;
   total.improvements = std::max<std::uint64_t>(improvements_, 1);
   total.pool_size = r.dags.size();
   total.seconds = r.seconds;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Command-line tests of `bnsl exact`: on the bundled wine data (BIC, no header) both methods
 # prove GOBNILP's optimum -1258.445909, list the same DAGs within ln 3 (the pool JSON says
-# optimal and complete), a .jkl cache is read as such, --max-solutions truncates (complete
+# optimal and complete), the default method (auto: dp here) and `bnsl learn` (exact up to 22
+# variables) list them too, a .jkl cache is read as such, --max-solutions truncates (complete
 # false), and bad usage exits 2 with a message. The pool is re-checked with python3.
 #
 # Usage: bash exact.sh PATH_TO_bnsl_BINARY DATASETS_DIR
@@ -56,6 +57,14 @@ fi
 pool_is auto.pool.json -1258.445909 true true 308
 python3 -c "import json; assert json.load(open('auto.pool.json'))['algorithm'] == 'dp'" ||
   fail "auto: expected dp on 14 variables"
+passed=$((passed + 1))
+
+# learn on 14 variables is exact too (the DP after a finished exploration): the same list.
+"$BNSL" learn "$WINE" --no-header --bayes-factor 3 --time 20 -q -o learn || fail "learn exit $?"
+pool_is learn.pool.json -1258.445909 true true 308
+same_dags dp.pool.json learn.pool.json
+python3 -c "import json; assert json.load(open('learn.pool.json'))['algorithm'] == 'dp'" ||
+  fail "learn: expected algorithm dp on 14 variables"
 passed=$((passed + 1))
 
 cp "$DATA/wine.BIC.3" wine.jkl  # a cache is recognised by its .jkl ending
