@@ -74,6 +74,8 @@ class Chain {
   void climb(Order& order, Choices& choices, double& score);
   bool obs_swap_pass();
   bool obs_insertion_pass();
+  template <class Move>
+  bool shuffled_pass(Move move);
   bool insert_best(int v);
   bool obs_pull_pass();
   bool pull_parents(int v, std::uint32_t entry);
@@ -92,7 +94,8 @@ class Chain {
   std::optional<AsobsState> asobs_;
   Offerer off_;
   tsl::robin_set<std::uint64_t> enumerated_;  // local optima already enumerated
-  std::vector<std::size_t> later_;            // scratch of enumerate_near and pull_parents
+  std::vector<std::size_t> later_;            // scratch of enumerate_near
+  std::vector<int> pulled_;                   // parents a pull moves, in order
   std::vector<std::size_t> pulls_;            // swaps of a parent pull, to undo it
 };
 
@@ -171,16 +174,22 @@ bool Chain::obs_swap_pass() {
   return improved;
 }
 
-bool Chain::obs_insertion_pass() {
+// Tries `move` on every node, in random order; true if any clearly improved.
+template <class Move>
+bool Chain::shuffled_pass(Move move) {
   Order nodes = obs_.order();
   std::shuffle(nodes.begin(), nodes.end(), rng_);
   bool improved = false;
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     if ((k & 15) == 0 && stopped()) break;
-    if (insert_best(nodes[k])) improved = true;
+    if (move(nodes[k])) improved = true;
   }
   obs_.resync();
   return improved;
+}
+
+bool Chain::obs_insertion_pass() {
+  return shuffled_pass([this](int v) { return insert_best(v); });
 }
 
 // Slides v left, then right, through positions within the window, and leaves it at the
@@ -225,35 +234,25 @@ bool Chain::insert_best(int v) {
 // order; moving c behind a and b also moves it behind its child, and moving a or b alone in
 // front of c loses (each alone depends on c), but moving both gains (test_search.cpp has one).
 bool Chain::obs_pull_pass() {
-  Order nodes = obs_.order();
-  std::shuffle(nodes.begin(), nodes.end(), rng_);
-  bool improved = false;
-  for (std::size_t k = 0; k < nodes.size(); ++k) {
-    if ((k & 15) == 0 && stopped()) break;
-    const int v = nodes[k];
+  return shuffled_pass([this](int v) {
     const std::uint32_t tries = std::min(obs_.choices()[v], kPullEntries);
     for (std::uint32_t e = 0; e < tries; ++e)
-      if (pull_parents(v, e)) {
-        improved = true;
-        break;
-      }
-  }
-  obs_.resync();
-  return improved;
+      if (pull_parents(v, e)) return true;
+    return false;
+  });
 }
 
 bool Chain::pull_parents(int v, std::uint32_t entry) {
-  later_.clear();
+  pulled_.clear();
   for (int p : ctx_.cache.var(v).parents(entry))
-    if (obs_.position(p) > obs_.position(v)) later_.push_back(static_cast<std::size_t>(p));
-  std::sort(later_.begin(), later_.end(), [&](std::size_t a, std::size_t b) {
-    return obs_.position(static_cast<int>(a)) < obs_.position(static_cast<int>(b));
-  });
+    if (obs_.position(p) > obs_.position(v)) pulled_.push_back(p);
+  std::sort(pulled_.begin(), pulled_.end(),
+            [&](int a, int b) { return obs_.position(a) < obs_.position(b); });
   const double start = obs_.score();
   pulls_.clear();
-  for (std::size_t p : later_) {
+  for (int p : pulled_) {
     const auto to = static_cast<std::size_t>(obs_.position(v));
-    for (auto i = static_cast<std::size_t>(obs_.position(static_cast<int>(p))); i-- > to;) {
+    for (auto i = static_cast<std::size_t>(obs_.position(p)); i-- > to;) {
       obs_.apply(obs_.try_swap(i));
       ++stats_.swaps_tried;
       pulls_.push_back(i);

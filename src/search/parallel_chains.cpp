@@ -240,11 +240,14 @@ PoolReport Driver::run(SearchStats& total) {
   seed_pool(total);
   note_best(own_.elapsed());  // the anytime curve starts at the identity order's network
   bool optimal = false, complete = false;
+  const char* algorithm = nullptr;  // the report's, when not the ordering search's
   const int n = static_cast<int>(cache_.n_vars());
   if (n <= o_.exhaustive_max_n) {
+    algorithm = "all orders";
     auto stop_fn = [this] { return should_stop(); };
     optimal = complete = run_exhaustive(cache_, pool_, stop_fn, total);
   } else if (n <= o_.dp_max_n && !should_stop()) {
+    algorithm = "dp";
     const double left = std::min(own_.remaining(), stop_.remaining());
     const StopToken dp_stop(std::isfinite(left) ? std::max(left, 1e-3) : 0);
     std::tie(optimal, complete) = run_dp(cache_, pool_, o_, dp_stop, total);
@@ -253,10 +256,7 @@ PoolReport Driver::run(SearchStats& total) {
   }
   note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exact best
   PoolReport r = make_report(cache_, pool_, o_);
-  if (n <= o_.exhaustive_max_n)
-    r.algorithm = "all orders";
-  else if (n <= o_.dp_max_n)
-    r.algorithm = "dp";
+  if (algorithm) r.algorithm = algorithm;
   r.optimal = optimal;
   r.complete = complete && !pool_.truncated();
   r.seconds = own_.elapsed();
