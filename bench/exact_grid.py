@@ -207,7 +207,7 @@ def write(rows, out):
         learn, opt, heur = r.get("learn_best"), r.get("opt"), r.get("learn_best_search")
         if r.get("optimal"):
             proof = num(r.get("t_opt"))
-        elif r.get("ilp_best") is not None:
+        elif r.get("ilp_best") is not None and r.get("bound") is not None:
             proof = f"gap {r['bound'] - r['ilp_best']:,.2f}"
         else:
             proof = "no result"

@@ -249,10 +249,15 @@ std::vector<std::uint32_t> IlpSolver::find_opt() {
       }
     }
     if (o.choice.empty()) {
-      // Stopped before any network, or (never seen, but not ruled out) CBC claims there is
-      // none: return a valid network without claiming optimality.
+      // Stopped before any network or with a cyclic incumbent, or (never seen, but not ruled
+      // out) CBC claims there is none: return a valid network without claiming optimality.
+      // CBC's bound stays valid: every row of its model holds for every DAG.
       auto fallback = order_network(fam_);
       if (fallback.empty() && o.finished) throw InputError("the score cache admits no DAG");
+      if (!fallback.empty()) {
+        stats_.opt = fam_.score(fallback);
+        stats_.bound = std::max(o.bound, stats_.opt);
+      }
       return fallback;
     }
     stats_.opt = fam_.score(o.choice);
