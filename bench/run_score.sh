@@ -7,6 +7,8 @@
 #   RUNS="alarm" bench/run_score.sh      # only the runs whose label contains "alarm"
 #   RUNS="speed-up" bench/run_score.sh   # the same fixed work on 1 and 2 threads
 #   EXPLORE=is RUNS="throughput" bench/run_score.sh   # sets scored in 30 s, 1 and 2 threads
+#   EXPLORE=is RUNS="per variable" bench/run_score.sh # the same time per variable: 1 thread
+#                                                       60 s against 2 threads 30 s
 #
 # Environment: BUILD (build directory, default <repo>/build-bench), DATA (data root, default
 # <repo>/../shared/datasets), EXPLORE (explorer passed as --explore, default seq), RUNS
@@ -99,6 +101,12 @@ runs=(
   "book (train), --time 30 (throughput: sets scored in the same time)|2|--time 30 --no-header $book"
   "ad (train), --time 30 (throughput: sets scored in the same time)|1|--time 30 --no-header $ad"
   "ad (train), --time 30 (throughput: sets scored in the same time)|2|--time 30 --no-header $ad"
+  "andes-5000, 60 thread-seconds (the same time per variable)|1|--time 60 $andes"
+  "andes-5000, 60 thread-seconds (the same time per variable)|2|--time 30 $andes"
+  "book (train), 60 thread-seconds (the same time per variable)|1|--time 60 --no-header $book"
+  "book (train), 60 thread-seconds (the same time per variable)|2|--time 30 --no-header $book"
+  "ad (train), 60 thread-seconds (the same time per variable)|1|--time 60 --no-header $ad"
+  "ad (train), 60 thread-seconds (the same time per variable)|2|--time 30 --no-header $ad"
 )
 
 echo "| run | explore | threads | wall s | explore s | CPU s | peak RSS MiB | sets scored | sets/CPU-s | cache entries | out of time | rule1 | rule2 | rule3 |"
