@@ -9,7 +9,8 @@
 #
 # Environment: BUILD (default <repo>/build-bench), DATA (default <repo>/../shared/datasets),
 # PER_VAR (s per variable, default 1), SEARCH (s of search per cache, default 60), SETS
-# (space-separated data set names), THREADS (default all cores), SKIP_BUILD=1.
+# (space-separated data set names), EXPLORERS (default "is greedy seq"), THREADS (default all
+# cores), SKIP_BUILD=1.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD:-$repo/build-bench}
@@ -17,6 +18,7 @@ data=${DATA:-$repo/../shared/datasets}
 per_var=${PER_VAR:-1}
 search=${SEARCH:-60}
 threads=${THREADS:-0}
+explorers=${EXPLORERS:-"is greedy seq"}
 sets=${SETS:-"audio jester netflix accidents retail pumsb_star dna kosarek msweb book eachmovie webkb r52 c20ng bbc ad"}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bnsl-quality.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -40,7 +42,7 @@ for name in $sets; do
   csv=$data/density/$name/train.csv
   [[ -f $csv ]] || { echo "| $name | (no $csv) |||||"; continue; }
   vars=$(head -1 "$csv" | tr ',' '\n' | wc -l)
-  for m in is greedy seq; do
+  for m in $explorers; do
     "$bnsl" score "$csv" --no-header --explore "$m" --time-per-var "$per_var" \
       --threads "$threads" -q -o "$work/c.jkl" --stats "$work/s.json"
     "$bnsl" search "$work/c.jkl" --time "$search" --threads "$threads" -q -o "$work/p"

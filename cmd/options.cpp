@@ -82,13 +82,14 @@ void add_run_options(CLI::App& app, RunArgs& a) {
 void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
   app.add_option_function<std::string>(
          "--explore", [&o](const std::string& m) { o.method = parse_explore_method(m); },
-         "Parent-set exploration: is (independence selection, BIC*-guided), greedy, or seq "
-         "(all sets up to --max-parents)")
-      ->check(CLI::IsMember({"is", "greedy", "seq"}))
+         "Parent-set exploration: is (independence selection, BIC*-guided), greedy, hybrid "
+         "(is with 1 step in 32 taken greedily: finds parents that only matter together), or "
+         "seq (all sets up to --max-parents)")
+      ->check(CLI::IsMember({"is", "greedy", "hybrid", "seq"}))
       ->default_str("is");
   app.add_option("--max-parents", o.max_parents,
-                 "In-degree limit (default: none for is/greedy, whose sizes the pruning rules "
-                 "cap; 3 for seq)")
+                 "In-degree limit (default: none for is/greedy/hybrid, whose sizes the "
+                 "pruning rules cap; 3 for seq)")
       ->check(CLI::Range(0, 64));
   app.add_option("--time-per-var", o.time_per_var,
                  "Budget per variable in seconds, instead of one shared --time")

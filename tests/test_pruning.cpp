@@ -251,7 +251,8 @@ struct Tally {
 TEST_CASE("pruning: every family within eps of OPT survives (unlimited in-degree)",
           "[pruning][explore]") {
   const bnsl::ExploreMethod method = GENERATE(
-      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy);
+      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
+      bnsl::ExploreMethod::hybrid);
   Failures fail;
   Tally tally;
   std::size_t runs = 0;
@@ -343,7 +344,8 @@ TEST_CASE("pruning: tiny row counts (exact ties, zero log-likelihoods) and huge 
 
 TEST_CASE("pruning: safe with an in-degree limit of 1 and 2", "[pruning][explore]") {
   const bnsl::ExploreMethod method = GENERATE(
-      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy);
+      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
+      bnsl::ExploreMethod::hybrid);
   Failures fail;
   std::size_t full_total = 0, kept_total = 0;
   for (const ScoreParams& p : kScores)
@@ -375,7 +377,8 @@ TEST_CASE("pruning: safe with an in-degree limit of 1 and 2", "[pruning][explore
 
 TEST_CASE("pruning: prune = false keeps exactly the full table", "[pruning][explore]") {
   const bnsl::ExploreMethod method = GENERATE(
-      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy);
+      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
+      bnsl::ExploreMethod::hybrid);
   Failures fail;
   for (const ScoreParams& p : kScores)
     for (int n = 3; n <= 6; ++n)
@@ -413,7 +416,8 @@ TEST_CASE("pruning: a tiny time budget still yields a valid cache", "[pruning][e
   const Dataset d = oracle::random_dataset(2000, arities, rng(), 0.3, 3);
   const int k = 3;
   const bnsl::ExploreMethod method = GENERATE(
-      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy);
+      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
+      bnsl::ExploreMethod::hybrid);
   for (const ScoreParams& p : kScores)
     for (int variant = 0; variant < 4; ++variant) {
       bnsl::ExploreOptions opt;

@@ -24,8 +24,10 @@ namespace bnsl {
 
 // seq: all sets of size 0, 1, 2, ... (exhaustive up to the limit);
 // is: independence selection, best-first by BIC* (Scanagatta et al. 2015, the default);
-// greedy: best-first by the score of the set being extended (the paper's other baseline).
-enum class ExploreMethod { seq, is, greedy };
+// greedy: best-first by the score of the set being extended (the paper's other baseline);
+// hybrid: is, with one extension in 32 taken from greedy's order (finds parents that are
+// weak alone and strong together, which BIC* ranks last).
+enum class ExploreMethod { seq, is, greedy, hybrid };
 
 std::string to_string(ExploreMethod method);
 ExploreMethod parse_explore_method(const std::string& text);  // throws InputError

@@ -28,7 +28,11 @@ void explore_var(Counter& counter, ExploreMethod m, const VarTask& task, VarCach
   if (m == ExploreMethod::seq)
     explore_sequential(counter, task, out, stats);
   else
-    explore_best_first(counter, task, m == ExploreMethod::is, out, stats);
+    explore_best_first(counter, task,
+                       m == ExploreMethod::is       ? BestFirstKind::independence
+                       : m == ExploreMethod::greedy ? BestFirstKind::greedy
+                                                    : BestFirstKind::hybrid,
+                       out, stats);
 }
 
 double sum_empty_scores(const Dataset& data, const ScoreParams& params, int threads) {
@@ -66,6 +70,7 @@ std::string to_string(ExploreMethod m) {
     case ExploreMethod::seq: return "seq";
     case ExploreMethod::is: return "is";
     case ExploreMethod::greedy: return "greedy";
+    case ExploreMethod::hybrid: return "hybrid";
   }
   return "?";
 }
@@ -74,7 +79,8 @@ ExploreMethod parse_explore_method(const std::string& text) {
   if (text == "seq") return ExploreMethod::seq;
   if (text == "is") return ExploreMethod::is;
   if (text == "greedy") return ExploreMethod::greedy;
-  throw InputError("unknown exploration '" + text + "' (expected is, greedy or seq)");
+  if (text == "hybrid") return ExploreMethod::hybrid;
+  throw InputError("unknown exploration '" + text + "' (expected is, greedy, hybrid or seq)");
 }
 
 ScoreCache explore(const Dataset& data, const ExploreOptions& options, const StopToken& stop,

@@ -30,8 +30,10 @@ struct VarTask {
 // Sequential exploration: all parent sets of size 0, 1, 2, ... up to the limit or deadline.
 void explore_sequential(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats);
 
-// Best-first exploration: independence selection (BIC*-guided) or greedy selection.
-void explore_best_first(Counter& counter, const VarTask& task, bool independence,
+// Best-first exploration: independence selection (BIC*-guided), greedy selection, or both
+// over one closed list (hybrid: one pop in 32 from greedy's open list).
+enum class BestFirstKind { independence, greedy, hybrid };
+void explore_best_first(Counter& counter, const VarTask& task, BestFirstKind kind,
                         VarCache& out, ExploreStats& stats);
 
 }  // namespace bnsl
