@@ -37,6 +37,7 @@
 
 #include <CbcCutGenerator.hpp>  // after CbcNode.hpp, which it needs
 #include <CglCutGenerator.hpp>
+#include <CglGomory.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <CoinPackedVector.hpp>
 #include <OsiClpSolverInterface.hpp>
@@ -210,6 +211,15 @@ Outcome IlpSolver::solve_once() {
   ClusterGenerator generator(fam_, cols_, pool_, stop_);
   model.addCutGenerator(&generator, 1, "cluster", true, true);
   model.cutGenerator(0)->setMustCallAgain(true);
+  // Gomory cuts at the root only. On uci/adult (14 variables, 3,660 families, BIC BF 20) the
+  // cluster relaxation stays 630 above OPT whatever clusters are added; root Gomory cuts
+  // halve that gap within 60 s (bound -211,295.94 against -210,971.79; OPT -211,601.71), but
+  // branching does not move it in 300 s either way. Zero-half cuts alone left the bound where
+  // it was; adding zero-half, clique and probing to Gomory, or Gomory at every node, gave
+  // nothing more. Cost on problems the ILP proves quickly: wine, voting, hepatitis +0.02 to
+  // +0.06 s, zoo 1.16 -> 2.42 s.
+  CglGomory gomory;
+  model.addCutGenerator(&gomory, -99, "gomory");
   StopHandler handler(stop_);
   model.passInEventHandler(&handler);
   if (stop_.has_deadline()) {
