@@ -86,7 +86,7 @@ void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
          "(is with 1 step in 32 taken greedily: finds parents that only matter together), or "
          "seq (all sets up to --max-parents)")
       ->check(CLI::IsMember({"is", "greedy", "hybrid", "seq"}))
-      ->default_str("is");
+      ->default_str("hybrid");
   app.add_option("--max-parents", o.max_parents,
                  "In-degree limit (default: none for is/greedy/hybrid, whose sizes the "
                  "pruning rules cap; 3 for seq)")

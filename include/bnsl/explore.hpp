@@ -23,10 +23,10 @@
 namespace bnsl {
 
 // seq: all sets of size 0, 1, 2, ... (exhaustive up to the limit);
-// is: independence selection, best-first by BIC* (Scanagatta et al. 2015, the default);
+// is: independence selection, best-first by BIC* (Scanagatta et al. 2015);
 // greedy: best-first by the score of the set being extended (the paper's other baseline);
-// hybrid: is, with one extension in 32 taken from greedy's order (finds parents that are
-// weak alone and strong together, which BIC* ranks last).
+// hybrid (the default): is, with one extension in 32 taken from greedy's order (finds
+// parents that are weak alone and strong together, which BIC* ranks last).
 enum class ExploreMethod { seq, is, greedy, hybrid };
 
 std::string to_string(ExploreMethod method);
@@ -35,7 +35,7 @@ ExploreMethod parse_explore_method(const std::string& text);  // throws InputErr
 struct ExploreOptions {
   ScoreParams score;               // BIC or BDeu, ESS
   Epsilon epsilon;                 // pruning keeps every set a network within epsilon may use
-  ExploreMethod method = ExploreMethod::is;
+  ExploreMethod method = ExploreMethod::hybrid;
   int max_parents = -1;            // in-degree limit; < 0: method default (seq: 3, else none)
   double time = 0;                 // wall-clock budget of the whole exploration, s (0: none)
   double time_per_var = 0;         // alternative: budget per variable, s (0: none)
