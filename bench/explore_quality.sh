@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 3 quality table (Scanagatta et al. 2015, Table 2): for each density data set, build a
-# cache with each explorer (is, greedy, seq) under the same per-variable budget, then search
+# cache with each explorer (hybrid, is, greedy, seq) under the same per-variable budget, then search
 # each cache for the same time, and report sets scored, cache entries, the sum of each
 # variable's best cache entry, and the BIC of the network the search finds.
 #
@@ -9,8 +9,8 @@
 #
 # Environment: BUILD (default <repo>/build-bench), DATA (default <repo>/../shared/datasets),
 # PER_VAR (s per variable, default 1), SEARCH (s of search per cache, default 60), SETS
-# (space-separated data set names), EXPLORERS (default "is greedy seq"), THREADS (default all
-# cores), SKIP_BUILD=1.
+# (space-separated data set names), EXPLORERS (default "hybrid is greedy seq"), THREADS
+# (default all cores), SKIP_BUILD=1.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD:-$repo/build-bench}
@@ -18,7 +18,7 @@ data=${DATA:-$repo/../shared/datasets}
 per_var=${PER_VAR:-1}
 search=${SEARCH:-60}
 threads=${THREADS:-0}
-explorers=${EXPLORERS:-"is greedy seq"}
+explorers=${EXPLORERS:-"hybrid is greedy seq"}
 sets=${SETS:-"audio jester netflix accidents retail pumsb_star dna kosarek msweb book eachmovie webkb r52 c20ng bbc ad"}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bnsl-quality.XXXXXX")
 trap 'rm -rf "$work"' EXIT

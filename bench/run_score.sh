@@ -9,6 +9,7 @@
 #   EXPLORE=is RUNS="throughput" bench/run_score.sh   # sets scored in 30 s, 1 and 2 threads
 #   EXPLORE=is RUNS="per variable" bench/run_score.sh # the same time per variable: 1 thread
 #                                                       60 s against 2 threads 30 s
+#   RUNS=scale bench/run_score.sh       # ad with one second per variable (issue 3's scale item)
 #
 # Environment: BUILD (build directory, default <repo>/build-bench), DATA (data root, default
 # <repo>/../shared/datasets), EXPLORE (explorer passed as --explore, default seq), RUNS
@@ -107,6 +108,7 @@ runs=(
   "book (train), 60 thread-seconds (the same time per variable)|2|--time 30 --no-header $book"
   "ad (train), 60 thread-seconds (the same time per variable)|1|--time 60 --no-header $ad"
   "ad (train), 60 thread-seconds (the same time per variable)|2|--time 30 --no-header $ad"
+  "ad (train), --time 1556 (scale: one second per variable, 26 min)|2|--time 1556 --no-header $ad"
 )
 
 echo "| run | explore | threads | wall s | explore s | CPU s | peak RSS MiB | sets scored | sets/CPU-s | cache entries | out of time | rule1 | rule2 | rule3 |"
