@@ -51,7 +51,7 @@ struct ExactCommand {
                 << data->n_rows() << " rows; exhaustive exploration (" << to_string(o.score.kind)
                 << ", " << o.epsilon.describe() << ")\n";
     ScoreCache cache = bnsl::explore(*data, o, stop, &explore_stats);
-    cache_exhaustive = explore_stats.vars_out_of_time == 0 && !stop.stop_requested();
+    cache_exhaustive = explore_stats.exhaustive() && !stop.stop_requested();
     if (!run.quiet) explore_stats.print(std::cerr);
     return cache;
   }

@@ -57,8 +57,7 @@ struct LearnCommand {
     if (budget > 0) o.time = std::max(0.05, budget - stop.elapsed() - output_reserve(budget));
     nlohmann::json stats = {{"explore", nlohmann::json::parse(explore_stats.to_json())}};
     SearchRun r{"learn", prefix, &data, explore.score, run.quiet, run.stats_file, search.trace};
-    r.cache_exhaustive = explore_stats.vars_out_of_time == 0 && explore.max_parents < 0 &&
-                         explore.method != ExploreMethod::seq;
+    r.cache_exhaustive = explore_stats.exhaustive();
     return r.execute(cache, o, stop, stats);
   }
 };

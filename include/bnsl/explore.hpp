@@ -60,7 +60,12 @@ struct ExploreStats {
   std::uint64_t cache_entries = 0;    // entries in the final caches
   std::uint64_t cache_bytes = 0;
   double epsilon = 0;                 // the epsilon pruning used
+  int max_parents = -1;               // the in-degree limit applied (-1: none)
   double seconds = 0;                 // wall time of the exploration
+
+  // Every variable explored to the end, without an in-degree limit: the caches hold every
+  // family that a network within epsilon of the optimum uses.
+  bool exhaustive() const { return vars_out_of_time == 0 && max_parents < 0; }
 
   void add(const ExploreStats& other);
   void print(std::ostream& out) const;  // human-readable summary

@@ -74,7 +74,9 @@ class BestFirstExplorer {
                     ExploreStats& stats)
       : counter_(counter),
         task_(task),
-        kind_(kind),
+        allowed_(kind == BestFirstKind::independence ? 1
+                 : kind == BestFirstKind::greedy     ? 2
+                                                     : kAllHeaps),
         out_(out),
         stats_(stats),
         bic_(counter.params().kind == ScoreKind::bic),
@@ -98,7 +100,7 @@ class BestFirstExplorer {
     FamilyScore f = counter_.score(empty, task_.child);
     ++stats_.sets_scored;
     ++stats_.sets_generated;
-    insert({}, f, f.score);
+    insert({}, f, f.score, kAllHeaps);
     empty_bic_ = f.bic();
     if (!recs_[0].extendable || task_.max_parents < 1) return;
     singleton_id_.assign(counter_.data().n_vars(), -1);
@@ -110,8 +112,7 @@ class BestFirstExplorer {
       if (cut_before_counting(recs_[0].score, q, recs_[0].r_plus)) continue;
       f = counter_.score_extension(empty, y, task_.child);
       ++stats_.sets_scored;
-      singleton_id_[y] = insert(cand_, f, recs_[0].score);
-      recs_.back().origin = kAllHeaps;
+      singleton_id_[y] = insert(cand_, f, recs_[0].score, kAllHeaps);
       apply_superset_rules(0, y);
       poll();
     }
@@ -142,9 +143,7 @@ class BestFirstExplorer {
     Scored& b = recs_[base];
     if (!b.scored || !b.extendable) return;
     if (static_cast<int>(seen_.get(base).size()) >= task_.max_parents) return;
-    if (kind_ == BestFirstKind::greedy) heaps &= 2;
-    if (kind_ == BestFirstKind::independence) heaps &= 1;
-    heaps &= static_cast<std::uint8_t>(~b.heaps);
+    heaps &= static_cast<std::uint8_t>(allowed_ & ~b.heaps);
     b.heaps |= heaps;
     for (int h = 0; h < 2; ++h)
       if (heaps >> h & 1)
@@ -209,8 +208,7 @@ class BestFirstExplorer {
     }
     FamilyScore f = counter_.score_extension(base_index(base), y, task_.child);
     ++stats_.sets_scored;
-    std::uint32_t id = insert(cand_, f, best_sub);
-    recs_[id].origin = heaps;
+    std::uint32_t id = insert(cand_, f, best_sub, heaps);
     apply_superset_rules(base, y);
     if (recs_[id].extendable) add_cursors(id, heaps);
     if (recs_[id].keep && cand_.size() >= 3) pending_.push_back(id);
@@ -296,7 +294,8 @@ class BestFirstExplorer {
   }
 
   // Records a scored set; rule 1 is left to finish(), which sees every scored subset.
-  std::uint32_t insert(std::span<const std::int32_t> set, const FamilyScore& f, double best_sub) {
+  std::uint32_t insert(std::span<const std::int32_t> set, const FamilyScore& f, double best_sub,
+                       std::uint8_t origin) {
     Scored s{f.score,
              f.bic(),
              f.ll,
@@ -306,7 +305,8 @@ class BestFirstExplorer {
              static_cast<std::uint32_t>(f.r_plus),
              true,
              true,
-             true};
+             true,
+             origin};
     if (task_.prune && !set.empty()) {
       if (!bic_ && prune::bdeu_bound(best_sub, f.r_plus, r_child_, task_.eps)) {
         ++stats_.pruned_rule6;
@@ -388,7 +388,7 @@ class BestFirstExplorer {
 
   Counter& counter_;
   const VarTask& task_;
-  const BestFirstKind kind_;
+  const std::uint8_t allowed_;  // open lists this kind uses (bit 0: is, bit 1: greedy)
   std::uint64_t pops_ = 0;
   VarCache& out_;
   ExploreStats& stats_;

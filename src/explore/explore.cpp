@@ -20,8 +20,12 @@
 namespace bnsl {
 namespace {
 
-// Sequential exploration needs a limit to end; best-first explorers are capped by rule 3.
-int default_max_parents(ExploreMethod m) { return m == ExploreMethod::seq ? 3 : 1 << 20; }
+// The in-degree limit applied (-1: none). Sequential exploration needs one to end; best-first
+// explorers are capped by rule 3.
+int in_degree_limit(const ExploreOptions& o) {
+  if (o.max_parents >= 0) return o.max_parents;
+  return o.method == ExploreMethod::seq ? 3 : -1;
+}
 
 void explore_var(Counter& counter, ExploreMethod m, const VarTask& task, VarCache& out,
                  ExploreStats& stats) {
@@ -97,9 +101,9 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   const double eps =
       options.epsilon.resolve(std::fabs(sum_empty_scores(data, options.score, threads)));
   total.epsilon = eps;
+  total.max_parents = in_degree_limit(options);
   const std::vector<int> candidates = parent_candidates(data);
-  const int max_parents =
-      options.max_parents >= 0 ? options.max_parents : default_max_parents(options.method);
+  const int max_parents = total.max_parents >= 0 ? total.max_parents : 1 << 20;
 
   ScoreCache cache(data.n_vars(), data.names());
   std::atomic<std::size_t> started{0};
