@@ -1,13 +1,17 @@
 // Cluster constraints of the family-variable ILP (Jaakkola et al. 2010; Bartlett & Cussens
 // 2013) and their separation; see cluster_cuts.cpp. Independent of the LP solver.
 //
-// Column layout: family i of variable v is column offset[v] + i. For a node set C the cluster
-// constraint is  sum_{v in C} sum_{i : parents(v,i) ∩ C = {}} x(v,i) >= 1  (some node of C has
-// no parent inside C); every DAG satisfies it, and a parent-set choice with a directed cycle
-// violates it for the cycle's node set.
+// Column layout: family i of variable v is column offset[v] + i. For a node set C and
+// 1 <= k < |C| the k-cluster constraint is
+//   sum_{v in C} sum_{i : |parents(v,i) ∩ C| < k} x(v,i) >= k
+// (the first k nodes of C in a topological order have fewer than k parents in C), so every
+// DAG satisfies it; k = 1 is the plain cluster constraint (some node of C has no parent in C),
+// which a parent-set choice with a directed cycle violates for the cycle's node set.
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <limits>
 #include <vector>
 
 #include "exact/families.hpp"
@@ -20,20 +24,47 @@ struct ColumnLayout {
   std::size_t columns() const { return offset.back(); }
 };
 
-// Columns (and coefficient 1) of the cluster constraint of C.
-std::vector<int> cluster_columns(const FamilyTable& fam, const ColumnLayout& cols, Mask cluster);
+struct ClusterCut {
+  Mask nodes = 0;
+  int k = 1;
+  bool operator==(const ClusterCut&) const = default;
+};
+struct ClusterCutHash {
+  std::size_t operator()(const ClusterCut& c) const {
+    return std::hash<Mask>()(c.nodes) * 31 + static_cast<std::size_t>(c.k);
+  }
+};
 
-// Left-hand side of C's cluster constraint at the point x.
-double cluster_lhs(const FamilyTable& fam, const ColumnLayout& cols, const double* x, Mask cluster);
+// A cut as an LP row with unit coefficients: the `columns` of v in C with fewer than k
+// parents in C and lb = k (the form above), or, if `sparse` and it has fewer columns, the
+// `columns` of v in C with at least k parents in C and ub = |C| - k (the same row subtracted
+// from the convexity rows sum_i x(v,i) = 1 of C's nodes); small clusters have the sparser
+// second form, as most families have no parent in a small C.
+struct ClusterRow {
+  std::vector<int> columns;
+  double lb, ub;  // one of them infinite: -/+ std::numeric_limits<double>::max()
+};
+ClusterRow cluster_row(const FamilyTable& fam, const ColumnLayout& cols, ClusterCut cut,
+                       bool sparse);
+
+// By how much x violates the cut: k minus the left-hand side of the first form.
+double cut_violation(const FamilyTable& fam, const ColumnLayout& cols, const double* x,
+                     ClusterCut cut);
 
 // Family choice of an integral point (x(v,i) > 0.5), or empty if x is not integral within tol.
 std::vector<std::uint32_t> integral_choice(const FamilyTable& fam, const ColumnLayout& cols,
                                            const double* x, double tol = 1e-6);
 
-// Heuristic separation at a fractional point: greedy growth of a cluster from every start node,
-// adding the node that most increases the violation; returns up to max_cuts distinct clusters
-// whose constraint x violates by more than min_violation, most violated first.
-std::vector<Mask> separate_clusters(const FamilyTable& fam, const ColumnLayout& cols,
-                                    const double* x, double min_violation, std::size_t max_cuts);
+// Separation at a fractional point x: up to max_cuts distinct cuts that x violates by more
+// than min_violation, most violated first. Only violated cuts are returned; some may be
+// missed (see cluster_cuts.cpp). `plain`: k = 1 only, by greedy growth from each node (cheap;
+// the collector's many small re-solves). `strong`: every k on every cluster of the growth
+// paths, and when none is violated and n <= kExhaustiveVars, every cluster C and every k
+// (exact separation; CBC's proof of OPT).
+enum class Separation { plain, strong };
+inline constexpr int kExhaustiveVars = 16;
+std::vector<ClusterCut> separate_clusters(const FamilyTable& fam, const ColumnLayout& cols,
+                                          const double* x, double min_violation,
+                                          std::size_t max_cuts, Separation how);
 
 }  // namespace bnsl::exact

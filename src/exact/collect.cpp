@@ -29,23 +29,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace bnsl::exact {
 
 void add_cluster_rows(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
-                      const std::vector<Mask>& clusters) {
+                      const std::vector<ClusterCut>& clusters, bool sparse) {
   if (clusters.empty()) return;
   std::vector<CoinPackedVector> rows;
   rows.reserve(clusters.size());
-  for (Mask c : clusters) {
-    const std::vector<int> columns = cluster_columns(fam, cols, c);
-    const std::vector<double> ones(columns.size(), 1.0);
-    rows.emplace_back(static_cast<int>(columns.size()), columns.data(), ones.data());
+  std::vector<double> lower, upper;
+  for (ClusterCut c : clusters) {
+    const ClusterRow row = cluster_row(fam, cols, c, sparse);
+    const std::vector<double> ones(row.columns.size(), 1.0);
+    rows.emplace_back(static_cast<int>(row.columns.size()), row.columns.data(), ones.data());
+    lower.push_back(row.lb == -std::numeric_limits<double>::max() ? -lp.getInfinity() : row.lb);
+    upper.push_back(row.ub == std::numeric_limits<double>::max() ? lp.getInfinity() : row.ub);
   }
   std::vector<const CoinPackedVectorBase*> pointers;
   for (const auto& r : rows) pointers.push_back(&r);
-  const std::vector<double> lower(clusters.size(), 1.0);
-  const std::vector<double> upper(clusters.size(), lp.getInfinity());
   // One call: adding rows one by one to a column-ordered matrix costs O(nonzeros) each.
   lp.addRows(static_cast<int>(rows.size()), pointers.data(), lower.data(), upper.data());
 }
@@ -117,7 +119,7 @@ Collector::Step Collector::process() {
   const auto choice = integral_choice(fam_, cols_, x);
   if (!choice.empty()) {
     if (const Mask cycle = find_cycle(fam_, choice)) {
-      add_cluster_rows(fam_, cols_, lp_, {cycle});
+      add_cluster_rows(fam_, cols_, lp_, {ClusterCut{cycle, 1}}, false);
       ++out_.cycle_cuts;
       return Step::again;
     }
@@ -185,8 +187,9 @@ void Collector::node(int depth) {
     if (step == Step::partition) return partition(depth);
     const double* x = lp_.getColSolution();
     if (rounds++ < kCutRoundsPerNode) {
-      const auto cuts = separate_clusters(fam_, cols_, x, kMinViolation, kCutsPerRound);
-      add_cluster_rows(fam_, cols_, lp_, cuts);
+      const auto cuts =
+          separate_clusters(fam_, cols_, x, kMinViolation, kCutsPerRound, Separation::plain);
+      add_cluster_rows(fam_, cols_, lp_, cuts, false);
       out_.cluster_cuts += cuts.size();
       if (!cuts.empty()) {
         lp_.resolve();

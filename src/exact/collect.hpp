@@ -27,8 +27,8 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
                              const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags);
 
-// Adds the cluster constraints of these node sets as rows, in one call.
+// Adds these cluster cuts as rows (see cluster_row for `sparse`), in one call.
 void add_cluster_rows(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
-                      const std::vector<Mask>& clusters);
+                      const std::vector<ClusterCut>& clusters, bool sparse);
 
 }  // namespace bnsl::exact

@@ -6,10 +6,12 @@
 // maximise sum s(v,i) x(v,i) (CBC minimises -s), convexity rows sum_i x(v,i) = 1, and cluster
 // constraints sum_{v in C} sum_{i: P(v,i) ∩ C = {}} x(v,i) >= 1 for node sets C. A 0/1 point
 // satisfying every cluster constraint is exactly a DAG (a cycle's node set violates its own).
-// Up front the rows of all 2-clusters {u, v} whose families can form a 2-cycle are added;
-// the rest are separated: a ClusterGenerator (CglCutGenerator) runs at every node and on
-// every integer solution CBC finds. At an integral point it cuts the node set of a cycle
-// (exact); at a fractional one it runs the greedy separator of cluster_cuts.cpp.
+// As in GOBNILP, binary arc columns a(u,v) = sum of v's families containing u and adjacency
+// columns e{u,v} = a(u,v) + a(v,u) (so e <= 1 is the 2-cluster constraint of {u, v}); CBC
+// branches on them before the families. Other cluster constraints, and the k-cluster
+// constraints of cluster_cuts.hpp, are separated: a ClusterGenerator (CglCutGenerator) runs at
+// every node and on every integer solution CBC finds. At an integral point it cuts the node set
+// of a cycle (exact); at a fractional one it runs the separator of cluster_cuts.cpp.
 //
 // Safety. Whatever CBC does with cuts internally, a solve's incumbent is re-checked here for
 // cycles; a cyclic one has its cycle's cluster added as a permanent row and the solve is
@@ -19,7 +21,7 @@
 //
 // Collection. With OPT proven, add the row sum s x >= OPT - eps - tol, then list every DAG
 // within that threshold in one LP-based branch and cut of our own (collect.cpp), starting from
-// all cluster rows found so far: it lists a DAG at each integral LP point and goes on
+// the plain cluster rows found so far: it lists a DAG at each integral LP point and goes on
 // searching the rest of that node's region (split around the DAG), which CBC's tree does not
 // allow (it accepts an integral node point as an incumbent and fathoms the node; adding the
 // no-good of each solution and re-solving from scratch is correct too, but costs a full
@@ -32,6 +34,7 @@
 #ifdef BNSL_HAVE_CBC
 
 #include <CbcEventHandler.hpp>
+#include <CbcFeasibilityBase.hpp>
 #include <CbcModel.hpp>
 #include <CbcNode.hpp>
 
@@ -40,13 +43,16 @@
 #include <CglGomory.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <CoinPackedVector.hpp>
+#include <OsiAuxInfo.hpp>
 #include <OsiClpSolverInterface.hpp>
 #include <OsiCuts.hpp>
 #include <OsiRowCut.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <mutex>
 #include <unordered_set>
@@ -65,17 +71,23 @@ constexpr std::size_t kCutsPerRound = 32;
 // Clusters found by any generator clone, to become permanent rows before the next solve.
 struct CutPool {
   std::mutex mutex;
-  std::unordered_set<Mask> known;
-  std::vector<Mask> pending;
+  std::unordered_set<ClusterCut, ClusterCutHash> known;
+  std::vector<ClusterCut> all;  // every cut found, in order
+  std::vector<ClusterCut> pending;
   std::uint64_t lp_cuts = 0, cycle_cuts = 0;
 
-  void add(Mask cluster, bool from_cycle) {
+  void seed(ClusterCut cluster) {  // a row the model already implies
+    known.insert(cluster);
+    all.push_back(cluster);
+  }
+  void add(ClusterCut cluster, bool from_cycle) {
     std::lock_guard<std::mutex> lock(mutex);
     if (!known.insert(cluster).second) return;
+    all.push_back(cluster);
     pending.push_back(cluster);
     ++(from_cycle ? cycle_cuts : lp_cuts);
   }
-  std::vector<Mask> take() {
+  std::vector<ClusterCut> take() {
     std::lock_guard<std::mutex> lock(mutex);
     return std::exchange(pending, {});
   }
@@ -94,21 +106,22 @@ class ClusterGenerator : public CglCutGenerator {
     const double* x = si.getColSolution();
     const auto choice = integral_choice(*fam_, *cols_, x);
     if (choice.empty()) {
-      for (Mask c : separate_clusters(*fam_, *cols_, x, kMinViolation, kCutsPerRound))
+      for (ClusterCut c :
+           separate_clusters(*fam_, *cols_, x, kMinViolation, kCutsPerRound, Separation::strong))
         add(c, false, cs);
     } else if (const Mask cycle = find_cycle(*fam_, choice)) {
-      add(cycle, true, cs);
+      add(ClusterCut{cycle, 1}, true, cs);
     }
   }
 
  private:
-  void add(Mask cluster, bool from_cycle, OsiCuts& cs) const {
-    const std::vector<int> columns = cluster_columns(*fam_, *cols_, cluster);
-    const std::vector<double> ones(columns.size(), 1.0);
+  void add(ClusterCut cluster, bool from_cycle, OsiCuts& cs) const {
+    const ClusterRow row = cluster_row(*fam_, *cols_, cluster, true);
+    const std::vector<double> ones(row.columns.size(), 1.0);
     OsiRowCut cut;
-    cut.setRow(static_cast<int>(columns.size()), columns.data(), ones.data());
-    cut.setLb(1.0);
-    cut.setUb(COIN_DBL_MAX);
+    cut.setRow(static_cast<int>(row.columns.size()), row.columns.data(), ones.data());
+    cut.setLb(row.lb == -std::numeric_limits<double>::max() ? -COIN_DBL_MAX : row.lb);
+    cut.setUb(row.ub == std::numeric_limits<double>::max() ? COIN_DBL_MAX : row.ub);
     cut.setGloballyValid(true);
     cs.insert(cut);
     pool_->add(cluster, from_cycle);
@@ -131,6 +144,14 @@ class StopHandler : public CbcEventHandler {
   const StopToken* stop_;
 };
 
+// Rejects integral points found by strong branching as solutions (they have not been checked
+// for cycles); see solve_once.
+class NoStrongSolutions : public CbcFeasibilityBase {
+ public:
+  CbcFeasibilityBase* clone() const override { return new NoStrongSolutions(*this); }
+  int feasible(CbcModel*, int mode) override { return mode == -1 ? -1 : 0; }
+};
+
 struct Outcome {
   std::vector<std::uint32_t> choice;  // incumbent (empty if none)
   bool finished = false;              // search completed (not stopped by a limit)
@@ -146,13 +167,12 @@ class IlpSolver {
   std::vector<std::vector<std::uint32_t>> run();
 
  private:
+  void load_families(OsiSolverInterface& lp) const;
   void build();
   Outcome solve_once();
-  void add_row(const std::vector<int>& columns, const std::vector<double>& coefs, double lb,
-               double ub);
   void flush_cuts();
   std::vector<std::uint32_t> find_opt();
-  void add_score_row(double threshold);
+  void add_score_row(OsiSolverInterface& lp, double threshold) const;
   void collect(std::vector<std::vector<std::uint32_t>>& dags, double threshold);
 
   const FamilyTable& fam_;
@@ -162,45 +182,82 @@ class IlpSolver {
   ExactStats& stats_;
   CutPool pool_;
   OsiClpSolverInterface base_;
+  std::vector<int> arc_col_;     // arc_col_[u * n + v]: column of the arc u -> v, or -1
+  std::vector<int> first_cols_;  // arc and adjacency columns (branched on first)
+  std::vector<int> adj_cols_;    // adjacency columns, pairs in lexicographic order
 };
 
-void IlpSolver::add_row(const std::vector<int>& columns, const std::vector<double>& coefs,
-                        double lb, double ub) {
+void add_row(OsiSolverInterface& lp, const std::vector<int>& columns,
+             const std::vector<double>& coefs, double lb, double ub) {
   CoinPackedVector row(static_cast<int>(columns.size()), columns.data(), coefs.data());
-  base_.addRow(row, lb, ub);
+  lp.addRow(row, lb, ub);
 }
 
-void IlpSolver::build() {
+void IlpSolver::load_families(OsiSolverInterface& lp) const {
   const int cols = static_cast<int>(cols_.columns());
   std::vector<double> obj(cols), lo(cols, 0.0), up(cols, 1.0);
   for (int v = 0; v < fam_.n; ++v)
     for (std::size_t i = 0; i < fam_.size(v); ++i) obj[cols_.offset[v] + i] = -fam_.scores[v][i];
   CoinPackedMatrix empty(false, 0, 0);
   empty.setDimensions(0, cols);
-  base_.loadProblem(empty, lo.data(), up.data(), obj.data(), nullptr, nullptr);
-  for (int c = 0; c < cols; ++c) base_.setInteger(c);
+  lp.loadProblem(empty, lo.data(), up.data(), obj.data(), nullptr, nullptr);
+  for (int c = 0; c < cols; ++c) lp.setInteger(c);
   for (int v = 0; v < fam_.n; ++v) {
     std::vector<int> columns;
     for (std::size_t i = 0; i < fam_.size(v); ++i)
       columns.push_back(static_cast<int>(cols_.offset[v] + i));
-    add_row(columns, std::vector<double>(columns.size(), 1.0), 1.0, 1.0);
+    add_row(lp, columns, std::vector<double>(columns.size(), 1.0), 1.0, 1.0);
   }
-  std::vector<Mask> may_parent(static_cast<std::size_t>(fam_.n), 0);  // union of v's parents
-  for (int v = 0; v < fam_.n; ++v)
+  lp.messageHandler()->setLogLevel(0);
+}
+
+void IlpSolver::build() {
+  load_families(base_);
+  const int n = fam_.n;
+  std::vector<Mask> may_parent(static_cast<std::size_t>(n), 0);  // union of v's parents
+  for (int v = 0; v < n; ++v)
     for (Mask m : fam_.masks[v]) may_parent[v] |= m;
-  for (int u = 0; u < fam_.n; ++u)
-    for (int v = u + 1; v < fam_.n; ++v)
-      if ((may_parent[v] >> u & 1) && (may_parent[u] >> v & 1)) {
-        const Mask pair = (Mask{1} << u) | (Mask{1} << v);
-        pool_.known.insert(pair);
-        pool_.pending.push_back(pair);
+  const auto add_binary = [&] {
+    const int col = base_.getNumCols();
+    base_.addCol(0, nullptr, nullptr, 0.0, 1.0, 0.0);
+    base_.setInteger(col);
+    return col;
+  };
+  arc_col_.assign(static_cast<std::size_t>(n) * n, -1);
+  for (int v = 0; v < n; ++v)
+    for (int u = 0; u < n; ++u)
+      if (may_parent[v] >> u & 1) {  // a(u, v) = sum of v's families containing u
+        const int a = arc_col_[u * n + v] = add_binary();
+        first_cols_.push_back(a);
+        std::vector<int> columns{a};
+        std::vector<double> coefs{1.0};
+        for (std::size_t i = 0; i < fam_.size(v); ++i)
+          if (fam_.masks[v][i] >> u & 1) {
+            columns.push_back(static_cast<int>(cols_.offset[v] + i));
+            coefs.push_back(-1.0);
+          }
+        add_row(base_, columns, coefs, 0.0, 0.0);
       }
-  flush_cuts();
-  base_.messageHandler()->setLogLevel(0);
+  for (int u = 0; u < n; ++u)
+    for (int v = u + 1; v < n; ++v) {  // e{u, v} = a(u, v) + a(v, u)
+      std::vector<int> columns;
+      std::vector<double> coefs;
+      for (int a : {arc_col_[u * n + v], arc_col_[v * n + u]})
+        if (a >= 0) columns.push_back(a), coefs.push_back(-1.0);
+      if (columns.empty()) continue;
+      columns.push_back(add_binary());
+      coefs.push_back(1.0);
+      first_cols_.push_back(columns.back());
+      adj_cols_.push_back(columns.back());
+      add_row(base_, columns, coefs, 0.0, 0.0);
+      // e <= 1 is the 2-cluster constraint of {u, v}; the collector's LP has no arc
+      // columns and takes it as a row.
+      if (columns.size() == 3) pool_.seed(ClusterCut{(Mask{1} << u) | (Mask{1} << v), 1});
+    }
 }
 
 void IlpSolver::flush_cuts() {
-  add_cluster_rows(fam_, cols_, base_, pool_.take());
+  add_cluster_rows(fam_, cols_, base_, pool_.take(), true);
 }
 
 Outcome IlpSolver::solve_once() {
@@ -211,15 +268,33 @@ Outcome IlpSolver::solve_once() {
   ClusterGenerator generator(fam_, cols_, pool_, stop_);
   model.addCutGenerator(&generator, 1, "cluster", true, true);
   model.cutGenerator(0)->setMustCallAgain(true);
-  // Gomory cuts at the root only. On uci/adult (14 variables, 3,660 families, BIC BF 20) the
-  // cluster relaxation stays 630 above OPT whatever clusters are added; root Gomory cuts
-  // halve that gap within 60 s (bound -211,295.94 against -210,971.79; OPT -211,601.71), but
-  // branching does not move it in 300 s either way. Zero-half cuts alone left the bound where
-  // it was; adding zero-half, clique and probing to Gomory, or Gomory at every node, gave
-  // nothing more. Cost on problems the ILP proves quickly: wine, voting, hepatitis +0.02 to
-  // +0.06 s, zoo 1.16 -> 2.42 s.
+  // Gomory cuts at the root only. Measured before the arc columns and k-cluster cuts: on
+  // uci/adult (BIC BF 20) plain cluster cuts left the bound 630 above OPT; root Gomory cuts
+  // halved that within 60 s; zero-half, clique, probing, or Gomory at every node added nothing.
   CglGomory gomory;
   model.addCutGenerator(&gomory, -99, "gomory");
+  // CBC's recipe for cuts that define feasibility (lazy constraints): call the generator again
+  // while it finds cuts, check integral points with it too (solver type 4), and never take an
+  // integral strong-branching child as a solution unchecked (CbcFeasibilityNoStrong pretends
+  // infeasible for the solution only; the branch itself is not fathomed).
+  OsiBabSolver lazy;
+  lazy.setSolverType(4);
+  model.passInSolverCharacteristics(&lazy);
+  NoStrongSolutions no_strong;
+  model.setProblemFeasibility(no_strong);
+  model.setSpecialOptions(4);
+  // Branch on arc and adjacency columns first (GOBNILP's default): a family column at 0
+  // excludes one parent set of many, an arc at 0 a large share of the networks. On uci/adult
+  // (BIC, BF 20; trial runs of 60 s) this proves OPT in 23 s; branching on families, even with
+  // the k-cluster cuts, left a gap of 126 (309 with plain cluster cuts, also at 600 s).
+  model.findIntegers(true);
+  {
+    std::vector<int> priority(static_cast<std::size_t>(model.numberIntegers()), 1000);
+    const std::unordered_set<int> first(first_cols_.begin(), first_cols_.end());
+    for (std::size_t i = 0; i < priority.size(); ++i)
+      if (first.count(model.integerVariable()[i])) priority[i] = 1;
+    model.passInPriorities(priority.data(), false);
+  }
   StopHandler handler(stop_);
   model.passInEventHandler(&handler);
   if (stop_.has_deadline()) {
@@ -232,8 +307,17 @@ Outcome IlpSolver::solve_once() {
   model.setDblParam(CbcModel::CbcCutoffIncrement, 1e-7);
   // A valid DAG as the first incumbent gives CBC a cutoff from the start.
   if (const auto start = order_network(fam_); !start.empty()) {
-    std::vector<double> x(cols_.columns(), 0.0);
+    std::vector<double> x(static_cast<std::size_t>(base_.getNumCols()), 0.0);
     for (int v = 0; v < fam_.n; ++v) x[cols_.offset[v] + start[v]] = 1.0;
+    const int n = fam_.n;
+    for (int v = 0; v < n; ++v)
+      for (Mask b = fam_.masks[v][start[v]]; b; b &= b - 1)
+        x[arc_col_[std::countr_zero(b) * n + v]] = 1.0;
+    for (std::size_t k = 0, u = 0; u < static_cast<std::size_t>(n); ++u)
+      for (std::size_t v = u + 1; v < static_cast<std::size_t>(n); ++v) {
+        const int a = arc_col_[u * n + v], b = arc_col_[v * n + u];
+        if (a >= 0 || b >= 0) x[adj_cols_[k++]] = (a >= 0 ? x[a] : 0) + (b >= 0 ? x[b] : 0);
+      }
     model.setBestSolution(x.data(), static_cast<int>(x.size()), -fam_.score(start), true);
   }
   model.branchAndBound();
@@ -252,7 +336,7 @@ std::vector<std::uint32_t> IlpSolver::find_opt() {
     Outcome o = solve_once();
     if (!o.choice.empty()) {
       if (const Mask cycle = find_cycle(fam_, o.choice)) {  // CBC accepted a cyclic point
-        pool_.add(cycle, true);
+        pool_.add(ClusterCut{cycle, 1}, true);
         flush_cuts();
         if (!stop_.stop_requested()) continue;
         o.choice.clear();
@@ -277,7 +361,7 @@ std::vector<std::uint32_t> IlpSolver::find_opt() {
   }
 }
 
-void IlpSolver::add_score_row(double threshold) {
+void IlpSolver::add_score_row(OsiSolverInterface& lp, double threshold) const {
   std::vector<int> columns(cols_.columns());
   std::vector<double> coefs(cols_.columns());
   for (int v = 0; v < fam_.n; ++v)
@@ -285,14 +369,25 @@ void IlpSolver::add_score_row(double threshold) {
       columns[cols_.offset[v] + i] = static_cast<int>(cols_.offset[v] + i);
       coefs[cols_.offset[v] + i] = fam_.scores[v][i];
     }
-  add_row(columns, coefs, threshold, COIN_DBL_MAX);
+  add_row(lp, columns, coefs, threshold, COIN_DBL_MAX);
 }
 
 void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double threshold) {
-  add_score_row(threshold);
+  // The collector's own LP: families, convexity rows, the plain (k = 1) cluster cuts found so
+  // far and the score row. No arc or adjacency columns and no k > 1 cuts: they help CBC prove
+  // OPT (see solve_once) but slow the collector's many small re-solves (trial runs, uci/zoo
+  // BIC BF 20, DAGs listed in 60 s: 252 with arc columns, 346 with only 2-cluster rows, 725
+  // with the plain cuts; and 65 with the strong separator instead of the plain one).
+  OsiClpSolverInterface lp;
+  load_families(lp);
+  std::vector<ClusterCut> plain;
+  for (ClusterCut c : pool_.all)
+    if (c.k == 1) plain.push_back(c);
+  add_cluster_rows(fam_, cols_, lp, plain, false);
+  add_score_row(lp, threshold);
   std::vector<std::vector<std::uint32_t>> found;  // the optimum is found again, in its turn
   const CollectResult r =
-      collect_within(fam_, cols_, base_, threshold, options_.max_solutions, stop_, found);
+      collect_within(fam_, cols_, lp, threshold, options_.max_solutions, stop_, found);
   stats_.ilp_nodes += r.nodes;
   pool_.lp_cuts += r.cluster_cuts;
   pool_.cycle_cuts += r.cycle_cuts;
