@@ -75,6 +75,7 @@ struct ExactStats {
   std::uint64_t ilp_nodes = 0;     // ilp: branch-and-bound nodes (CBC's and collection's)
   std::uint64_t cluster_cuts = 0;  // ilp: cluster cuts separated from LP solutions
   std::uint64_t cycle_cuts = 0;    // ilp: cluster cuts from integer solutions with a cycle
+  std::size_t collect_families = 0;  // ilp: families left to the collection (reduced costs)
   double seconds_opt = 0;          // until OPT was proven (or given up)
   double seconds = 0;              // whole run
 

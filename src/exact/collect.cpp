@@ -52,6 +52,21 @@ void add_cluster_rows(const FamilyTable& fam, const ColumnLayout& cols, OsiSolve
   lp.addRows(static_cast<int>(rows.size()), pointers.data(), lower.data(), upper.data());
 }
 
+std::vector<char> usable_families(OsiSolverInterface& lp, double threshold) {
+  const int n = lp.getNumCols();
+  std::vector<char> usable(static_cast<std::size_t>(n), 1);
+  lp.messageHandler()->setLogLevel(0);
+  lp.initialSolve();
+  if (!lp.isProvenOptimal()) return usable;
+  const double bound = -lp.getObjValue();
+  const double slack = 1e-7 * std::max(1.0, std::fabs(threshold));  // as the collector's
+  const double* d = lp.getReducedCost();
+  const double* x = lp.getColSolution();
+  for (int c = 0; c < n; ++c)
+    if (x[c] < 1e-9 && d[c] > 0 && bound - d[c] < threshold - slack) usable[c] = 0;
+  return usable;
+}
+
 namespace {
 
 constexpr int kCutRoundsPerNode = 25;

@@ -27,6 +27,13 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
                              const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags);
 
+// Screening before a collection: lp is the relaxation (rows valid for every DAG, including
+// the score row sum s x >= threshold), minimising -score. Solves it and returns, per column,
+// whether a DAG scoring >= threshold may use that family: a column at 0 with reduced cost
+// d >= 0 is unusable when -obj - d < threshold (LP duality: every point with that column at 1
+// scores at most -obj - d). If the LP is not solved to optimality, every column is usable.
+std::vector<char> usable_families(OsiSolverInterface& lp, double threshold);
+
 // Adds these cluster cuts as rows (see cluster_row for `sparse`), in one call.
 void add_cluster_rows(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
                       const std::vector<ClusterCut>& clusters, bool sparse);

@@ -156,7 +156,8 @@ void ExactStats::print(std::ostream& out) const {
       << "  enum nodes      " << enum_nodes << "\n";
   else
     s << "  ilp solves      " << ilp_solves << ", nodes " << ilp_nodes << ", cluster cuts "
-      << cluster_cuts << ", cycle cuts " << cycle_cuts << "\n";
+      << cluster_cuts << ", cycle cuts " << cycle_cuts << "\n"
+      << "  collection      " << collect_families << " families usable within epsilon\n";
   s << "  time            " << seconds_opt << " s to OPT, " << seconds << " s total\n";
   out << s.str();
 }
@@ -176,6 +177,7 @@ std::string ExactStats::to_json() const {
                       {"ilp_nodes", ilp_nodes},
                       {"cluster_cuts", cluster_cuts},
                       {"cycle_cuts", cycle_cuts},
+                      {"collect_families", collect_families},
                       {"seconds_opt", seconds_opt},
                       {"seconds", seconds}};
   j["best_score"] = std::isfinite(opt) ? nlohmann::json(opt) : nlohmann::json(nullptr);
