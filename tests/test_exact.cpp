@@ -255,19 +255,24 @@ TEST_CASE("exact dp: limits are reported as input errors", "[exact][dp]") {
   CHECK_THROWS_AS(bnsl::solve_exact(empty_var, o, bnsl::StopToken()), bnsl::InputError);
 }
 
-TEST_CASE("exact dp: --max-solutions truncates and says so", "[exact][dp]") {
+TEST_CASE("exact: --max-solutions truncates, says so, and keeps the optimum", "[exact][dp]") {
   const bnsl::Dataset d = read_wine();
   const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
-  bnsl::ExactOptions o;
-  o.method = ExactMethod::dp;
-  o.max_solutions = 10;
-  bnsl::ExactStats st;
-  const bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
-  CHECK(r.optimal);
-  CHECK(!r.complete);
-  CHECK(st.truncated);
-  CHECK(r.dags.size() <= 11);
-  CHECK(r.dags[0].score == Approx(kWineOpt).margin(1e-6));
+  for (const ExactMethod method : {ExactMethod::dp, ExactMethod::ilp}) {
+    if (method == ExactMethod::ilp && !bnsl::ilp_available()) continue;
+    for (const std::size_t max : {std::size_t{1}, std::size_t{10}}) {
+      bnsl::ExactOptions o;
+      o.method = method;
+      o.max_solutions = max;
+      bnsl::ExactStats st;
+      const bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
+      CHECK(r.optimal);
+      CHECK(!r.complete);
+      CHECK(st.truncated);
+      CHECK(r.dags.size() <= max);
+      CHECK(r.dags[0].score == Approx(kWineOpt).margin(1e-6));
+    }
+  }
 }
 
 TEST_CASE("exact ilp: wine OPT proven from an explored cache and from wine.BIC.3",

@@ -86,10 +86,7 @@ std::vector<std::vector<std::uint32_t>> solve_dp(const FamilyTable& fam,
   st.enum_nodes = e.nodes;
   st.complete = e.complete;
   st.truncated = e.truncated;
-  const auto best = dp.best_choice();
-  bool has_best = false;
-  for (const auto& d : e.dags) has_best = has_best || d == best;
-  if (!has_best) e.dags.push_back(best);
+  keep_optimum(e.dags, dp.best_choice(), options.max_solutions);
   return std::move(e.dags);
 }
 

@@ -131,4 +131,11 @@ std::vector<PoolDag> to_pool(const FamilyTable& fam,
   return out;
 }
 
+void keep_optimum(std::vector<std::vector<std::uint32_t>>& dags,
+                  const std::vector<std::uint32_t>& best, std::size_t max_solutions) {
+  if (std::find(dags.begin(), dags.end(), best) != dags.end()) return;
+  if (!dags.empty() && dags.size() >= max_solutions) dags.pop_back();
+  dags.push_back(best);
+}
+
 }  // namespace bnsl::exact

@@ -42,6 +42,11 @@ std::vector<std::uint32_t> order_network(const FamilyTable& fam);
 // acyclic.
 Mask find_cycle(const FamilyTable& fam, const std::vector<std::uint32_t>& choice);
 
+// Makes sure the optimum `best` is in `dags`: appended, or in place of the last DAG when the
+// list already holds max_solutions (it was truncated), so it never holds more.
+void keep_optimum(std::vector<std::vector<std::uint32_t>>& dags,
+                  const std::vector<std::uint32_t>& best, std::size_t max_solutions);
+
 // Sorts DAGs best first (ties: by family indices, so the order is deterministic) and turns
 // them into pool entries.
 std::vector<PoolDag> to_pool(const FamilyTable& fam,

@@ -425,8 +425,7 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
   pool_.cycle_cuts += r.cycle_cuts;
   stats_.complete = r.complete;
   stats_.truncated = found.size() >= options_.max_solutions && !r.complete;
-  if (std::find(found.begin(), found.end(), dags.front()) == found.end())
-    found.push_back(dags.front());
+  keep_optimum(found, dags.front(), options_.max_solutions);
   dags = std::move(found);
 }
 
