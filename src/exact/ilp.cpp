@@ -20,8 +20,8 @@
 // valid for every DAG).
 //
 // Collection. With OPT proven, add the row sum s x >= OPT - eps - tol, then list every DAG
-// within that threshold in one LP-based branch and cut of our own (collect.cpp), starting from
-// the plain cluster rows found so far: it lists a DAG at each integral LP point and goes on
+// within that threshold in one LP-based branch and cut of our own (collect.cpp), on its own
+// LP (the families a DAG within the threshold may use, the 2-cluster rows): it lists a DAG at each integral LP point and goes on
 // searching the rest of that node's region (split around the DAG), which CBC's tree does not
 // allow (it accepts an integral node point as an incumbent and fathoms the node; adding the
 // no-good of each solution and re-solving from scratch is correct too, but costs a full
@@ -71,18 +71,17 @@ constexpr std::size_t kCutsPerRound = 32;
 struct CutPool {
   std::mutex mutex;
   std::unordered_set<ClusterCut, ClusterCutHash> known;
-  std::vector<ClusterCut> all;  // every cut found, in order
+  std::vector<ClusterCut> seeds;  // rows the model implies (2-clusters), for the collector
   std::vector<ClusterCut> pending;
   std::uint64_t lp_cuts = 0, cycle_cuts = 0;
 
-  void seed(ClusterCut cluster) {  // a row the model already implies
+  void seed(ClusterCut cluster) {
     known.insert(cluster);
-    all.push_back(cluster);
+    seeds.push_back(cluster);
   }
   void add(ClusterCut cluster, bool from_cycle) {
     std::lock_guard<std::mutex> lock(mutex);
     if (!known.insert(cluster).second) return;
-    all.push_back(cluster);
     pending.push_back(cluster);
     ++(from_cycle ? cycle_cuts : lp_cuts);
   }
@@ -383,14 +382,14 @@ void load_collector_lp(const FamilyTable& fam, const std::vector<ClusterCut>& cu
 }
 
 void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double threshold) {
-  // The collector's own LP: families, convexity rows, the plain (k = 1) cluster cuts found so
-  // far and the score row. No arc or adjacency columns and no k > 1 cuts: they help CBC prove
-  // OPT (see solve_once) but slow the collector's many small re-solves (trial runs, uci/zoo
-  // BIC BF 20, DAGs listed in 60 s: 252 with arc columns, 346 with only 2-cluster rows, 725
-  // with the plain cuts; and 65 with the strong separator instead of the plain one).
-  std::vector<ClusterCut> plain;
-  for (ClusterCut c : pool_.all)
-    if (c.k == 1) plain.push_back(c);
+  // The collector's own LP: families, convexity rows, the 2-cluster rows and the score row;
+  // it separates plain cluster cuts itself. No arc or adjacency columns, none of CBC's cuts
+  // and no k > 1 cuts: they help CBC prove OPT (see solve_once) but slow the collector's many
+  // small re-solves (trial runs, uci/zoo BIC BF 20, DAGs listed in 60 s: 252 with the arc
+  // columns, 53 with CBC's plain cuts, 415 without; 65 with the strong separator).
+  // Still slower than the collector of session 4 on wine BF 20 (7.9 s then, 16.2 s now, the
+  // same 16.7k nodes but more cuts per node): not understood yet.
+  const std::vector<ClusterCut>& plain = pool_.seeds;
   // Families no DAG within the threshold can use (LP reduced costs, see collect.hpp) leave the
   // LP for good: the collector prices every column at every re-solve (uci/nltcs BIC BF 20:
   // 1,423 of 8,929 families stay).
