@@ -26,10 +26,7 @@ constexpr double kMinViolation = 1e-4;
 // n variables, each with the empty set and up to `extra` random other parent sets.
 FamilyTable random_table(int n, int extra, std::mt19937_64& rng) {
   FamilyTable fam;
-  fam.n = n;
-  fam.masks.resize(n);
-  fam.scores.resize(n);
-  fam.entry.resize(n);
+  fam.set_vars(n);
   for (int v = 0; v < n; ++v) {
     fam.masks[v].push_back(0);
     for (int j = 0; j < extra; ++j) {

@@ -42,7 +42,8 @@ struct ClusterCutHash {
 // second form, as most families have no parent in a small C.
 struct ClusterRow {
   std::vector<int> columns;
-  double lb, ub;  // one of them infinite: -/+ std::numeric_limits<double>::max()
+  double lb, ub;  // one of them infinite: -/+ std::numeric_limits<double>::max(), which is
+                  // COIN_DBL_MAX, the infinity of CBC's rows and cuts
 };
 ClusterRow cluster_row(const FamilyTable& fam, const ColumnLayout& cols, ClusterCut cut,
                        bool sparse);

@@ -29,9 +29,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace bnsl::exact {
+
+namespace {
+
+// Numerical slack on the threshold: a region is pruned only when its bound is below
+// threshold - slack.
+double threshold_slack(double threshold) { return 1e-7 * std::max(1.0, std::fabs(threshold)); }
+
+}  // namespace
 
 void add_cluster_rows(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
                       const std::vector<ClusterCut>& clusters, bool sparse) {
@@ -43,8 +50,8 @@ void add_cluster_rows(const FamilyTable& fam, const ColumnLayout& cols, OsiSolve
     const ClusterRow row = cluster_row(fam, cols, c, sparse);
     const std::vector<double> ones(row.columns.size(), 1.0);
     rows.emplace_back(static_cast<int>(row.columns.size()), row.columns.data(), ones.data());
-    lower.push_back(row.lb == -std::numeric_limits<double>::max() ? -lp.getInfinity() : row.lb);
-    upper.push_back(row.ub == std::numeric_limits<double>::max() ? lp.getInfinity() : row.ub);
+    lower.push_back(row.lb);
+    upper.push_back(row.ub);
   }
   std::vector<const CoinPackedVectorBase*> pointers;
   for (const auto& r : rows) pointers.push_back(&r);
@@ -59,7 +66,7 @@ std::vector<char> usable_families(OsiSolverInterface& lp, double threshold) {
   lp.initialSolve();
   if (!lp.isProvenOptimal()) return usable;
   const double bound = -lp.getObjValue();
-  const double slack = 1e-7 * std::max(1.0, std::fabs(threshold));  // as the collector's
+  const double slack = threshold_slack(threshold);
   const double* d = lp.getReducedCost();
   const double* x = lp.getColSolution();
   for (int c = 0; c < n; ++c)
@@ -82,7 +89,7 @@ class Collector {
         cols_(cols),
         lp_(lp),
         threshold_(threshold),
-        slack_(1e-7 * std::max(1.0, std::fabs(threshold))),
+        slack_(threshold_slack(threshold)),
         max_(max_solutions),
         stop_(stop),
         dags_(dags) {}
@@ -102,7 +109,6 @@ class Collector {
   Step process();
   void node(int depth);
   void partition(int depth);
-  void fix_by_reduced_cost();
   int branch_column(const double* x) const;
   bool halt() {
     if (!halted_ && (stop_.stop_requested() || dags_.size() >= max_)) halted_ = true;
@@ -118,7 +124,6 @@ class Collector {
   std::vector<std::vector<std::uint32_t>>& dags_;
   CollectResult out_;
   bool halted_ = false;
-  bool fixed_ = false;  // reduced-cost fixing done at the root
 };
 
 // One LP solve at the current node and what to do next.
@@ -172,21 +177,6 @@ int Collector::branch_column(const double* x) const {
   return best;
 }
 
-// Reduced-cost fixing at the root: for a column j at 0 with reduced cost d_j >= 0, every
-// point with x_j = 1 scores at most -obj - d_j (LP duality; every row is valid for every DAG),
-// so if that is below the threshold no DAG within it uses family j: fix x_j = 0 for good.
-void Collector::fix_by_reduced_cost() {
-  const double bound = -lp_.getObjValue();
-  const double* d = lp_.getReducedCost();
-  const double* x = lp_.getColSolution();
-  for (std::size_t c = 0; c < cols_.columns(); ++c)
-    if (x[c] < 1e-9 && d[c] > 0 && lp_.getColUpper()[c] > 0.5 &&
-        bound - d[c] < threshold_ - slack_) {
-      lp_.setColUpper(static_cast<int>(c), 0.0);
-      ++out_.fixed;
-    }
-}
-
 void Collector::node(int depth) {
   ++out_.nodes;
   int rounds = 0;
@@ -198,7 +188,6 @@ void Collector::node(int depth) {
       lp_.resolve();
       continue;
     }
-    if (depth == 0 && !fixed_) fix_by_reduced_cost(), fixed_ = true;
     if (step == Step::partition) return partition(depth);
     const double* x = lp_.getColSolution();
     if (rounds++ < kCutRoundsPerNode) {

@@ -17,11 +17,10 @@ struct CollectResult {
   std::uint64_t nodes = 0;  // branch-and-bound nodes
   std::uint64_t lp_solves = 0;
   std::uint64_t cluster_cuts = 0, cycle_cuts = 0;
-  std::uint64_t fixed = 0;  // columns fixed to 0 at the root by reduced costs
 };
 
 // lp: the relaxation over the family columns of `cols` (convexity rows, any valid cluster
-// rows), minimising -score; it is modified (bounds restored, cluster rows added). Appends to
+// rows), minimising -score, best screened by usable_families first; it is modified (bounds restored, cluster rows added). Appends to
 // `dags` every DAG with score >= threshold, each once, stopping at max_solutions in all.
 CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,

@@ -11,6 +11,13 @@
 
 namespace bnsl::exact {
 
+void FamilyTable::set_vars(int vars) {
+  n = vars;
+  masks.assign(static_cast<std::size_t>(vars), {});
+  scores.assign(static_cast<std::size_t>(vars), {});
+  entry.assign(static_cast<std::size_t>(vars), {});
+}
+
 std::size_t FamilyTable::total() const {
   std::size_t t = 0;
   for (const auto& m : masks) t += m.size();
@@ -61,10 +68,7 @@ FamilyTable make_family_table(const ScoreCache& cache, int max_vars) {
     throw InputError("exact mode handles at most " + std::to_string(max_vars) +
                      " variables with this method; the cache has " + std::to_string(n));
   FamilyTable fam;
-  fam.n = n;
-  fam.masks.resize(n);
-  fam.scores.resize(n);
-  fam.entry.resize(n);
+  fam.set_vars(n);
   for (int v = 0; v < n; ++v) {
     if (cache.var(v).empty())
       throw InputError("score cache: variable " + std::to_string(v) +
@@ -76,6 +80,23 @@ FamilyTable make_family_table(const ScoreCache& cache, int max_vars) {
 
 // Best network consistent with the order 0, 1, ..., n-1: a valid answer when an exact method
 // was stopped before finding any network. Empty if some variable has no family there.
+FamilyTable select_families(const FamilyTable& fam,
+                            const std::function<bool(int, std::size_t)>& keep,
+                            std::vector<std::vector<std::uint32_t>>& original) {
+  FamilyTable out;
+  out.set_vars(fam.n);
+  original.assign(static_cast<std::size_t>(fam.n), {});
+  for (int v = 0; v < fam.n; ++v)
+    for (std::size_t i = 0; i < fam.size(v); ++i)
+      if (keep(v, i)) {
+        out.masks[v].push_back(fam.masks[v][i]);
+        out.scores[v].push_back(fam.scores[v][i]);
+        out.entry[v].push_back(fam.entry[v][i]);
+        original[v].push_back(static_cast<std::uint32_t>(i));
+      }
+  return out;
+}
+
 std::vector<std::uint32_t> order_network(const FamilyTable& fam) {
   std::vector<std::uint32_t> choice(static_cast<std::size_t>(fam.n));
   for (int v = 0; v < fam.n; ++v) {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "bnsl/cache.hpp"
@@ -23,6 +24,7 @@ struct FamilyTable {
   std::vector<std::vector<std::uint32_t>> entry;  // entry[v][i]: index in cache.var(v)
 
   std::size_t size(int v) const { return masks[static_cast<std::size_t>(v)].size(); }
+  void set_vars(int vars);  // n = vars, every family list empty
   std::size_t total() const;
   // Score of a DAG given as family indices (summed in variable order).
   double score(const std::vector<std::uint32_t>& choice) const;
@@ -33,6 +35,12 @@ struct FamilyTable {
 // Builds the table; throws InputError if n > max_vars, a variable has no entry, or a parent
 // index is out of range or equal to the child.
 FamilyTable make_family_table(const ScoreCache& cache, int max_vars = kMaxVars);
+
+// The families (v, i) with keep(v, i), in their order; original[v][j] is the index in `fam`
+// of family j of v in the result.
+FamilyTable select_families(const FamilyTable& fam,
+                            const std::function<bool(int, std::size_t)>& keep,
+                            std::vector<std::vector<std::uint32_t>>& original);
 
 // Best network consistent with the order 0, 1, ..., n-1: a valid answer when an exact method
 // is stopped before it finds a network. Empty if some variable has no family there.

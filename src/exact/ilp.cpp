@@ -118,8 +118,8 @@ class ClusterGenerator : public CglCutGenerator {
     const std::vector<double> ones(row.columns.size(), 1.0);
     OsiRowCut cut;
     cut.setRow(static_cast<int>(row.columns.size()), row.columns.data(), ones.data());
-    cut.setLb(row.lb == -std::numeric_limits<double>::max() ? -COIN_DBL_MAX : row.lb);
-    cut.setUb(row.ub == std::numeric_limits<double>::max() ? COIN_DBL_MAX : row.ub);
+    cut.setLb(row.lb);
+    cut.setUb(row.ub);
     cut.setGloballyValid(true);
     cs.insert(cut);
     pool_->add(cluster, from_cycle);
@@ -180,7 +180,10 @@ class IlpSolver {
   OsiClpSolverInterface base_;
   std::vector<int> arc_col_;     // arc_col_[u * n + v]: column of the arc u -> v, or -1
   std::vector<int> first_cols_;  // arc and adjacency columns (branched on first)
-  std::vector<int> adj_cols_;    // adjacency columns, pairs in lexicographic order
+  struct Adjacency {
+    int col, uv, vu;  // e{u, v} and its arcs (-1: none)
+  };
+  std::vector<Adjacency> adjacency_;
 };
 
 void add_row(OsiSolverInterface& lp, const std::vector<int>& columns,
@@ -245,7 +248,7 @@ void IlpSolver::build() {
       columns.push_back(add_binary());
       coefs.push_back(1.0);
       first_cols_.push_back(columns.back());
-      adj_cols_.push_back(columns.back());
+      adjacency_.push_back({columns.back(), arc_col_[u * n + v], arc_col_[v * n + u]});
       add_row(base_, columns, coefs, 0.0, 0.0);
       // e <= 1 is the 2-cluster constraint of {u, v}; the collector's LP has no arc
       // columns and takes it as a row.
@@ -310,11 +313,8 @@ Outcome IlpSolver::solve_once() {
     for (int v = 0; v < n; ++v)
       for (Mask b = fam_.masks[v][start[v]]; b; b &= b - 1)
         x[arc_col_[std::countr_zero(b) * n + v]] = 1.0;
-    for (std::size_t k = 0, u = 0; u < static_cast<std::size_t>(n); ++u)
-      for (std::size_t v = u + 1; v < static_cast<std::size_t>(n); ++v) {
-        const int a = arc_col_[u * n + v], b = arc_col_[v * n + u];
-        if (a >= 0 || b >= 0) x[adj_cols_[k++]] = (a >= 0 ? x[a] : 0) + (b >= 0 ? x[b] : 0);
-      }
+    for (const Adjacency& e : adjacency_)
+      x[e.col] = (e.uv >= 0 ? x[e.uv] : 0) + (e.vu >= 0 ? x[e.vu] : 0);
     model.setBestSolution(x.data(), static_cast<int>(x.size()), -fam_.score(start), true);
   }
   model.branchAndBound();
@@ -396,20 +396,9 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
   OsiClpSolverInterface full;
   load_collector_lp(fam_, plain, threshold, full);
   const std::vector<char> usable = usable_families(full, threshold);
-  FamilyTable sub;
-  sub.n = fam_.n;
-  sub.masks.resize(fam_.n);
-  sub.scores.resize(fam_.n);
-  sub.entry.resize(fam_.n);
-  std::vector<std::vector<std::uint32_t>> original(fam_.n);  // sub's family -> fam_'s
-  for (int v = 0; v < fam_.n; ++v)
-    for (std::size_t i = 0; i < fam_.size(v); ++i)
-      if (usable[cols_.offset[v] + i]) {
-        sub.masks[v].push_back(fam_.masks[v][i]);
-        sub.scores[v].push_back(fam_.scores[v][i]);
-        sub.entry[v].push_back(fam_.entry[v][i]);
-        original[v].push_back(static_cast<std::uint32_t>(i));
-      }
+  std::vector<std::vector<std::uint32_t>> original;  // sub's family -> fam_'s
+  const FamilyTable sub = select_families(
+      fam_, [&](int v, std::size_t i) { return usable[cols_.offset[v] + i] != 0; }, original);
   stats_.collect_families = sub.total();
   const ColumnLayout sub_cols(sub);
   OsiClpSolverInterface lp;
