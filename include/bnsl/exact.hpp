@@ -76,7 +76,14 @@ struct ExactStats {
   std::uint64_t cluster_cuts = 0;  // ilp: cluster cuts separated from LP solutions
   std::uint64_t cycle_cuts = 0;    // ilp: cluster cuts from integer solutions with a cycle
   std::size_t collect_families = 0;  // ilp: families left to the collection (reduced costs)
-  double seconds_opt = 0;          // until OPT was proven (or given up)
+  double start_score = -std::numeric_limits<double>::infinity();  // ilp: first incumbent
+  double seconds_start = 0;           // ilp: the search for it
+  double root_bound = std::numeric_limits<double>::infinity();  // ilp: root LP's bound
+  std::size_t root_families = 0;      // ilp: families left to CBC (reduced costs at the root)
+  std::size_t root_lp_columns = 0;    // ilp: families the root LP priced in
+  std::uint64_t root_rounds = 0;      // ilp: root LP solves (cuts and pricing)
+  double seconds_root = 0;            // ilp: the root LP and screening
+  double seconds_opt = 0;          // until OPT was proven (or given up), start and root included
   double seconds = 0;              // whole run
 
   void print(std::ostream& out) const;  // human-readable summary

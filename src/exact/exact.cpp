@@ -16,6 +16,7 @@
 #include "exact/dp.hpp"
 #include "exact/families.hpp"
 #include "exact/ilp.hpp"
+#include "exact/start.hpp"
 #include "score/compare.hpp"
 
 namespace bnsl {
@@ -116,8 +117,16 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
       exact::make_family_table(cache, dp ? exact::kDpMaxVars : exact::kMaxVars);
   st.n_vars = cache.n_vars();
   st.families = fam.total();
-  auto choices =
-      dp ? exact::solve_dp(fam, options, stop, st) : exact::solve_ilp(fam, options, stop, st);
+  std::vector<std::vector<std::uint32_t>> choices;
+  if (dp) {
+    choices = exact::solve_dp(fam, options, stop, st);
+  } else {
+    const auto t_start = Clock::now();
+    const auto start = exact::start_network(cache, fam, options.threads, stop);
+    st.seconds_start = std::chrono::duration<double>(Clock::now() - t_start).count();
+    choices = exact::solve_ilp(fam, start, options, stop, st);
+    st.seconds_opt += st.seconds_start;
+  }
   if (choices.empty()) throw RuntimeError("exact search stopped before it found any network");
   PoolReport r;
   r.variables = cache.names();
@@ -154,6 +163,11 @@ void ExactStats::print(std::ostream& out) const {
   else
     s << "  ilp solves      " << ilp_solves << ", nodes " << ilp_nodes << ", cluster cuts "
       << cluster_cuts << ", cycle cuts " << cycle_cuts << "\n"
+      << "  start           " << std::setprecision(10) << start_score << std::setprecision(6)
+      << " (" << seconds_start << " s of ordering search)\n"
+      << "  root LP         bound " << std::setprecision(10) << root_bound << std::setprecision(6)
+      << ", " << root_rounds << " rounds, " << root_lp_columns << " families priced in, "
+      << root_families << " left to CBC (" << seconds_root << " s)\n"
       << "  collection      " << collect_families << " families usable within epsilon\n";
   s << "  time            " << seconds_opt << " s to OPT, " << seconds << " s total\n";
   out << s.str();
@@ -175,10 +189,19 @@ std::string ExactStats::to_json() const {
                       {"cluster_cuts", cluster_cuts},
                       {"cycle_cuts", cycle_cuts},
                       {"collect_families", collect_families},
+                      {"seconds_start", seconds_start},
+                      {"root_families", root_families},
+                      {"root_lp_columns", root_lp_columns},
+                      {"root_rounds", root_rounds},
+                      {"seconds_root", seconds_root},
                       {"seconds_opt", seconds_opt},
                       {"seconds", seconds}};
   j["best_score"] = std::isfinite(opt) ? nlohmann::json(opt) : nlohmann::json(nullptr);
   j["bound"] = std::isfinite(bound) ? nlohmann::json(bound) : nlohmann::json(nullptr);
+  j["start_score"] =
+      std::isfinite(start_score) ? nlohmann::json(start_score) : nlohmann::json(nullptr);
+  j["root_bound"] =
+      std::isfinite(root_bound) ? nlohmann::json(root_bound) : nlohmann::json(nullptr);
   return j.dump(2);
 }
 
