@@ -27,7 +27,8 @@
 //
 // Collection. With OPT proven, add the row sum s x >= OPT - eps - tol, then list every DAG
 // within that threshold in one LP-based branch and cut of our own (collect.cpp), on its own
-// LP (the families a DAG within the threshold may use, the 2-cluster rows): it lists a DAG at each integral LP point and goes on
+// LP (the families a DAG within the threshold may use, the 2-cluster rows and the root LP's
+// binding cuts): it lists a DAG at each integral LP point and goes on
 // searching the rest of that node's region (split around the DAG), which CBC's tree does not
 // allow (it accepts an integral node point as an incumbent and fathoms the node; adding the
 // no-good of each solution and re-solving from scratch is correct too, but costs a full
@@ -165,7 +166,8 @@ struct Outcome {
 
 class IlpSolver {
  public:
-  // start: a DAG of fam or empty; cuts: cluster cuts known to be useful (rows from the start).
+  // start: a DAG of fam or empty; cuts: the root LP's binding cuts, rows of CBC's model and
+  // of the collector's LP from the start.
   IlpSolver(const FamilyTable& fam, std::vector<std::uint32_t> start, std::vector<ClusterCut> cuts,
             const ExactOptions& options, const StopToken& stop, ExactStats& stats)
       : fam_(fam),
@@ -401,7 +403,7 @@ void add_score_row(const FamilyTable& fam, const ColumnLayout& layout, OsiSolver
 }
 
 // The relaxation the collector searches, over the families of `fam`: convexity rows, the
-// plain cluster cuts and the score row.
+// given cluster cuts (dense rows) and the score row.
 void load_collector_lp(const FamilyTable& fam, const std::vector<ClusterCut>& cuts,
                        double threshold, OsiSolverInterface& lp) {
   const ColumnLayout layout(fam);
@@ -411,19 +413,21 @@ void load_collector_lp(const FamilyTable& fam, const std::vector<ClusterCut>& cu
 }
 
 void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double threshold) {
-  // The collector's own LP: families, convexity rows, the 2-cluster rows and the score row;
-  // it separates plain cluster cuts itself. No arc or adjacency columns, none of CBC's cuts
-  // and no k > 1 cuts: they help CBC prove OPT (see solve_once) but slow the collector's many
-  // small re-solves (trial runs, uci/zoo BIC BF 20, DAGs listed in 60 s: 252 with the arc
-  // columns, 53 with CBC's plain cuts, 415 without; 65 with the strong separator).
-  // Still slower than the collector of session 4 on wine BF 20 (7.9 s then, 16.2 s now, the
-  // same 16.7k nodes but more cuts per node): not understood yet.
-  const std::vector<ClusterCut>& plain = pool_.seeds;
+  // The collector's own LP: families, convexity rows, the 2-cluster rows, the root LP's
+  // binding cuts (k-cluster cuts among them) and the score row; it separates plain cluster
+  // cuts itself. No arc or adjacency columns, none of CBC's cuts and no strong separation:
+  // they help CBC prove OPT (see solve_once) but slow the collector's many small re-solves.
+  // Trial runs, DAGs listed in 60 s, BIC BF 20: uci/zoo (1,111 within epsilon) 252 with the arc
+  // columns, 53 with CBC's cuts, 786 with the 2-cluster rows alone, 1,111 (complete, 55.7 s)
+  // with the root's cuts added, 1,097 with strong separation; uci/adult (1,140) 1 with the
+  // 2-cluster rows alone, 93 with the root's cuts, 1 with strong separation; uci/wine complete
+  // in 6.8, 3.9 and 5.2 s.
+  std::vector<ClusterCut> rows = pool_.seeds;
+  rows.insert(rows.end(), first_cuts_.begin(), first_cuts_.end());
   // Families no DAG within the threshold can use (LP reduced costs, see collect.hpp) leave the
-  // LP for good: the collector prices every column at every re-solve (uci/nltcs BIC BF 20:
-  // 1,423 of 8,929 families stay).
+  // LP for good: the collector prices every column at every re-solve.
   OsiClpSolverInterface full;
-  load_collector_lp(fam_, plain, threshold, full);
+  load_collector_lp(fam_, rows, threshold, full);
   const std::vector<char> usable = usable_families(full, threshold);
   std::vector<std::vector<std::uint32_t>> original;  // sub's family -> fam_'s
   const FamilyTable sub = select_families(
@@ -431,7 +435,7 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
   stats_.collect_families = sub.total();
   const ColumnLayout sub_cols(sub);
   OsiClpSolverInterface lp;
-  load_collector_lp(sub, plain, threshold, lp);
+  load_collector_lp(sub, rows, threshold, lp);
   std::vector<std::vector<std::uint32_t>> found;  // the optimum is found again, in its turn
   const CollectResult r =
       collect_within(sub, sub_cols, lp, threshold, options_.max_solutions, stop_, found);
