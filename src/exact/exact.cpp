@@ -122,7 +122,7 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
     choices = exact::solve_dp(fam, options, stop, st);
   } else {
     const auto t_start = Clock::now();
-    const auto start = exact::start_network(cache, fam, options.threads, stop);
+    const auto start = exact::start_network(cache, fam, stop);
     st.seconds_start = std::chrono::duration<double>(Clock::now() - t_start).count();
     choices = exact::solve_ilp(fam, start, options, stop, st);
     st.seconds_opt += st.seconds_start;

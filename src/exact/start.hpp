@@ -10,11 +10,11 @@
 
 namespace bnsl::exact {
 
-// The best network a short ASOBS search (the search of `bnsl search`, never its DP) finds,
-// as family indices of `fam` (made from `cache`), or the identity order's network if that is
-// better or the search cannot run; empty only if neither exists. Its time: at most 5% of the
-// time `stop` leaves and 1 s per 50,000 families (at least 0.1 s).
+// The best network a short ASOBS search (the search of `bnsl search`, never its DP; one
+// thread, a fixed number of climbs, so the same cache gives the same start) finds, as family
+// indices of `fam` (made from `cache`), or the identity order's network if that is better or the
+// search cannot run; empty only if neither exists. At most 10% of the time `stop` leaves, and 60 s.
 std::vector<std::uint32_t> start_network(const ScoreCache& cache, const FamilyTable& fam,
-                                         int threads, const StopToken& stop);
+                                         const StopToken& stop);
 
 }  // namespace bnsl::exact
