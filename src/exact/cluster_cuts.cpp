@@ -24,8 +24,9 @@
 // cycle). The plain separator keeps the most violated cluster of each path (k = 1); the
 // strong one checks every cluster on the paths for every k and, when none is violated and
 // n <= kExhaustiveVars, every C (2^n histograms over the LP support, about 5M additions at
-// n = 16), so it is exact there. Only truly violated cuts are returned, so cuts are always valid; a missed one costs bound strength, never correctness:
-// integral points are separated exactly by their cycles (find_cycle) in ilp.cpp and collect.cpp.
+// n = 16), so it is exact there. Only truly violated cuts are returned, so cuts are always
+// valid; a missed one costs bound strength, never correctness: integral points are separated
+// exactly by their cycles (find_cycle) in ilp.cpp and collect.cpp.
 #include "exact/cluster_cuts.hpp"
 
 #include <algorithm>

@@ -20,8 +20,9 @@ struct CollectResult {
 };
 
 // lp: the relaxation over the family columns of `cols` (convexity rows, any valid cluster
-// rows), minimising -score, best screened by usable_families first; it is modified (bounds restored, cluster rows added). Appends to
-// `dags` every DAG with score >= threshold, each once, stopping at max_solutions in all.
+// rows), minimising -score, best screened by usable_families first; it is modified (bounds
+// restored, cluster rows added). Appends to `dags` every DAG with score >= threshold, each
+// once, stopping at max_solutions in all.
 CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
                              const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags);

@@ -4,15 +4,18 @@
 // Why. With many rows the cache has many families (uci/letter, 17 variables, 20,000 rows, BIC
 // BF 20: 114,739), and CBC spends its time pricing them in every simplex iteration and in
 // Gomory's tableau rows: after 90 s its root bound was still 2,300 above OPT (trial run).
-// Few families matter to the LP: this loop starts from the best kRootFirstFamilies of each variable
-// plus the start DAG's and the empty sets, solves, separates cluster cuts (the strong separator CBC
-// uses), prices every family with the LP duals and adds the most negative ones, until neither adds
-// anything.
+// Few families matter to the LP: this loop starts from the best kRootFirstFamilies of each
+// variable plus the start DAG's and the empty sets, solves, separates cluster cuts (the strong
+// separator CBC uses), prices every family with the LP duals and adds the most negative ones,
+// until neither adds anything. On letter it converges in about 11 s with 4,692 families, but
+// its bound is still 2,389 above OPT: too weak to screen any family out there (uci/nltcs:
+// 8,929 -> 810 families, and the bound proves OPT).
 //
 // Bound and screening, valid for any duals (so also when the loop is stopped early). Rows r
-// have a range [lo_r, hi_r] that holds at every DAG (convexity rows: 1; a cluster row of C in
-// either form of cluster_cuts.hpp: between 0 and |C|). With duals y and reduced costs
-// d = c - A^T y of the minimisation (c = -score), every DAG x (one family per variable) has
+// have a range [lo_r, hi_r] that holds at every DAG (convexity rows: 1; the k-cluster row of C
+// in the first form of cluster_cuts.hpp: [k, |C|], in the second: [0, |C| - k]). With duals y
+// and reduced costs d = c - A^T y of the minimisation (c = -score), every DAG x (one family
+// per variable) has
 //   -score(x) = d.x + y.Ax >= sum_v d(v, x_v) + Y,   Y = sum_r min(y_r lo_r, y_r hi_r),
 // so with m_v = min_i d(v, i), score(x) <= U = -Y - sum_v m_v, and a DAG using family (v, i)
 // scores at most U - (d(v, i) - m_v). A family whose bound falls below the threshold is used by
