@@ -32,13 +32,7 @@
 
 namespace bnsl::exact {
 
-namespace {
-
-// Numerical slack on the threshold: a region is pruned only when its bound is below
-// threshold - slack.
 double threshold_slack(double threshold) { return 1e-7 * std::max(1.0, std::fabs(threshold)); }
-
-}  // namespace
 
 void add_cluster_rows(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
                       const std::vector<ClusterCut>& clusters, bool sparse) {

@@ -34,6 +34,11 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
 // scores at most -obj - d). If the LP is not solved to optimality, every column is usable.
 std::vector<char> usable_families(OsiSolverInterface& lp, double threshold);
 
+// Numerical slack of LP bounds against a score threshold: a region or a family is ruled out
+// only when its bound is below threshold - slack (the collector, its screening, and the root
+// screening of root_lp.cpp).
+double threshold_slack(double threshold);
+
 // Adds these cluster cuts as rows (see cluster_row for `sparse`), in one call.
 void add_cluster_rows(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
                       const std::vector<ClusterCut>& clusters, bool sparse);

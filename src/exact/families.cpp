@@ -78,8 +78,6 @@ FamilyTable make_family_table(const ScoreCache& cache, int max_vars) {
   return fam;
 }
 
-// Best network consistent with the order 0, 1, ..., n-1: a valid answer when an exact method
-// was stopped before finding any network. Empty if some variable has no family there.
 FamilyTable select_families(const FamilyTable& fam,
                             const std::function<bool(int, std::size_t)>& keep,
                             std::vector<std::vector<std::uint32_t>>& original) {
@@ -97,6 +95,8 @@ FamilyTable select_families(const FamilyTable& fam,
   return out;
 }
 
+// Best network consistent with the order 0, 1, ..., n-1: a valid answer when an exact method
+// was stopped before finding any network. Empty if some variable has no family there.
 std::vector<std::uint32_t> order_network(const FamilyTable& fam) {
   std::vector<std::uint32_t> choice(static_cast<std::size_t>(fam.n));
   for (int v = 0; v < fam.n; ++v) {

@@ -172,7 +172,7 @@ class IlpSolver {
             const ExactOptions& options, const StopToken& stop, ExactStats& stats)
       : fam_(fam),
         cols_(fam),
-        start_(start.empty() ? order_network(fam) : std::move(start)),
+        start_(std::move(start)),
         first_cuts_(std::move(cuts)),
         options_(options),
         stop_(stop),

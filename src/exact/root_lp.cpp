@@ -37,6 +37,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "exact/collect.hpp"
+
 namespace bnsl::exact {
 namespace {
 
@@ -88,18 +90,11 @@ class RootLp {
     const double* y = lp_.getRowPrice();
     for (std::size_t r = 0; r < rows_.size(); ++r)
       if (std::fabs(y[fam_.n + static_cast<int>(r)]) > 1e-9) result_.cuts.push_back(rows_[r].cut);
-    result_.cuts_separated = rows_.size();
     result_.lp_columns = full_col_.size();
     return std::move(result_);
   }
 
  private:
-  int var_of(std::size_t col) const {
-    return static_cast<int>(std::upper_bound(cols_.offset.begin(), cols_.offset.end(), col) -
-                            cols_.offset.begin()) -
-           1;
-  }
-
   // The first LP: convexity rows over the best families, the start DAG's and the empty sets.
   void load() {
     lp_.messageHandler()->setLogLevel(0);
@@ -207,7 +202,7 @@ class RootLp {
 
   // Families no DAG scoring >= threshold uses, by the last duals' bound.
   void screen() {
-    const double slack = 1e-7 * std::max(1.0, std::fabs(threshold_));
+    const double slack = threshold_slack(threshold_);
     result_.usable.assign(cols_.columns(), 1);
     for (int v = 0; v < fam_.n; ++v)
       for (std::size_t i = 0; i < fam_.size(v); ++i) {

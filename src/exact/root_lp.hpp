@@ -17,7 +17,6 @@ struct RootResult {
   // may use that family (0: proven that none does).
   std::vector<char> usable;
   std::vector<ClusterCut> cuts;    // cluster cuts of the root LP binding at the end (dual != 0)
-  std::size_t cuts_separated = 0;  // all cluster cuts the root LP separated
   double bound = 0;                // upper bound on the score of every DAG
   std::size_t lp_columns = 0;      // families in the LP when it stopped
   std::uint64_t rounds = 0;        // LP solves

@@ -6,7 +6,6 @@
 #include "exact/start.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "bnsl/error.hpp"
 #include "bnsl/search.hpp"
