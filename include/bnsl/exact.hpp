@@ -75,6 +75,8 @@ struct ExactStats {
   std::uint64_t ilp_nodes = 0;     // ilp: branch-and-bound nodes (CBC's and collection's)
   std::uint64_t cluster_cuts = 0;  // ilp: cluster cuts separated from LP solutions
   std::uint64_t cycle_cuts = 0;    // ilp: cluster cuts from integer solutions with a cycle
+  std::uint64_t cut_nonzeros = 0;  // ilp: nonzeros of the cluster cuts given to CBC
+  bool cut_budget_hit = false;     // ilp: CBC's tree stopped separating at fractional points
   std::size_t collect_families = 0;  // ilp: families left to the collection (reduced costs)
   double start_score = -std::numeric_limits<double>::infinity();  // ilp: first incumbent
   double seconds_start = 0;           // ilp: the search for it

@@ -163,6 +163,10 @@ void ExactStats::print(std::ostream& out) const {
   else
     s << "  ilp solves      " << ilp_solves << ", nodes " << ilp_nodes << ", cluster cuts "
       << cluster_cuts << ", cycle cuts " << cycle_cuts << "\n"
+      << "  cut rows        " << cut_nonzeros << " nonzeros"
+      << (cut_budget_hit ? " (budget reached: CBC's tree separates at integral points only)"
+                         : "")
+      << "\n"
       << "  start           " << std::setprecision(10) << start_score << std::setprecision(6)
       << " (" << seconds_start << " s of ordering search)\n"
       << "  root LP         bound " << std::setprecision(10) << root_bound << std::setprecision(6)
@@ -188,6 +192,8 @@ std::string ExactStats::to_json() const {
                       {"ilp_nodes", ilp_nodes},
                       {"cluster_cuts", cluster_cuts},
                       {"cycle_cuts", cycle_cuts},
+                      {"cut_nonzeros", cut_nonzeros},
+                      {"cut_budget_hit", cut_budget_hit},
                       {"collect_families", collect_families},
                       {"seconds_start", seconds_start},
                       {"root_families", root_families},
