@@ -50,6 +50,7 @@ std::vector<std::uint32_t> start_network(const ScoreCache& cache, const FamilyTa
   o.threads = 1;
   o.dp_max_n = 0;  // the DP is the other exact method: keep the ILP independent of it
   o.enumerate = false;
+  o.complete_classes = false;
   o.pool_max = 1;
   o.checkpoint = 0;
   if (o.time <= 0 || stop.stop_requested()) return best;
