@@ -41,6 +41,7 @@
 #ifdef BNSL_HAVE_CBC
 
 #include <CbcEventHandler.hpp>
+#include <ClpEventHandler.hpp>
 #include <CbcFeasibilityBase.hpp>
 #include <CbcModel.hpp>
 #include <CbcNode.hpp>
@@ -62,6 +63,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <unordered_set>
 #include <utility>
 
@@ -169,6 +171,36 @@ class StopHandler : public CbcEventHandler {
 
  private:
   const StopToken* stop_;
+};
+
+// CBC looks at its clock and at StopHandler between LP solves only, and one LP of a large model
+// (strong branching on uci/letter's 114,739 families: over a minute) can run long past a
+// deadline or a signal. This aborts Clp's simplex at its next iteration once a stop has been
+// pending for kLpGraceSeconds. An aborted LP leaves CBC's bound unproven (a primal simplex
+// stopped early over-states it), so solve_once then discards CBC's bound.
+constexpr double kLpGraceSeconds = 1.0;
+
+class LpStopHandler : public ClpEventHandler {
+ public:
+  struct State {
+    std::optional<Clock::time_point> stop_seen;
+    bool aborted = false;
+  };
+  LpStopHandler(const StopToken& stop, State& state) : stop_(&stop), state_(&state) {}
+  ClpEventHandler* clone() const override { return new LpStopHandler(*this); }
+  int event(Event which) override {
+    if (which != endOfIteration || !stop_->stop_requested()) return -1;
+    const auto now = Clock::now();
+    if (!state_->stop_seen) state_->stop_seen = now;
+    if (std::chrono::duration<double>(now - *state_->stop_seen).count() < kLpGraceSeconds)
+      return -1;
+    state_->aborted = true;
+    return 0;  // Clp returns with status 5, stopped by event
+  }
+
+ private:
+  const StopToken* stop_;
+  State* state_;
 };
 
 // Rejects integral points found by strong branching as solutions (they have not been checked
@@ -347,6 +379,12 @@ Outcome IlpSolver::solve_once() {
   }
   StopHandler handler(stop_);
   model.passInEventHandler(&handler);
+  LpStopHandler::State lp_stop;
+  {
+    const LpStopHandler lp_handler(stop_, lp_stop);
+    if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(model.solver()))
+      clp->getModelPtr()->passInEventHandler(&lp_handler);  // cloned, with CBC's solver copies
+  }
   if (stop_.has_deadline()) {
     model.setUseElapsedTime(true);
     model.setMaximumSeconds(std::max(stop_.remaining(), 0.01));
@@ -373,7 +411,9 @@ Outcome IlpSolver::solve_once() {
   Outcome o;
   if (model.bestSolution()) o.choice = integral_choice(fam_, cols_, model.bestSolution(), 1e-4);
   o.finished = model.status() == 0 && !stop_.stop_requested();
-  o.bound = -model.getBestPossibleObjValue();
+  o.bound = lp_stop.aborted ? std::numeric_limits<double>::infinity()
+                           : -model.getBestPossibleObjValue();
+  if (lp_stop.aborted) o.finished = false;
   return o;
 }
 
