@@ -11,7 +11,8 @@
 // branches on them before the families. Other cluster constraints, and the k-cluster
 // constraints of cluster_cuts.hpp, are separated: a ClusterGenerator (CglCutGenerator) runs at
 // every node and on every integer solution CBC finds. At an integral point it cuts the node set
-// of a cycle (exact); at a fractional one it runs the separator of cluster_cuts.cpp.
+// of a cycle (exact); at a fractional one it runs the separator of cluster_cuts.cpp (below the
+// root: one round per node, within a budget of nonzeros; see kTreeCutsPerRound).
 //
 // Before CBC. A short ordering search gives the first incumbent (start.cpp); the root LP is
 // solved by column generation over the families, and the families that no DAG within epsilon
@@ -41,7 +42,6 @@
 #ifdef BNSL_HAVE_CBC
 
 #include <CbcEventHandler.hpp>
-#include <ClpEventHandler.hpp>
 #include <CbcFeasibilityBase.hpp>
 #include <CbcModel.hpp>
 #include <CbcNode.hpp>
@@ -49,6 +49,7 @@
 #include <CbcCutGenerator.hpp>  // after CbcNode.hpp, which it needs
 #include <CglCutGenerator.hpp>
 #include <CglGomory.hpp>
+#include <ClpEventHandler.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <CoinPackedVector.hpp>
 #include <OsiAuxInfo.hpp>
@@ -176,8 +177,9 @@ class StopHandler : public CbcEventHandler {
 // CBC looks at its clock and at StopHandler between LP solves only, and one LP of a large model
 // (strong branching on uci/letter's 114,739 families: over a minute) can run long past a
 // deadline or a signal. This aborts Clp's simplex at its next iteration once a stop has been
-// pending for kLpGraceSeconds. An aborted LP leaves CBC's bound unproven (a primal simplex
-// stopped early over-states it), so solve_once then discards CBC's bound.
+// pending for kLpGraceSeconds. An aborted LP leaves CBC's bound unproven (CBC minimises -score;
+// a simplex stopped before optimality may report more than the LP's minimum, which CBC would
+// take for a bound), so solve_once then discards CBC's bound and the root LP's stands.
 constexpr double kLpGraceSeconds = 1.0;
 
 class LpStopHandler : public ClpEventHandler {
