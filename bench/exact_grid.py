@@ -79,7 +79,13 @@ def exact_stats(prefix):
     if not os.path.exists(prefix + ".stats.json"):
         return None
     with open(prefix + ".stats.json") as f:
-        st = json.load(f)["exact"]
+        stats = json.load(f)
+    st = stats["exact"]
+    # From a CSV, OPT and completeness hold only if the exploration finished (bnsl exact says
+    # so in the pool; the solver's own flags are relative to the cache it got).
+    st["vars_cut"] = stats.get("explore", {}).get("vars_out_of_time", 0)
+    st["optimal"] = st["optimal"] and st["vars_cut"] == 0
+    st["complete"] = st["complete"] and st["vars_cut"] == 0
     st["classes"] = suite.pool_header(prefix + ".pool.json")["mec_count"]
     return st
 
@@ -135,7 +141,8 @@ def main():
             if st:
                 row.update(ilp_best=st["best_score"], optimal=st["optimal"], bound=st["bound"],
                            t_opt=round(st["seconds_opt"], 3), complete=st["complete"],
-                           dags=st["solutions"], classes=st["classes"])
+                           dags=st["solutions"], classes=st["classes"],
+                           vars_cut=st["vars_cut"])
             if (name, score) in refs:
                 row["ref"] = refs[(name, score)]
             complete_pool = base + ".pool.json" if row.get("complete") else None
@@ -178,6 +185,7 @@ def main():
 COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound", "t_opt",
            "dags", "complete", "wall_s", "peak_rss_mib", "exit", "dp_opt", "dp_dags",
            "dp_complete", "dp_wall_s", "same_set", "classes", "ref", "learn_best", "recovered",
+           "vars_cut",
            "learn_best_search", "recovered_search"]
 
 
@@ -205,7 +213,9 @@ def write(rows, out):
              "---:|---:|"]
     for r in rows:
         learn, opt, heur = r.get("learn_best"), r.get("opt"), r.get("learn_best_search")
-        if r.get("optimal"):
+        if r.get("vars_cut"):
+            proof = f"exploration cut ({r['vars_cut']} variables)"
+        elif r.get("optimal"):
             proof = num(r.get("t_opt"))
         elif r.get("ilp_best") is not None and r.get("bound") is not None:
             proof = f"gap {r['bound'] - r['ilp_best']:,.2f}"
@@ -223,7 +233,9 @@ def write(rows, out):
             num(heur - opt) if heur is not None and opt is not None else "",
             f"{100 * r['recovered_search']:.1f}%" if "recovered_search" in r else ""]) + " |")
     lines += ["", "OPT: proven by the ILP or the DP. ILP proof s: seconds to prove OPT (cache "
-              "building excluded), or the gap between bound and best at the deadline. DP and "
+              "building excluded), or the gap between bound and best at the deadline, or how many "
+              "variables the exploration left unfinished at the deadline (then nothing is "
+              "proven: the cache may lack families). DP and "
               "ref: `=` when equal to the ILP's best within 1e-6 relative, else the other value. "
               "same set: the ILP's and the DP's complete lists are the same DAGs. recovered: "
               "share of the complete list (the ILP's, else the DP's) in the `learn` pool "
