@@ -63,7 +63,7 @@ std::vector<std::uint32_t> integral_choice(const FamilyTable& fam, const ColumnL
 // paths, and when none is violated and n <= kExhaustiveVars, every cluster C and every k
 // (exact separation; CBC's proof of OPT).
 enum class Separation { plain, strong };
-inline constexpr int kExhaustiveVars = 16;
+inline constexpr int kExhaustiveVars = 20;
 std::vector<ClusterCut> separate_clusters(const FamilyTable& fam, const ColumnLayout& cols,
                                           const double* x, double min_violation,
                                           std::size_t max_cuts, Separation how);
