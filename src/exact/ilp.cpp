@@ -330,8 +330,7 @@ void IlpSolver::build() {
       // columns and takes it as a row.
       if (columns.size() == 3) pool_.seed(ClusterCut{(Mask{1} << u) | (Mask{1} << v), 1});
     }
-  for (ClusterCut c : first_cuts_) pool_.add(c, false);
-  flush_cuts();
+  for (ClusterCut c : first_cuts_) pool_.add(c, false);  // rows at the first solve_once
 }
 
 void IlpSolver::flush_cuts() {
@@ -413,9 +412,9 @@ Outcome IlpSolver::solve_once() {
   Outcome o;
   if (model.bestSolution()) o.choice = integral_choice(fam_, cols_, model.bestSolution(), 1e-4);
   o.finished = model.status() == 0 && !stop_.stop_requested();
+  // An aborted LP implies a pending stop, so `finished` is already false.
   o.bound = lp_stop.aborted ? std::numeric_limits<double>::infinity()
                            : -model.getBestPossibleObjValue();
-  if (lp_stop.aborted) o.finished = false;
   return o;
 }
 

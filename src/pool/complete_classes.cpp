@@ -34,7 +34,7 @@ class EntryIndex {
  public:
   explicit EntryIndex(const ScoreCache& cache) : cache_(cache), index_(cache.n_vars()) {}
 
-  long find(std::size_t v, const std::vector<std::int32_t>& parents) {
+  long find(std::size_t v, std::span<const std::int32_t> parents) {
     auto& index = index_[v];
     const VarCache& vc = cache_.var(v);
     if (index.empty())
@@ -44,9 +44,7 @@ class EntryIndex {
     const auto found = vc.parents(it->second);
     if (std::equal(found.begin(), found.end(), parents.begin(), parents.end()))
       return static_cast<long>(it->second);
-    // Two parent sets with one 64-bit hash: look the long way.
-    const std::vector<int> query(parents.begin(), parents.end());
-    return vc.find(query);
+    return vc.find(parents);  // two parent sets with one 64-bit hash: look the long way
   }
 
  private:
@@ -104,7 +102,7 @@ ClassCompletion complete_classes(const ScoreCache& cache, DagPool& pool,
           new_u.insert(std::upper_bound(new_u.begin(), new_u.end(), static_cast<std::int32_t>(v)),
                        static_cast<std::int32_t>(v));
           const long eu = index.find(u, new_u);
-          const long ev = index.find(v, std::vector<std::int32_t>(pu.begin(), pu.end()));
+          const long ev = index.find(v, pu);
           if (eu < 0 || ev < 0) {
             ++out.missing;
             continue;
