@@ -83,7 +83,8 @@ def exact_stats(prefix):
     st = stats["exact"]
     # From a CSV, OPT and completeness hold only if the exploration finished (bnsl exact says
     # so in the pool; the solver's own flags are relative to the cache it got).
-    st["vars_cut"] = stats.get("explore", {}).get("vars_out_of_time", 0)
+    ex = stats.get("explore", {})
+    st["vars_cut"] = ex.get("vars_out_of_time", 0) + ex.get("vars_out_of_memory", 0)
     st["optimal"] = st["optimal"] and st["vars_cut"] == 0
     st["complete"] = st["complete"] and st["vars_cut"] == 0
     st["classes"] = suite.pool_header(prefix + ".pool.json")["mec_count"]

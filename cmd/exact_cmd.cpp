@@ -2,9 +2,13 @@
 // within epsilon of it (ILP with CBC, or the subset DP), written as a pool like `learn`'s.
 //
 // From a CSV the cache is first built by exhaustive independence-selection exploration with
-// the epsilon-relaxed pruning rules and no in-degree limit (only the rules' own size bounds),
-// and no exploration budget other than --time: only an exploration that finished keeps every
-// family a network within epsilon may use, so only then may the pool be "optimal"/"complete".
+// the epsilon-relaxed pruning rules and no in-degree limit (only the rules' own size bounds):
+// only an exploration that finished keeps every family a network within epsilon may use, so
+// only then may the pool be "optimal"/"complete". With --time, the exploration may take
+// kExploreShare of it: each variable first gets a fair share (so that early variables do not
+// take the budget of later ones), then the variables cut at their share are explored again
+// with what the others left; the solver keeps the rest, enough to return a network from a
+// cut cache.
 // A .jkl cache is taken as given; optimality and completeness are then relative to it.
 #include <iostream>
 #include <memory>
@@ -25,6 +29,8 @@
 namespace bnsl::cli {
 namespace {
 
+constexpr double kExploreShare = 0.9;
+
 struct ExactCommand {
   std::string input, prefix, data_path, method;
   std::size_t max_solutions = 1000000;
@@ -32,6 +38,7 @@ struct ExactCommand {
   ScoreArgs score;
   EpsilonArgs eps;
   RunArgs run;
+  MemoryArgs memory;
 
   std::unique_ptr<Dataset> data;
   ExploreStats explore_stats;
@@ -46,6 +53,9 @@ struct ExactCommand {
     o.prune = true;
     o.threads = run.threads;
     o.progress = !run.quiet;
+    o.time = run.time * kExploreShare;  // 0: no limit
+    o.retry_cut = true;
+    o.memory_per_var = memory.resolve(run.threads);
     if (!run.quiet)
       std::cerr << "bnsl: exact: " << input << ": " << data->n_vars() << " variables, "
                 << data->n_rows() << " rows; exhaustive exploration (" << to_string(o.score.kind)
@@ -142,6 +152,7 @@ Action register_exact(CLI::App& app) {
   add_score_options(*sub, cmd->score);
   add_epsilon_options(*sub, cmd->eps);
   add_run_options(*sub, cmd->run);
+  add_memory_option(*sub, cmd->memory);
   return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };
 }
 

@@ -28,6 +28,7 @@ struct LearnCommand {
   RunArgs run;
   SearchArgs search;
   ExploreOptions explore;
+  MemoryArgs memory;
   double explore_share = 0.5;
   bool time_given = false;
 
@@ -38,6 +39,7 @@ struct LearnCommand {
     explore.score = score.resolve();
     explore.epsilon = eps.resolve();
     explore.threads = run.threads;
+    explore.memory_per_var = memory.resolve(run.threads);
     explore.progress = !run.quiet;
     if (budget > 0 && explore.time_per_var <= 0) explore.time = explore_share * budget;
     if (!run.quiet)
@@ -78,6 +80,7 @@ Action register_learn(CLI::App& app) {
   add_score_options(*sub, cmd->score);
   add_epsilon_options(*sub, cmd->eps);
   add_explore_options(*sub, cmd->explore, cmd->vars);
+  add_memory_option(*sub, cmd->memory);
   add_explore_share_option(*sub, cmd->explore_share);
   add_search_options(*sub, cmd->search);
   add_run_options(*sub, cmd->run);

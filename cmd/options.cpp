@@ -97,6 +97,20 @@ void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
   app.add_option("--vars", vars, "Explore only variables A..B-1 (0-based, 'A:B'; for job arrays)");
 }
 
+void add_memory_option(CLI::App& app, MemoryArgs& a) {
+  app.add_option("--explore-memory", a.mib,
+                 "Memory cap of one variable's parent-set exploration, MiB; a variable that "
+                 "reaches it stops as at its deadline (0: no cap; default: half the physical "
+                 "memory, split between the threads)")
+      ->check(CLI::Range(0.0, 1e12))
+      ->default_str("auto");
+}
+
+std::size_t MemoryArgs::resolve(int threads) const {
+  if (mib < 0) return default_explore_memory(threads);
+  return static_cast<std::size_t>(mib * 1024 * 1024);
+}
+
 void parse_vars(const std::string& text, ExploreOptions& o) {
   if (text.empty()) return;
   auto colon = text.find(':');

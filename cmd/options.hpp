@@ -38,11 +38,18 @@ struct ScoreArgs {
   ScoreParams resolve() const;
 };
 
+// Memory cap of one variable's parent-set explorer (score, learn, exact).
+struct MemoryArgs {
+  double mib = -1;                          // < 0: default_explore_memory; 0: none
+  std::size_t resolve(int threads) const;   // bytes
+};
+
 void add_csv_options(CLI::App& app, CsvArgs& args);
 void add_score_options(CLI::App& app, ScoreArgs& args);
 void add_epsilon_options(CLI::App& app, EpsilonArgs& args);
 void add_run_options(CLI::App& app, RunArgs& args);
 void add_explore_options(CLI::App& app, ExploreOptions& opt, std::string& vars);
+void add_memory_option(CLI::App& app, MemoryArgs& args);
 
 // Parses "A:B", "A:" or ":B" (0-based, B exclusive) into opt.var_begin / var_end.
 void parse_vars(const std::string& text, ExploreOptions& opt);

@@ -33,6 +33,7 @@ struct ScoreCommand {
   EpsilonArgs eps;
   RunArgs run;
   ExploreOptions explore;
+  MemoryArgs memory;
 
   int execute() {
     Dataset data = read_csv(data_path, csv.resolve());
@@ -40,6 +41,7 @@ struct ScoreCommand {
     explore.epsilon = eps.resolve();
     explore.time = run.time;
     explore.threads = run.threads;
+    explore.memory_per_var = memory.resolve(run.threads);
     explore.progress = !run.quiet;
     parse_vars(vars, explore);
     apply_default_budget(explore);
@@ -85,6 +87,7 @@ Action register_score(CLI::App& app) {
   add_score_options(*sub, cmd->score);
   add_epsilon_options(*sub, cmd->eps);
   add_explore_options(*sub, cmd->explore, cmd->vars);
+  add_memory_option(*sub, cmd->memory);
   add_run_options(*sub, cmd->run);
   auto* time_opt = sub->get_option("--time");
   time_opt->excludes(sub->get_option("--time-per-var"));

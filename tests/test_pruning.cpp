@@ -419,7 +419,7 @@ TEST_CASE("pruning: a tiny time budget still yields a valid cache", "[pruning][e
       bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
       bnsl::ExploreMethod::hybrid);
   for (const ScoreParams& p : kScores)
-    for (int variant = 0; variant < 4; ++variant) {
+    for (int variant = 0; variant < 5; ++variant) {
       bnsl::ExploreOptions opt;
       opt.method = method;
       opt.score = p;
@@ -430,10 +430,16 @@ TEST_CASE("pruning: a tiny time budget still yields a valid cache", "[pruning][e
       if (variant == 1) opt.time = 1e-6;
       if (variant == 2) opt.time_per_var = 1e-6;
       if (variant == 3) stop.request_stop();
+      if (variant == 4) opt.memory_per_var = 1;  // every best-first explorer stops at once
       bnsl::ExploreStats stats;
       const ScoreCache cache = bnsl::explore(d, opt, stop, &stats);
       INFO(bnsl::to_string(method) << " " << describe(p) << " variant " << variant << " (0: StopToken(1e-6), 1: time, "
-                       << "2: time_per_var, 3: stop requested, 2 threads)");
+                       << "2: time_per_var, 3: stop requested, 2 threads, 4: memory cap)");
+      if (variant == 4 && method != bnsl::ExploreMethod::seq) {
+        CHECK(stats.vars_out_of_memory > 0);
+        CHECK(stats.vars_out_of_time == 0);
+        CHECK(!stats.exhaustive());
+      }
       REQUIRE(cache.n_vars() == d.n_vars());
       Failures fail;
       for (std::size_t v = 0; v < d.n_vars(); ++v) {

@@ -44,7 +44,19 @@ struct ExploreOptions {
   std::size_t var_end = static_cast<std::size_t>(-1);
   bool progress = false;           // progress lines on stderr
   bool prune = true;               // false: keep every scored set (for tests and oracles)
+  // With `time`: a second pass explores again, from scratch and with what is left of the
+  // budget, each variable the first pass cut at its share (for exact mode, which needs every
+  // variable explored to the end: the first pass keeps early variables from taking the
+  // budget of later ones, the second lets a costly variable finish when the others left time).
+  bool retry_cut = false;
+  // Memory cap of one variable's best-first explorer (its records, set table and open lists),
+  // bytes (0: none). A variable that reaches it stops as at a deadline, keeping what it scored.
+  std::size_t memory_per_var = 0;
 };
+
+// A default for ExploreOptions::memory_per_var: half the physical memory, split between
+// `threads` explorers (0: all cores).
+std::size_t default_explore_memory(int threads);
 
 // Counters of one exploration (summed over variables).
 struct ExploreStats {
@@ -57,6 +69,8 @@ struct ExploreStats {
   std::uint64_t pruned_inherited = 0; // cut unscored: an immediate subset's supersets were cut
   std::uint64_t pruned_rule6 = 0;     // dropped by the BDeu bound (with supersets)
   std::uint64_t vars_out_of_time = 0; // variables whose exploration the budget ended
+  std::uint64_t vars_out_of_memory = 0; // variables whose exploration the memory cap ended
+  std::uint64_t vars_retried = 0;     // variables explored again (ExploreOptions::retry_cut)
   std::uint64_t cache_entries = 0;    // entries in the final caches
   std::uint64_t cache_bytes = 0;
   double epsilon = 0;                 // the epsilon pruning used
@@ -65,7 +79,9 @@ struct ExploreStats {
 
   // Every variable explored to the end, without an in-degree limit: the caches hold every
   // family that a network within epsilon of the optimum uses.
-  bool exhaustive() const { return vars_out_of_time == 0 && max_parents < 0; }
+  bool exhaustive() const {
+    return vars_out_of_time == 0 && vars_out_of_memory == 0 && max_parents < 0;
+  }
 
   void add(const ExploreStats& other);
   void print(std::ostream& out) const;  // human-readable summary

@@ -89,8 +89,14 @@ class BestFirstExplorer {
     build_groups();
     for (std::uint32_t id = 1; id < seen_.size(); ++id) add_cursors(id, kAllHeaps);
     while ((!open_[0].empty() || !open_[1].empty() || !pending_.empty()) && !stopped_) step();
-    if (stopped_) ++stats_.vars_out_of_time;
-    finish();
+    if (out_of_memory_)
+      ++stats_.vars_out_of_memory;
+    else if (stopped_)
+      ++stats_.vars_out_of_time;
+    if (stopped_)
+      finish_stopped();
+    else
+      finish();
   }
 
  private:
@@ -347,7 +353,18 @@ class BestFirstExplorer {
   static constexpr std::uint64_t kGreedyEvery = 32;
 
   void poll() {
-    if ((++polls_ & 15) == 0 && task_.expired()) stopped_ = true;
+    if ((++polls_ & 15) != 0) return;
+    if (task_.expired()) stopped_ = true;
+    if (task_.max_bytes > 0 && state_bytes() > task_.max_bytes) stopped_ = out_of_memory_ = true;
+  }
+
+  // What the search holds: records, the set table, the open lists, the index cache.
+  std::size_t state_bytes() const {
+    std::size_t b = recs_.capacity() * sizeof(Scored) + seen_.bytes() +
+                    (open_[0].size() + open_[1].size()) * sizeof(Cursor) +
+                    pending_.capacity() * sizeof(std::uint32_t);
+    for (const IndexSlot& slot : index_cache_) b += slot.index.idx.capacity() * 4;
+    return b;
   }
 
   // Rule 1 over everything scored, in order of size so that best_sub sees every scored
@@ -378,6 +395,25 @@ class BestFirstExplorer {
     }
   }
 
+  // Rule 1 when the search was stopped, in one pass without lookups: each record's best_sub
+  // (the best over the subsets folded in when it was scored, itself included) is a score of
+  // one of its subsets or its own, so the rule stays safe; it misses only subsets scored
+  // after the set. finish()'s sort and subset lookups took about a minute on the tens of
+  // millions of sets a long BDeu exploration scores, past the deadline that stopped it.
+  void finish_stopped() {
+    for (std::uint32_t id = 0; id < recs_.size(); ++id) {
+      const Scored& s = recs_[id];
+      if (!s.scored || !s.keep) continue;
+      auto set = seen_.get(id);
+      if (task_.prune && !set.empty() && prune::subset_rule(s.best_sub, s.score, task_.eps)) {
+        ++stats_.pruned_rule1;
+        continue;
+      }
+      cand_.assign(set.begin(), set.end());
+      out_.add(s.score, cand_);
+    }
+  }
+
   void fold_all_subsets(double& best_sub) {
     for_each_immediate_subset(cand_, sub_, [&](auto sub, std::size_t) {
       const std::int64_t sid = seen_.find(sub);
@@ -397,6 +433,7 @@ class BestFirstExplorer {
   const double n_, u_;
   double empty_bic_ = 0;
   bool stopped_ = false;
+  bool out_of_memory_ = false;  // stopped by task_.max_bytes
   std::uint64_t seq_ = 0, polls_ = 0;
   SetTable seen_;             // every set scored or cut
   std::vector<Scored> recs_;  // by id in seen_

@@ -2,7 +2,10 @@
 // (OpenMP, dynamic schedule, one Counter of scratch buffers per thread), and hands out the
 // wall-clock budget. With --time T the budget is shared: each variable, when it starts, is
 // allotted remaining_time * threads / variables_left, so a variable that finishes early
-// gives its time back to those after it. The empty set is scored for every variable first;
+// gives its time back to those after it. With retry_cut (exact mode), the variables cut at
+// their share are explored again from scratch in a second pass that shares what the first
+// left (restarting wastes at most the share each had; keeping every cut explorer's state
+// alive until the end would hold gigabytes). The empty set is scored for every variable first;
 // it also bounds |best network| for the --factor form of epsilon.
 #include <omp.h>
 
@@ -10,7 +13,9 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <iostream>
 #include <mutex>
+#include <unistd.h>
 
 #include "bnsl/error.hpp"
 #include "bnsl/explore.hpp"
@@ -69,6 +74,14 @@ void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, s
 
 }  // namespace
 
+std::size_t default_explore_memory(int threads) {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2 /
+         static_cast<std::size_t>(std::max(1, t));
+}
+
 std::string to_string(ExploreMethod m) {
   switch (m) {
     case ExploreMethod::seq: return "seq";
@@ -106,51 +119,79 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   const int max_parents = total.max_parents >= 0 ? total.max_parents : 1 << 20;
 
   ScoreCache cache(data.n_vars(), data.names());
-  std::atomic<std::size_t> started{0};
   std::exception_ptr failure;
   std::mutex mutex;
   Progress progress("explore", options.progress, run_stop);
   progress.set_total(end - begin);
 
+  // One pass over `vars`: each variable, when it starts, gets its share of what is left.
+  // Returns the variables cut by their share (not by the run's stop or the memory cap).
+  auto pass = [&](const std::vector<int>& vars) {
+    std::vector<char> cut(vars.size(), 0);
+    std::atomic<std::size_t> started{0};
 #pragma omp parallel num_threads(threads)
-  {
-    Counter counter(data, options.score);
-    ExploreStats local;
+    {
+      Counter counter(data, options.score);
+      ExploreStats local;
 #pragma omp for schedule(dynamic, 1)
-    for (long lv = static_cast<long>(begin); lv < static_cast<long>(end); ++lv) {
-      try {
-        const int v = static_cast<int>(lv);
-        VarTask task;
-        task.child = v;
-        if (data.arity(v) >= 2) std::copy_if(candidates.begin(), candidates.end(),
-                                             std::back_inserter(task.candidates),
-                                             [v](int c) { return c != v; });
-        task.eps = eps;
-        task.max_parents = max_parents;
-        task.prune = options.prune;
-        task.global = &run_stop;
-        const std::size_t left = (end - begin) - started.fetch_add(1);
-        if (options.time_per_var > 0) {
-          task.has_deadline = true;
-          task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(options.time_per_var));
-        } else if (options.time > 0) {
-          const double allot = run_stop.remaining() * threads / static_cast<double>(left);
-          task.has_deadline = true;
-          task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(allot));
+      for (long i = 0; i < static_cast<long>(vars.size()); ++i) {
+        try {
+          const int v = vars[i];
+          VarTask task;
+          task.child = v;
+          if (data.arity(v) >= 2) std::copy_if(candidates.begin(), candidates.end(),
+                                               std::back_inserter(task.candidates),
+                                               [v](int c) { return c != v; });
+          task.eps = eps;
+          task.max_parents = max_parents;
+          task.prune = options.prune;
+          task.global = &run_stop;
+          task.max_bytes = options.memory_per_var;
+          const std::size_t left = vars.size() - started.fetch_add(1);
+          if (options.time_per_var > 0) {
+            task.has_deadline = true;
+            task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                               std::chrono::duration<double>(options.time_per_var));
+          } else if (options.time > 0) {
+            const double allot = run_stop.remaining() * threads / static_cast<double>(left);
+            task.has_deadline = true;
+            task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                               std::chrono::duration<double>(allot));
+          }
+          const std::uint64_t scored_before = local.sets_scored;
+          const std::uint64_t cut_before = local.vars_out_of_time;
+          cache.var(v) = VarCache();
+          explore_var(counter, options.method, task, cache.var(v), local);
+          cache.var(v).sort_best_first();
+          cut[i] = local.vars_out_of_time > cut_before && !run_stop.stop_requested();
+          progress.step(local.sets_scored - scored_before);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (!failure) failure = std::current_exception();
         }
-        const std::uint64_t scored_before = local.sets_scored;
-        explore_var(counter, options.method, task, cache.var(v), local);
-        cache.var(v).sort_best_first();
-        progress.step(local.sets_scored - scored_before);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
       }
+      std::lock_guard<std::mutex> lock(mutex);
+      total.add(local);
     }
-    std::lock_guard<std::mutex> lock(mutex);
-    total.add(local);
+    std::vector<int> again;
+    for (std::size_t i = 0; i < vars.size(); ++i)
+      if (cut[i]) again.push_back(vars[i]);
+    return again;
+  };
+
+  std::vector<int> vars;
+  for (std::size_t v = begin; v < end; ++v) vars.push_back(static_cast<int>(v));
+  std::vector<int> again = pass(vars);
+  if (options.retry_cut && options.time > 0 && options.time_per_var <= 0 && !failure &&
+      !again.empty() && !run_stop.stop_requested()) {
+    total.vars_out_of_time -= again.size();  // counted again if the second pass cuts them too
+    total.vars_retried += again.size();
+    if (options.progress)
+      std::cerr << "bnsl: explore: " << again.size()
+                << " variables cut at their share; exploring them again with the "
+                << run_stop.remaining() << " s left\n";
+    progress.set_total(end - begin + again.size());
+    pass(again);
   }
   if (failure) std::rethrow_exception(failure);
   total.cache_entries = cache.total_entries();

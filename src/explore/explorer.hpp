@@ -1,6 +1,7 @@
 // What every per-variable explorer receives: the child, its candidate parents, epsilon, the
 // in-degree limit, and when to stop. Explorers fill one VarCache with exactly scored,
-// pruned entries; whatever stops them, the empty set is always in the cache.
+// pruned entries; whatever stops them (deadline, signal, memory cap), the empty set is always
+// in the cache. The memory cap binds the best-first explorers only.
 #pragma once
 
 #include <vector>
@@ -21,6 +22,7 @@ struct VarTask {
   const StopToken* global = nullptr;  // run-wide stop (deadline or signal)
   Clock::time_point deadline;         // this variable's own deadline
   bool has_deadline = false;
+  std::size_t max_bytes = 0;          // memory cap of the explorer's own state (0: none)
 
   bool expired() const {
     return global->stop_requested() || (has_deadline && Clock::now() >= deadline);

@@ -1,6 +1,7 @@
 // ExploreStats: counters of an exploration, their sum over threads, and their reports.
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
 
 #include "bnsl/explore.hpp"
 
@@ -16,6 +17,8 @@ void ExploreStats::add(const ExploreStats& o) {
   pruned_inherited += o.pruned_inherited;
   pruned_rule6 += o.pruned_rule6;
   vars_out_of_time += o.vars_out_of_time;
+  vars_out_of_memory += o.vars_out_of_memory;
+  vars_retried += o.vars_retried;
   cache_entries += o.cache_entries;
   cache_bytes += o.cache_bytes;
 }
@@ -30,7 +33,9 @@ void ExploreStats::print(std::ostream& out) const {
       << "  rule 4 (entropy)  " << pruned_rule4 << " dropped with supersets\n"
       << "  inherited         " << pruned_inherited << " cut: a subset's supersets were cut\n"
       << "  rule 6 (BDeu)     " << pruned_rule6 << " dropped with supersets\n"
-      << "  out of time       " << vars_out_of_time << " variables\n"
+      << "  out of time       " << vars_out_of_time << " variables"
+      << (vars_retried ? " (" + std::to_string(vars_retried) + " explored twice)" : "") << "\n"
+      << "  out of memory     " << vars_out_of_memory << " variables\n"
       << "  cache             " << cache_entries << " entries, " << cache_bytes / 1024 << " KiB\n";
 }
 
@@ -39,7 +44,9 @@ std::string ExploreStats::to_json() const {
                       {"pruned", {{"rule1", pruned_rule1}, {"rule2", pruned_rule2},
                                   {"rule3", pruned_rule3}, {"rule4", pruned_rule4},
                                   {"rule6", pruned_rule6}, {"inherited", pruned_inherited}}},
-                      {"vars_out_of_time", vars_out_of_time}, {"cache_entries", cache_entries},
+                      {"vars_out_of_time", vars_out_of_time},
+                      {"vars_out_of_memory", vars_out_of_memory}, {"vars_retried", vars_retried},
+                      {"cache_entries", cache_entries},
                       {"cache_bytes", cache_bytes}, {"epsilon", epsilon}, {"seconds", seconds}};
   return j.dump(2);
 }
