@@ -1,5 +1,5 @@
 // LocalScorer against hand-computed counts and against the independent oracle in oracle.hpp:
-// BIC and BDeu scores, the FamilyScore fields (ll, penalty, h_parents, q, r_plus), constant
+// BIC and BDeu scores, the FamilyScore fields (ll, penalty, h_parents, q, r_plus, cells), constant
 // columns, unseen parent configurations, wide (> 256 states) columns, network_score.
 #include <catch2/catch.hpp>
 
@@ -47,6 +47,10 @@ void check_family(const LocalScorer& scorer, int child, const std::vector<int>& 
   CHECK(oracle::close_rel(f.h_parents, oracle::entropy_parents(c), tol));
   CHECK(oracle::close_rel(f.q, c.q, 1e-12));
   CHECK(f.r_plus == c.n_jk.size());
+  std::size_t cells = 0;
+  for (const auto& row : c.n_jk)
+    for (long long n : row) cells += n != 0;
+  CHECK(f.cells == cells);
   CHECK(oracle::close_rel(scorer.penalty(child, c.q), oracle::bic_penalty(c), tol));
 }
 

@@ -41,6 +41,7 @@ struct FamilyScore {
   double h_parents = 0;  // H(P) in nats, from the parent configuration counts
   double q = 1;          // product of parent arities (may exceed any integer type)
   std::size_t r_plus = 1;  // parent configurations seen in the data
+  std::size_t cells = 1;   // nonzero cells n_jk: (configuration, child state) pairs seen
   double bic() const { return ll - penalty; }
 };
 

@@ -49,7 +49,7 @@ struct Scored {
   double h;                 // H(P)
   double q;                 // product of parent arities
   double best_sub;          // best score over scored subsets found so far, this set included
-  std::uint32_t r_plus;     // parent configurations seen
+  std::uint32_t cells;      // nonzero cells n_jk of the contingency table (rule 6)
   bool scored;              // false: cut before counting (no score)
   bool extendable;          // supersets may still be needed
   bool keep;                // goes to the cache (before the final rule-1 filter)
@@ -115,7 +115,7 @@ class BestFirstExplorer {
       cand_.assign(1, y);
       ++stats_.sets_generated;
       const double q = counter_.data().arity(y);
-      if (cut_before_counting(recs_[0].score, q, recs_[0].r_plus)) continue;
+      if (cut_before_counting(recs_[0].score, q, recs_[0].cells)) continue;
       f = counter_.score_extension(empty, y, task_.child);
       ++stats_.sets_scored;
       singleton_id_[y] = insert(cand_, f, recs_[0].score, kAllHeaps);
@@ -201,14 +201,14 @@ class BestFirstExplorer {
   // Decides, scores and records cand_ = base + y.
   void evaluate(std::uint32_t base, int y, std::uint8_t heaps) {
     double best_sub = recs_[0].score;
-    std::uint32_t r_plus_lb = recs_[base].r_plus;
-    if (!fold_subsets(best_sub, r_plus_lb)) {
+    std::uint32_t cells_lb = recs_[base].cells;
+    if (!fold_subsets(best_sub, cells_lb)) {
       ++stats_.pruned_inherited;
       insert_cut();
       return;
     }
     const double q = recs_[base].q * counter_.data().arity(y);
-    if (cut_before_counting(best_sub, q, r_plus_lb)) {
+    if (cut_before_counting(best_sub, q, cells_lb)) {
       insert_cut();
       return;
     }
@@ -271,28 +271,28 @@ class BestFirstExplorer {
     return slot.index;
   }
 
-  // Folds the scored immediate subsets of cand_ into best_sub and r_plus_lb; false when one
+  // Folds the scored immediate subsets of cand_ into best_sub and cells_lb; false when one
   // of them has had its supersets cut.
-  bool fold_subsets(double& best_sub, std::uint32_t& r_plus_lb) {
+  bool fold_subsets(double& best_sub, std::uint32_t& cells_lb) {
     return for_each_immediate_subset(cand_, sub_, [&](auto sub, std::size_t) {
       const std::int64_t sid = seen_.find(sub);
       if (sid < 0) return true;
       const Scored& s = recs_[sid];
       if (!s.extendable && task_.prune) return false;
       best_sub = std::max(best_sub, s.best_sub);
-      r_plus_lb = std::max(r_plus_lb, s.r_plus);
+      cells_lb = std::max(cells_lb, s.cells);
       return true;
     });
   }
 
   // Rules 2 (BIC) and 6 (BDeu) before counting; counts and returns true when cut.
-  bool cut_before_counting(double best_sub, double q, std::uint32_t r_plus_lb) {
+  bool cut_before_counting(double best_sub, double q, std::uint32_t cells_lb) {
     if (!task_.prune) return false;
     if (bic_ && prune::bic_bound(best_sub, counter_.penalty(task_.child, q), task_.eps)) {
       ++stats_.pruned_rule2;
       return true;
     }
-    if (!bic_ && prune::bdeu_bound(best_sub, r_plus_lb, r_child_, task_.eps)) {
+    if (!bic_ && prune::bdeu_bound(best_sub, cells_lb, r_child_, task_.eps)) {
       ++stats_.pruned_rule6;
       return true;
     }
@@ -308,13 +308,13 @@ class BestFirstExplorer {
              f.h_parents,
              f.q,
              std::max(best_sub, f.score),
-             static_cast<std::uint32_t>(f.r_plus),
+             static_cast<std::uint32_t>(f.cells),
              true,
              true,
              true,
              origin};
     if (task_.prune && !set.empty()) {
-      if (!bic_ && prune::bdeu_bound(best_sub, f.r_plus, r_child_, task_.eps)) {
+      if (!bic_ && prune::bdeu_bound(best_sub, f.cells, r_child_, task_.eps)) {
         ++stats_.pruned_rule6;
         s.keep = s.extendable = false;
       }

@@ -6,7 +6,7 @@
 // candidate only if every immediate subset is present and extendable, i.e. no pruning rule
 // has cut it or its supersets. Each record carries the best score over all its subsets, so
 // rules 1, 2 and 6 see the best proper subset without a search. Rules 2 and 6 (with a lower
-// bound of r+) cut candidates before counting; rules 3 and 6 cut supersets after. Kept
+// bound of the nonzero cells) cut candidates before counting; rules 3 and 6 cut supersets after. Kept
 // entries go to the cache as soon as they are scored; only two levels live in memory.
 #include <algorithm>
 #include <cmath>
@@ -22,7 +22,7 @@ namespace {
 struct Record {
   double best_sub;          // best score over all subsets, this set included
   double q;                 // product of parent arities
-  std::uint32_t r_plus;     // parent configurations seen
+  std::uint32_t cells;      // nonzero cells n_jk of the contingency table (rule 6)
   bool extendable;          // supersets may still be needed
 };
 
@@ -61,7 +61,7 @@ class SequentialExplorer {
     bool extendable = !(task_.prune && bic_ && prune::size_bound(f.penalty, f.ll, task_.eps));
     if (!extendable) ++stats_.pruned_rule3;
     level.sets.insert({});
-    level.recs.push_back({f.score, 1, static_cast<std::uint32_t>(f.r_plus), extendable});
+    level.recs.push_back({f.score, 1, static_cast<std::uint32_t>(f.cells), extendable});
   }
 
   // Scores the extensions of every extendable set of `level` into `next`.
@@ -90,14 +90,14 @@ class SequentialExplorer {
     }
     const Record& br = level.recs[id];
     double best_sub = br.best_sub;
-    std::uint32_t r_plus_lb = br.r_plus;
-    if (!subsets_alive(level, best_sub, r_plus_lb)) return true;
+    std::uint32_t cells_lb = br.cells;
+    if (!subsets_alive(level, best_sub, cells_lb)) return true;
     const double q = br.q * counter_.data().arity(y);
     if (task_.prune && bic_ && prune::bic_bound(best_sub, counter_.penalty(task_.child, q), task_.eps)) {
       ++stats_.pruned_rule2;
       return true;
     }
-    if (task_.prune && !bic_ && prune::bdeu_bound(best_sub, r_plus_lb, r_child_, task_.eps)) {
+    if (task_.prune && !bic_ && prune::bdeu_bound(best_sub, cells_lb, r_child_, task_.eps)) {
       ++stats_.pruned_rule6;
       return true;
     }
@@ -112,15 +112,15 @@ class SequentialExplorer {
   }
 
   // Every immediate subset of cand_ other than the base must be alive at this level; folds
-  // their best subset scores and r+ into the arguments.
-  bool subsets_alive(const Level& level, double& best_sub, std::uint32_t& r_plus_lb) {
+  // their best subset scores and nonzero cells into the arguments.
+  bool subsets_alive(const Level& level, double& best_sub, std::uint32_t& cells_lb) {
     // The subset without the last member is the base, already folded in by the caller.
     return for_each_immediate_subset(cand_, sub_, [&](auto sub, std::size_t drop) {
       if (drop + 1 == cand_.size()) return true;
       const std::int64_t sid = level.sets.find(sub);
       if (sid < 0 || !level.recs[sid].extendable) return false;
       best_sub = std::max(best_sub, level.recs[sid].best_sub);
-      r_plus_lb = std::max(r_plus_lb, level.recs[sid].r_plus);
+      cells_lb = std::max(cells_lb, level.recs[sid].cells);
       return true;
     });
   }
@@ -136,14 +136,14 @@ class SequentialExplorer {
         extendable = false;
         ++stats_.pruned_rule3;
       }
-      if (!bic_ && prune::bdeu_bound(best_sub, f.r_plus, r_child_, task_.eps)) {
+      if (!bic_ && prune::bdeu_bound(best_sub, f.cells, r_child_, task_.eps)) {
         if (keep) ++stats_.pruned_rule6;
         keep = extendable = false;
       }
     }
     if (keep) out_.add(f.score, cand_);
     next.sets.insert(cand_);
-    next.recs.push_back({std::max(best_sub, f.score), q, static_cast<std::uint32_t>(f.r_plus),
+    next.recs.push_back({std::max(best_sub, f.score), q, static_cast<std::uint32_t>(f.cells),
                          extendable});
   }
 

@@ -19,10 +19,15 @@
 //  5. BIC* bound (Scanagatta 2015, Thm 2) bounds s(P1 + P2) from below before scoring, to cut
 //     supersets unscored. bnsl generates a set's supersets only after scoring the set, and
 //     rule 2 with the exact score fires whenever rule 5 would, so rule 5 is subsumed.
-//  6. BDeu bound (Cussens-Bartlett): each parent configuration seen in the data contributes
-//     at most -ln r_X to BDeu (the first observation costs ln r_X, later ones at most 0), so
-//     s(P') <= -r+(P') ln r_X, with r+ non-decreasing in supersets:
-//     s(P) + r+(P') ln r_X > eps drops P' and every superset.
+//  6. BDeu bound (after Cussens-Bartlett, per cell): write one configuration's BDeu term as
+//     the log probability of its rows' child states in sequence under the Dirichlet prior
+//     (a = alpha / q, a / r_X per state): a row whose state is new in the configuration has
+//     predictive probability (a / r_X) / (a + i) <= 1 / r_X, any other row at most 1. So
+//     a configuration with d distinct child states contributes at most -d ln r_X, and
+//     s(P') <= -c(P') ln r_X, c = the nonzero cells n_jk (configuration, state) of P'. A
+//     superset splits each configuration's rows, and every state present stays present in
+//     some part, so c never decreases in supersets (the paper's r+, one per configuration,
+//     is the weaker c >= r+):  s(P) + c(P') ln r_X > eps drops P' and every superset.
 //
 // Rules 2 and 3 hold for BIC only, rule 6 for BDeu only, rule 1 for any score. Parents with
 // a single observed state are never candidates (they change no score), so every added
@@ -58,9 +63,9 @@ inline bool entropy_rule(double n_h_x, double n_h_y, int r_y, double penalty, do
   return clearly_greater((r_y - 1) * penalty - eps, std::min(n_h_x, n_h_y));
 }
 
-// Rule 6: r_plus = parent configurations of P' seen in the data (or a lower bound of it).
-inline bool bdeu_bound(double best_subset, std::size_t r_plus, int r_child, double eps) {
-  return clearly_greater(best_subset + static_cast<double>(r_plus) * std::log(r_child), eps);
+// Rule 6: cells = nonzero cells n_jk of P' (or a lower bound: the most of any subset).
+inline bool bdeu_bound(double best_subset, std::size_t cells, int r_child, double eps) {
+  return clearly_greater(best_subset + static_cast<double>(cells) * std::log(r_child), eps);
 }
 
 }  // namespace bnsl::prune

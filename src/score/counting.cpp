@@ -193,6 +193,7 @@ FamilyScore Counter::summarize_table(std::size_t n_configs, double q, int child)
   FamilyScore f;
   f.q = q;
   f.r_plus = 0;
+  f.cells = 0;
   const bool bdeu = params_.kind == ScoreKind::bdeu;
   const double a_j = params_.ess / q, a_jk = a_j / r;
   double s_jk = 0, s_j = 0, bdeu_sum = 0;
@@ -202,6 +203,7 @@ FamilyScore Counter::summarize_table(std::size_t n_configs, double q, int child)
     for (int k = 0; k < r; ++k) {
       n_j += row[k];
       s_jk += nlogn(row[k]);
+      f.cells += row[k] != 0;
     }
     if (n_j == 0) continue;
     ++f.r_plus;
@@ -227,6 +229,7 @@ FamilyScore Counter::score_grouped(const ConfigIndex& index, int child) {
   FamilyScore f;
   f.q = index.q;
   f.r_plus = 0;
+  f.cells = 0;
   const bool bdeu = params_.kind == ScoreKind::bdeu;
   const double a_j = params_.ess / index.q, a_jk = a_j / r;
   double s_jk = 0, s_j = 0, bdeu_sum = 0;
@@ -239,6 +242,7 @@ FamilyScore Counter::score_grouped(const ConfigIndex& index, int child) {
       for (std::uint32_t p = begin; p < end; ++p) {
         std::uint32_t& cell = cells_[x[order_[p]]];
         if (cell == 0) continue;
+        ++f.cells;
         s_jk += nlogn(cell);
         if (bdeu) bdeu_sum += log_gamma(a_jk + cell) - log_gamma(a_jk);
         cell = 0;
