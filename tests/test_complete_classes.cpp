@@ -2,8 +2,14 @@
 // every family cached (BIC of random data, computed by the oracle), completing a pool that
 // holds one DAG yields exactly the DAGs with its skeleton and v-structures (Verma & Pearl
 // 1990, checked here directly, not through bnsl's CPDAG code); with families missing from the
-// cache, or a cap per class, it only ever adds members of the class.
+// cache, or a cap per class, it only ever adds members of the class. Neighbour completion
+// (src/pool/complete_neighbours.cpp) against brute force: from the optimal DAG, exactly the
+// DAGs within epsilon connected to it by one-family changes through DAGs within epsilon.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <queue>
 
 #include <random>
 #include <set>
@@ -12,6 +18,7 @@
 #include "bnsl/cache.hpp"
 #include "oracle.hpp"
 #include "pool/complete_classes.hpp"
+#include "pool/complete_neighbours.hpp"
 #include "pool/dag_pool.hpp"
 
 namespace {
@@ -183,4 +190,99 @@ TEST_CASE("class completion stops when asked", "[pool]") {
       bnsl::complete_classes(f.cache, pool, [&] { return ++polls > 2; }, 1000000);
   CHECK(r.stopped);
   CHECK(pool.size() <= 3);
+}
+
+namespace {
+
+// Every family of 5 variables (BIC of random data), each variable's list sorted best first
+// as the search's caches are.
+Fixture make_sorted_fixture(std::uint64_t seed) {
+  const bnsl::Dataset d = oracle::random_dataset(300, {2, 3, 2, 2, 3}, seed);
+  const oracle::Families fam = oracle::full_table(d, {bnsl::ScoreKind::bic, 1.0}, -1);
+  Fixture f{bnsl::ScoreCache(fam.size()), std::vector<std::vector<Mask>>(fam.size())};
+  for (std::size_t v = 0; v < fam.size(); ++v) {
+    std::vector<std::pair<double, Mask>> list;
+    for (const auto& [m, sc] : fam[v]) list.emplace_back(sc, m);
+    std::stable_sort(list.begin(), list.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [sc, m] : list) f.add(static_cast<int>(v), m, sc);
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("neighbour completion adds the one-family component within epsilon", "[pool]") {
+  std::size_t largest = 0;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const Fixture f = make_sorted_fixture(seed);
+    const int n = 5;
+    // Brute force: every acyclic choice of cached families, scored by the oracle's table.
+    std::map<Dag, double> dags;
+    std::vector<std::size_t> idx(n, 0);
+    for (;;) {
+      Dag h(n);
+      double sc = 0;
+      for (int v = 0; v < n; ++v) {
+        h[v] = f.masks[v][idx[v]];
+        sc += f.cache.var(v).score(idx[v]);
+      }
+      if (oracle::acyclic(h)) dags.emplace(h, sc);
+      int v = 0;
+      while (v < n && ++idx[v] == f.masks[v].size()) idx[v++] = 0;
+      if (v == n) break;
+    }
+    const auto best = std::max_element(dags.begin(), dags.end(), [](const auto& a, const auto& b) {
+      return a.second < b.second;
+    });
+    for (const double eps : {1.0, 4.0, 12.0}) {
+      const double threshold = best->second - eps;
+      // The component of the optimum among DAGs within epsilon, one family changed per step.
+      std::set<Dag> expected{best->first};
+      std::queue<Dag> todo;
+      todo.push(best->first);
+      while (!todo.empty()) {
+        const Dag g = todo.front();
+        todo.pop();
+        for (int v = 0; v < n; ++v)
+          for (const Mask m : f.masks[v]) {
+            Dag h = g;
+            h[v] = m;
+            const auto it = dags.find(h);
+            if (it == dags.end() || it->second < threshold - 1e-9) continue;
+            if (expected.insert(h).second) todo.push(h);
+          }
+      }
+      largest = std::max(largest, expected.size());
+      bnsl::DagPool pool(f.cache, bnsl::Epsilon::epsilon(eps), 1000000);
+      const auto c = f.choices(best->first);
+      REQUIRE(pool.offer(bnsl::dag_score(f.cache, c), bnsl::dag_hash(c), c));
+      const bnsl::NeighbourCompletion r =
+          bnsl::complete_neighbours(f.cache, pool, never, 1000000);
+      INFO("seed " << seed << ", eps " << eps);
+      CHECK_FALSE(r.stopped);
+      CHECK(r.admitted + 1 == expected.size());
+      CHECK(r.expanded == expected.size());
+      CHECK(pooled(f, pool) == expected);
+    }
+  }
+  CHECK(largest >= 10);  // the check bites
+}
+
+TEST_CASE("neighbour completion stops when asked and respects its expansion cap", "[pool]") {
+  const Fixture f = make_sorted_fixture(3);
+  const Dag g(5, 0);  // the empty DAG
+  const auto c = f.choices(g);
+  bnsl::DagPool pool(f.cache, bnsl::Epsilon::epsilon(1e6), 1000000);  // everything within
+  pool.offer(bnsl::dag_score(f.cache, c), bnsl::dag_hash(c), c);
+  int polls = 0;
+  const bnsl::NeighbourCompletion r =
+      bnsl::complete_neighbours(f.cache, pool, [&] { return ++polls > 3; }, 1000000);
+  CHECK(r.stopped);
+  CHECK(r.expanded == 3);
+  bnsl::DagPool capped(f.cache, bnsl::Epsilon::epsilon(1e6), 1000000);
+  capped.offer(bnsl::dag_score(f.cache, c), bnsl::dag_hash(c), c);
+  const bnsl::NeighbourCompletion rc = bnsl::complete_neighbours(f.cache, capped, never, 4);
+  CHECK(rc.expanded == 4);
+  CHECK(rc.admitted > 3);  // offers go on; only expansion is capped
 }

@@ -63,9 +63,10 @@ struct SearchOptions {
   // of tables, seconds). 0: never; the ordering search runs instead.
   int dp_max_n = 22;
   bool enumerate = true;   // enumerate order-consistent DAGs at local optima
-  // After the ordering search, offer the pool every DAG Markov equivalent to a pooled one
-  // (src/pool/complete_classes.cpp; BIC and BDeu score them the same). With a deadline, the
-  // chains leave 5% of the budget for it.
+  // After the ordering search, offer the pool every acyclic DAG one family away from a pooled
+  // one and within epsilon, breadth first (src/pool/complete_neighbours.cpp), then every DAG
+  // Markov equivalent to a pooled one (src/pool/complete_classes.cpp; BIC and BDeu score them
+  // the same). With a deadline, the chains leave 5% of the budget for both.
   bool complete_classes = true;
   int perturb_tries = 20;  // non-improving perturbations before a fresh restart
   // Called on the calling thread of search() each time the best score rises, with the
@@ -90,11 +91,13 @@ struct SearchStats {
   std::uint64_t local_optima = 0;    // climbs finished
   std::uint64_t improvements = 0;    // times the best-so-far rose
   std::uint64_t enumerations = 0;    // orders whose consistent DAGs were enumerated
+  std::uint64_t neighbours_expanded = 0;  // DAGs whose one-family neighbourhood was walked
+  std::uint64_t neighbours_admitted = 0;  // neighbours the pool admitted
   std::uint64_t completion_classes = 0;   // classes walked by class completion
   std::uint64_t completion_members = 0;   // DAGs it reached (the pooled ones included)
   std::uint64_t completion_admitted = 0;  // ... that the pool admitted
-  bool completion_stopped = false;        // it ended before walking every class whole
-  double completion_seconds = 0;          // its wall time
+  bool completion_stopped = false;        // either step ended before walking all it could
+  double completion_seconds = 0;          // wall time of both steps
   std::uint64_t pool_offers = 0;     // DAGs offered to the pool (incl. fast rejects)
   std::uint64_t pool_inserted = 0;   // distinct DAGs admitted (some later trimmed)
   std::uint64_t pool_size = 0;       // DAGs in the final pool

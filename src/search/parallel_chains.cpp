@@ -3,8 +3,9 @@
 // (whose fast path is one atomic load) and the stop flag; each draws its random stream from
 // (seed, chain index), so with one thread and a fixed number of restarts a seed fixes the
 // pool. Before any chain starts, the OBS network of the identity order is pooled, so a result
-// exists even if the run is stopped at once. After the chains, class completion
-// (complete_classes.cpp) adds the Markov equivalent DAGs of the pooled ones. Small problems
+// exists even if the run is stopped at once. After the chains, neighbour completion
+// (complete_neighbours.cpp) adds the DAGs within epsilon one family away from pooled ones, and
+// class completion (complete_classes.cpp) the Markov equivalent DAGs of the pooled ones. Small problems
 // are solved exactly instead, which finds the optimum over the cache and every DAG within
 // epsilon of it (optimal and complete, unless stopped or capped by pool_max): for
 // n <= exhaustive_max_n every order is enumerated (order_enum.cpp on all n! orders; every DAG
@@ -28,6 +29,7 @@
 #include "exact/dp.hpp"
 #include "exact/families.hpp"
 #include "pool/complete_classes.hpp"
+#include "pool/complete_neighbours.hpp"
 #include "pool/order_enum.hpp"
 #include "score/compare.hpp"
 #include "search/search_internal.hpp"
@@ -63,6 +65,8 @@ void SearchStats::print(std::ostream& out) const {
       << perturbations << " perturbations)\n"
       << "  improvements      " << improvements << "\n"
       << "  enumerations      " << enumerations << "\n"
+      << "  neighbours        " << neighbours_expanded << " DAGs expanded, "
+      << neighbours_admitted << " one-family neighbours admitted\n"
       << "  classes completed " << completion_classes << " classes, " << completion_members
       << " DAGs reached, " << completion_admitted << " admitted"
       << (completion_stopped ? " (stopped early)" : "") << ", " << completion_seconds << " s\n"
@@ -81,6 +85,8 @@ std::string SearchStats::to_json() const {
                       {"local_optima", local_optima},
                       {"improvements", improvements},
                       {"enumerations", enumerations},
+                      {"neighbours_expanded", neighbours_expanded},
+                      {"neighbours_admitted", neighbours_admitted},
                       {"completion_classes", completion_classes},
                       {"completion_members", completion_members},
                       {"completion_admitted", completion_admitted},
@@ -105,6 +111,8 @@ constexpr std::size_t kDpOverfill = 4;
 // `learn --time 10 --threads 1`: uci/insurance1000 (BIC BF 20) 12 classes, 117 DAGs, a few
 // ms; uci/hepatitis with --exact-max-vars 0, 11,097 classes, 69,895 DAGs in 0.22 s.
 constexpr double kCompletionShare = 0.05;
+// Neighbour completion expands at most this many pool capacities of DAGs (each held as a copy).
+constexpr std::size_t kNeighbourExpansions = 2;
 
 void add_stats(SearchStats& to, const SearchStats& s) {
   to.orders += s.orders;
@@ -341,7 +349,8 @@ void Driver::run_chains(SearchStats& total) {
     if (e) std::rethrow_exception(e);
 }
 
-// Class completion (complete_classes.cpp) until the report's reserve before the deadline.
+// Neighbour and class completion (complete_neighbours.cpp, complete_classes.cpp) until the
+// report's reserve before the deadline.
 void Driver::complete_pool_classes(SearchStats& total) {
   if (!o_.complete_classes) return;
   const auto stop_fn = [this] {
@@ -349,12 +358,28 @@ void Driver::complete_pool_classes(SearchStats& total) {
   };
   const std::size_t capacity = o_.pool_capacity(cache_.n_vars());
   const double t0 = own_.elapsed();
-  const ClassCompletion c = complete_classes(cache_, pool_, stop_fn, capacity);
+  // Classes first (cheap, and where the pool outgrows its capacity the equivalent DAGs of the
+  // best classes are the ones to keep), then the neighbours, then the classes of what they added.
+  ClassCompletion c = complete_classes(cache_, pool_, stop_fn, capacity);
+  NeighbourCompletion nb;
+  if (!c.stopped) {
+    nb = complete_neighbours(cache_, pool_, stop_fn, kNeighbourExpansions * capacity);
+    if (nb.admitted > 0 && !nb.stopped) {
+      const ClassCompletion again = complete_classes(cache_, pool_, stop_fn, capacity);
+      c.admitted += again.admitted;
+      c.capped += again.capped;
+      c.stopped = again.stopped;
+      c.classes = again.classes;  // the second pass walks every class of the final pool
+      c.members = again.members;
+    }
+  }
+  total.neighbours_expanded = nb.expanded;
+  total.neighbours_admitted = nb.admitted;
   total.completion_seconds = own_.elapsed() - t0;
   total.completion_classes = c.classes;
   total.completion_members = c.members;
   total.completion_admitted = c.admitted;
-  total.completion_stopped = c.stopped || c.capped > 0;
+  total.completion_stopped = nb.stopped || c.stopped || c.capped > 0;
 }
 
 // Seconds to keep before the deadline for the final report of the current pool, so that the
