@@ -52,12 +52,19 @@ ScoreCache oracle_cache(const oracle::Families& fam) {
   return cache;
 }
 
+// The ILP's collection enumerates small regions directly (ExactOptions::
+// collect_enumerate_steps); kBranchOnly turns that off so that its LP branching is tested too.
+const std::uint64_t kDefaultSteps = bnsl::ExactOptions{}.collect_enumerate_steps;
+constexpr std::uint64_t kBranchOnly = 0;
+
 bnsl::PoolReport solve(const ScoreCache& cache, ExactMethod method, double eps,
-                       bnsl::ExactStats* stats = nullptr) {
+                       bnsl::ExactStats* stats = nullptr,
+                       std::uint64_t enumerate_steps = kDefaultSteps) {
   bnsl::ExactOptions o;
   o.method = method;
   o.epsilon = bnsl::Epsilon::epsilon(eps);
   o.threads = 1;
+  o.collect_enumerate_steps = enumerate_steps;
   return bnsl::solve_exact(cache, o, bnsl::StopToken(), stats);
 }
 
@@ -136,11 +143,12 @@ std::set<std::vector<Mask>> check_listed(const bnsl::PoolReport& r, const ScoreC
 
 // Returns the number of DAGs within eps.
 std::size_t check_enumeration(const ScoreCache& cache, ExactMethod method, double eps,
-                              const std::string& ctx) {
-  INFO(ctx << " method " << bnsl::to_string(method) << " eps " << eps);
+                              const std::string& ctx, std::uint64_t steps = kDefaultSteps) {
+  INFO(ctx << " method " << bnsl::to_string(method) << " eps " << eps << " enumerate steps "
+           << steps);
   double opt = 0;
   const auto truth = brute_force_within(cache, eps, &opt);
-  bnsl::PoolReport r = solve(cache, method, eps);
+  bnsl::PoolReport r = solve(cache, method, eps, nullptr, steps);
   CHECK(r.optimal);
   CHECK(r.complete);
   REQUIRE(!r.dags.empty());
@@ -159,6 +167,13 @@ std::vector<ExactMethod> methods() {
   std::vector<ExactMethod> m = {ExactMethod::dp};
   if (bnsl::ilp_available()) m.push_back(ExactMethod::ilp);
   return m;
+}
+
+// The ILP's collection: its default, branching only, and an enumeration budget so small that
+// some regions are enumerated and others given up and branched on.
+std::vector<std::uint64_t> collect_variants(ExactMethod m) {
+  if (m != ExactMethod::ilp) return {kDefaultSteps};
+  return {kDefaultSteps, kBranchOnly, 24};
 }
 
 }  // namespace
@@ -211,16 +226,18 @@ TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[e
       if (n <= 4) {  // every parent set: the enumeration must cope with a full table
         const ScoreCache full = oracle_cache(oracle::full_table(d, p, -1));
         for (double eps : kEpsilons)
-          for (ExactMethod m : methods()) {
-            const std::size_t k = check_enumeration(full, m, eps, ctx + " full");
-            listed += k;
-            max_listed = std::max(max_listed, k);
-          }
+          for (ExactMethod m : methods())
+            for (std::uint64_t steps : collect_variants(m)) {
+              const std::size_t k = check_enumeration(full, m, eps, ctx + " full", steps);
+              listed += k;
+              max_listed = std::max(max_listed, k);
+            }
       }
       for (double eps : kEpsilons) {
         const ScoreCache pruned = explore_cache(d, p, eps);
         for (ExactMethod m : methods())
-          listed += check_enumeration(pruned, m, eps, ctx + " pruned");
+          for (std::uint64_t steps : collect_variants(m))
+            listed += check_enumeration(pruned, m, eps, ctx + " pruned", steps);
       }
     }
   }
@@ -301,13 +318,20 @@ TEST_CASE("exact ilp: wine, every DAG within ln 3 equals the dp enumeration",
   const bnsl::Dataset d = read_wine();
   const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(3.0));
   bnsl::PoolReport dp = solve(cache, ExactMethod::dp, std::log(3.0));
-  bnsl::PoolReport ilp = solve(cache, ExactMethod::ilp, std::log(3.0));
+  bnsl::ExactStats st, st_branch;
+  bnsl::PoolReport ilp = solve(cache, ExactMethod::ilp, std::log(3.0), &st);
+  bnsl::PoolReport branch = solve(cache, ExactMethod::ilp, std::log(3.0), &st_branch, kBranchOnly);
   CHECK(dp.complete);
   CHECK(ilp.complete);
+  CHECK(branch.complete);
   const auto a = check_listed(dp, cache);
   const auto b = check_listed(ilp, cache);
   CHECK(a.size() == 308);
   CHECK(a == b);
+  CHECK(check_listed(branch, cache) == a);
+  CHECK(st.collect_enumerations > 0);  // both collection paths ran
+  CHECK(st_branch.collect_enumerations == 0);
+  CHECK(st_branch.ilp_nodes > st.ilp_nodes);
   bnsl::summarize(dp);
   bnsl::summarize(ilp);
   CHECK(dp.mec_count == ilp.mec_count);

@@ -54,6 +54,9 @@ struct ExactOptions {
   int threads = 0;                      // worker threads (0: all cores)
   bool progress = false;                // progress lines on stderr
   std::size_t dp_max_bytes = std::size_t{6} << 30;  // dp refuses to allocate more than this
+  // ilp: families the collection's enumeration of a region may try before it branches on the
+  // region instead (src/exact/collect.cpp); 0: always branch (tests use it to exercise both).
+  std::uint64_t collect_enumerate_steps = std::uint64_t{1} << 18;
 };
 
 // Counters and outcome of one exact run.
@@ -78,6 +81,7 @@ struct ExactStats {
   std::uint64_t cut_nonzeros = 0;  // ilp: nonzeros of the cluster cuts given to CBC
   bool cut_budget_hit = false;     // ilp: CBC's tree stopped separating at fractional points
   std::size_t collect_families = 0;  // ilp: families left to the collection (reduced costs)
+  std::uint64_t collect_enumerations = 0;  // ilp: collection regions listed by enumeration
   double start_score = -std::numeric_limits<double>::infinity();  // ilp: first incumbent
   double seconds_start = 0;           // ilp: the search for it
   double root_bound = std::numeric_limits<double>::infinity();  // ilp: root LP's bound

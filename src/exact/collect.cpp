@@ -85,14 +85,15 @@ constexpr std::size_t kCutsPerRound = 32;
 class Collector {
  public:
   Collector(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
-            double threshold, std::size_t max_solutions, const StopToken& stop,
-            std::vector<std::vector<std::uint32_t>>& dags)
+            double threshold, std::size_t max_solutions, std::uint64_t enumerate_steps,
+            const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags)
       : fam_(fam),
         cols_(cols),
         lp_(lp),
         threshold_(threshold),
         slack_(threshold_slack(threshold)),
         max_(max_solutions),
+        enumerate_steps_(enumerate_steps),
         stop_(stop),
         dags_(dags) {}
 
@@ -109,6 +110,8 @@ class Collector {
  private:
   enum class Step { prune, again, branch, partition };
   Step process();
+  bool enumerate_region();
+  void enumerate_from(std::size_t k);
   void node(int depth);
   void partition(int depth);
   int branch_column(const double* x) const;
@@ -124,12 +127,25 @@ class Collector {
   OsiSolverInterface& lp_;
   double threshold_, slack_;
   std::size_t max_;
+  std::uint64_t enumerate_steps_;  // budget of enumerate_region (0: never enumerate)
   const StopToken& stop_;
   std::vector<std::vector<std::uint32_t>>& dags_;
   CollectResult out_;
   bool halted_ = false;
   std::vector<double> arc_value_;  // scratch of branch_arc, n * n
+  // enumerate_region: per variable (in enumeration order) its usable families in this region,
+  // the best score of the variables after position k, and the choice being built.
+  std::vector<int> enum_order_;
+  std::vector<std::vector<std::uint32_t>> enum_lists_;
+  std::vector<double> enum_suffix_;
+  std::vector<std::uint32_t> enum_choice_;
+  std::vector<Mask> enum_children_;  // children of each variable through the picked families
+  std::vector<std::vector<std::uint32_t>> enum_found_;
+  double enum_partial_ = 0;
+  std::uint64_t enum_steps_ = 0;
+  bool enum_aborted_ = false;
 };
+
 
 // One LP solve at the current node and what to do next.
 Collector::Step Collector::process() {
@@ -140,6 +156,7 @@ Collector::Step Collector::process() {
     return Step::prune;
   }
   if (-lp_.getObjValue() < threshold_ - slack_) return Step::prune;
+  if (enumerate_region()) return Step::prune;  // listed: nothing left here
   const double* x = lp_.getColSolution();
   const auto choice = integral_choice(fam_, cols_, x);
   if (!choice.empty()) {
@@ -153,6 +170,111 @@ Collector::Step Collector::process() {
     return Step::partition;
   }
   return Step::branch;
+}
+
+// Lists the region's DAGs within the threshold directly when that is cheap. A family is usable
+// in the region when its column bounds allow 1 and, if it is at 0 with reduced cost d > 0, the
+// LP bound minus d still reaches the threshold (every point of the region with that column at
+// 1 scores at most bound - d: LP duality; the region's rows hold for every DAG within the
+// threshold). A depth-first search then picks one usable family per variable (fewest choices
+// first), skipping a family that closes a cycle with the families already picked or that
+// leaves the best still reachable below the threshold, and lists each complete choice scoring
+// >= threshold: exactly the region's part of the list. It gives up after enumerate_steps_
+// families tried (the region is then branched on as before, and what it found is dropped):
+// 2^18 by default, about the cost of tens of the collector's LP solves. uci/hepatitis (BIC BF
+// 20, trial runs of 60 s): 7,173 DAGs listed without it, 14,667 with 2^16, 19,547 with 2^18,
+// 19,913 with 2^20; zoo BF 20 all 1,111 in 19.4, 9.3, 10.2 and 8.8 s.
+bool Collector::enumerate_region() {
+  if (enumerate_steps_ == 0) return false;
+  const int n = fam_.n;
+  const double bound = -lp_.getObjValue();
+  const double* x = lp_.getColSolution();
+  const double* d = lp_.getReducedCost();
+  const double* lo = lp_.getColLower();
+  const double* up = lp_.getColUpper();
+  enum_lists_.resize(static_cast<std::size_t>(n));
+  for (int v = 0; v < n; ++v) {
+    auto& list = enum_lists_[v];
+    list.clear();
+    for (std::size_t i = 0; i < fam_.size(v); ++i) {
+      const std::size_t c = cols_.offset[v] + i;
+      if (up[c] < 0.5) continue;
+      if (lo[c] > 0.5) {  // fixed to 1: the only family of v here
+        list.assign(1, static_cast<std::uint32_t>(i));
+        break;
+      }
+      if (x[c] < 1e-9 && d[c] > 0 && bound - d[c] < threshold_ - slack_) continue;
+      list.push_back(static_cast<std::uint32_t>(i));
+    }
+    if (list.empty()) {  // no DAG here at all
+      ++out_.enumerations;
+      return true;
+    }
+  }
+  enum_order_.resize(static_cast<std::size_t>(n));
+  for (int v = 0; v < n; ++v) enum_order_[v] = v;
+  std::stable_sort(enum_order_.begin(), enum_order_.end(), [&](int a, int b) {
+    return enum_lists_[a].size() < enum_lists_[b].size();
+  });
+  enum_suffix_.assign(static_cast<std::size_t>(n) + 1, 0.0);
+  for (int k = n - 1; k >= 0; --k) {
+    const int v = enum_order_[k];
+    double best = -INFINITY;
+    for (const std::uint32_t i : enum_lists_[v]) best = std::max(best, fam_.scores[v][i]);
+    enum_suffix_[k] = enum_suffix_[k + 1] + best;
+  }
+  enum_choice_.assign(static_cast<std::size_t>(n), 0);
+  enum_children_.assign(static_cast<std::size_t>(n), 0);
+  enum_found_.clear();
+  enum_partial_ = 0;
+  enum_steps_ = 0;
+  enum_aborted_ = false;
+  enumerate_from(0);
+  if (enum_aborted_) return false;
+  ++out_.enumerations;
+  for (auto& choice : enum_found_) {
+    if (dags_.size() >= max_) {
+      halted_ = true;
+      break;
+    }
+    dags_.push_back(std::move(choice));
+  }
+  return true;
+}
+
+void Collector::enumerate_from(std::size_t k) {
+  if (k == enum_order_.size()) {
+    if (fam_.score(enum_choice_) >= threshold_) enum_found_.push_back(enum_choice_);
+    return;
+  }
+  const int v = enum_order_[k];
+  // Descendants of v through the families picked so far: a family with a parent among them
+  // would close a cycle.
+  Mask desc = 0;
+  for (Mask frontier = enum_children_[v]; frontier;) {
+    const int w = std::countr_zero(frontier);
+    frontier &= frontier - 1;
+    if (desc >> w & 1) continue;
+    desc |= Mask{1} << w;
+    frontier |= enum_children_[w] & ~desc;
+  }
+  for (const std::uint32_t i : enum_lists_[v]) {
+    if (++enum_steps_ > enumerate_steps_ || ((enum_steps_ & 1023) == 0 && halt())) {
+      enum_aborted_ = true;
+      return;
+    }
+    const double s = fam_.scores[v][i];
+    if (enum_partial_ + s + enum_suffix_[k + 1] < threshold_ - slack_) continue;
+    const Mask parents = fam_.masks[v][i];
+    if (parents & desc) continue;
+    enum_choice_[v] = i;
+    enum_partial_ += s;
+    for (Mask b = parents; b; b &= b - 1) enum_children_[std::countr_zero(b)] |= Mask{1} << v;
+    enumerate_from(k + 1);
+    for (Mask b = parents; b; b &= b - 1) enum_children_[std::countr_zero(b)] &= ~(Mask{1} << v);
+    enum_partial_ -= s;
+    if (enum_aborted_) return;
+  }
 }
 
 // The node's region minus the DAG D just listed (x = 1 exactly on D's families f_1..f_k not
@@ -277,8 +399,9 @@ void Collector::node(int depth) {
 
 CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
-                             const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags) {
-  return Collector(fam, cols, lp, threshold, max_solutions, stop, dags).run();
+                             std::uint64_t enumerate_steps, const StopToken& stop,
+                             std::vector<std::vector<std::uint32_t>>& dags) {
+  return Collector(fam, cols, lp, threshold, max_solutions, enumerate_steps, stop, dags).run();
 }
 
 }  // namespace bnsl::exact

@@ -17,15 +17,18 @@ struct CollectResult {
   std::uint64_t nodes = 0;  // branch-and-bound nodes
   std::uint64_t lp_solves = 0;
   std::uint64_t cluster_cuts = 0, cycle_cuts = 0;
+  std::uint64_t enumerations = 0;  // regions listed by enumeration (few usable families)
 };
 
 // lp: the relaxation over the family columns of `cols` (convexity rows, any valid cluster
 // rows), minimising -score, best screened by usable_families first; it is modified (bounds
 // restored, cluster rows added). Appends to `dags` every DAG with score >= threshold, each
-// once, stopping at max_solutions in all.
+// once, stopping at max_solutions in all. enumerate_steps: the budget of a region's direct
+// enumeration (ExactOptions::collect_enumerate_steps; 0: none).
 CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
-                             const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags);
+                             std::uint64_t enumerate_steps, const StopToken& stop,
+                             std::vector<std::vector<std::uint32_t>>& dags);
 
 // Screening before a collection: lp is the relaxation (rows valid for every DAG, including
 // the score row sum s x >= threshold), minimising -score. Solves it and returns, per column,

@@ -172,7 +172,8 @@ void ExactStats::print(std::ostream& out) const {
       << "  root LP         bound " << std::setprecision(10) << root_bound << std::setprecision(6)
       << ", " << root_rounds << " rounds, " << root_lp_columns << " families priced in, "
       << root_families << " left to CBC (" << seconds_root << " s)\n"
-      << "  collection      " << collect_families << " families usable within epsilon\n";
+      << "  collection      " << collect_families << " families usable within epsilon, "
+      << collect_enumerations << " regions enumerated\n";
   s << "  time            " << seconds_opt << " s to OPT, " << seconds << " s total\n";
   out << s.str();
 }
@@ -195,6 +196,7 @@ std::string ExactStats::to_json() const {
                       {"cut_nonzeros", cut_nonzeros},
                       {"cut_budget_hit", cut_budget_hit},
                       {"collect_families", collect_families},
+                      {"collect_enumerations", collect_enumerations},
                       {"seconds_start", seconds_start},
                       {"root_families", root_families},
                       {"root_lp_columns", root_lp_columns},
