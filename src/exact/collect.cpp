@@ -6,7 +6,9 @@
 //
 // At a node: solve the LP (dual simplex, warm-started from the parent); if it is infeasible or
 // its bound -obj is below the threshold, no DAG within the threshold lies in the node's region
-// (every row is valid for every DAG not yet listed): prune. If the LP point is integral, it is
+// (every row is valid for every DAG not yet listed): prune. If the families the LP leaves
+// usable in the region are few enough, list the region by direct enumeration
+// (enumerate_region() below) and stop there. If the LP point is integral, it is
 // a parent-set choice: with a cycle, add the cycle's cluster row and re-solve; without, it is
 // the best DAG D of the region: if within the threshold, list it and search the region minus D,
 // split into disjoint sub-regions by fixing D's families (partition() below); else prune. If
@@ -22,8 +24,10 @@
 //
 // Guarantee: every DAG scoring >= threshold is listed exactly once, because a region is only
 // discarded when its LP bound proves it holds no DAG within the threshold (cluster rows are
-// valid for every DAG), and branching and partitioning split a region into disjoint parts
-// whose union is the region minus the listed DAG. The search ends when the tree is exhausted
+// valid for every DAG) or when its enumeration listed it (every acyclic choice of its usable
+// families within the threshold; the others cannot reach it, by the same bound), and
+// branching and partitioning split a region into disjoint parts whose union is the region
+// minus the listed DAG. The search ends when the tree is exhausted
 // (complete), on stop, or at max_solutions.
 #include "exact/collect.hpp"
 
@@ -145,7 +149,6 @@ class Collector {
   std::uint64_t enum_steps_ = 0;
   bool enum_aborted_ = false;
 };
-
 
 // One LP solve at the current node and what to do next.
 Collector::Step Collector::process() {
