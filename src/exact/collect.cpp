@@ -122,7 +122,8 @@ class Collector {
   std::pair<int, int> branch_arc(const double* x);
   bool branch_on_arc(int u, int v, int depth);
   bool halt() {
-    if (!halted_ && (stop_.stop_requested() || dags_.size() >= max_)) halted_ = true;
+    if (!halted_ && (dags_.size() >= max_ || listing_should_stop(stop_, dags_.size(), fam_.n)))
+      halted_ = true;
     return halted_;
   }
 

@@ -61,7 +61,9 @@ class SinkEnumerator {
   void visit(std::uint32_t rest, std::uint32_t must, double acc);
   void try_sink(int v, std::uint32_t set, std::uint32_t must, double acc);
   bool halt() {
-    if (!halted_ && (++out_.nodes & 0x3ff) == 0 && stop_.stop_requested()) halted_ = true;
+    if (!halted_ && (++out_.nodes & 0x3ff) == 0 &&
+        listing_should_stop(stop_, out_.dags.size(), fam_.n))
+      halted_ = true;
     return halted_;
   }
 

@@ -10,6 +10,7 @@
 
 #include "bnsl/cache.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/stop.hpp"
 
 namespace bnsl::exact {
 
@@ -49,6 +50,20 @@ std::vector<std::uint32_t> order_network(const FamilyTable& fam);
 // Vertex set of a directed cycle of the parent graph given by family choices, or 0 if it is
 // acyclic.
 Mask find_cycle(const FamilyTable& fam, const std::vector<std::uint32_t>& choice);
+
+// Seconds to keep before the deadline for summarising and writing a list of `dags` DAGs of n
+// variables: the listing methods stop by then, so that the pool is on disk by the deadline.
+// uci/parkinsons (BIC BF 20): 249,508 DAGs of 23 variables took about 5 s to group into
+// classes and write after the collection stopped (0.9 microseconds per DAG and variable).
+inline double report_reserve(std::size_t dags, int n) {
+  return 0.05 + 1e-6 * static_cast<double>(dags) * static_cast<double>(n);
+}
+
+// Whether a listing should stop: a stop was requested, or the deadline is within the
+// report_reserve of the `dags` DAGs listed so far.
+inline bool listing_should_stop(const StopToken& stop, std::size_t dags, int n) {
+  return stop.stop_requested() || (stop.has_deadline() && stop.remaining() < report_reserve(dags, n));
+}
 
 // Makes sure the optimum `best` is in `dags`: appended, or in place of the last DAG when the
 // list already holds max_solutions (it was truncated), so it never holds more.
