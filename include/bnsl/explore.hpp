@@ -70,7 +70,8 @@ struct ExploreStats {
   std::uint64_t pruned_rule6 = 0;     // dropped by the BDeu bound (with supersets)
   std::uint64_t vars_out_of_time = 0; // variables whose exploration the budget ended
   std::uint64_t vars_out_of_memory = 0; // variables whose exploration the memory cap ended
-  std::uint64_t vars_retried = 0;     // variables explored again (ExploreOptions::retry_cut)
+  std::uint64_t vars_retried = 0;     // variables explored again (ExploreOptions::retry_cut;
+                                      // the set and rule counters count both passes)
   std::uint64_t cache_entries = 0;    // entries in the final caches
   std::uint64_t cache_bytes = 0;
   double epsilon = 0;                 // the epsilon pruning used

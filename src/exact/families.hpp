@@ -62,7 +62,8 @@ inline double report_reserve(std::size_t dags, int n) {
 // Whether a listing should stop: a stop was requested, or the deadline is within the
 // report_reserve of the `dags` DAGs listed so far.
 inline bool listing_should_stop(const StopToken& stop, std::size_t dags, int n) {
-  return stop.stop_requested() || (stop.has_deadline() && stop.remaining() < report_reserve(dags, n));
+  return stop.stop_requested() ||
+         (stop.has_deadline() && stop.remaining() < report_reserve(dags, n));
 }
 
 // Makes sure the optimum `best` is in `dags`: appended, or in place of the last DAG when the
