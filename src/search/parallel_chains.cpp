@@ -6,8 +6,9 @@
 // exists even if the run is stopped at once. After the chains, class completion
 // (complete_classes.cpp) adds the Markov equivalent DAGs of the pooled ones, then neighbour
 // completion (complete_neighbours.cpp) the DAGs within epsilon one family away from pooled
-// ones, and class completion runs again for those. Small problems are solved exactly instead, which finds the optimum over the cache and every DAG within
-// epsilon of it (optimal and complete, unless stopped or capped by pool_max): for
+// ones, and class completion runs again for those. Small problems are solved exactly
+// instead, which finds the optimum over the cache and every DAG within epsilon of it
+// (optimal and complete, unless stopped or capped by pool_max): for
 // n <= exhaustive_max_n every order is enumerated (order_enum.cpp on all n! orders; every DAG
 // is consistent with some order), and for n <= dp_max_n the subset DP and sink enumeration of
 // exact mode run (run_dp).
