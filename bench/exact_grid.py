@@ -9,6 +9,7 @@ of DAGs within epsilon the heuristic `bnsl learn --time L` pool recovers.
 usage: bench/exact_grid.py [--sets "iris wine"] [--max-vars 40] [--settings "bic:3 bic:20"]
                            [--deadline 600] [--learn-time 10] [--dp-max-vars 20]
                            [--bnsl BINARY] [--data ROOT] [--out DIR] [--resume]
+       bench/exact_grid.py --merge "DIR1 DIR2 ..." --out DIR   # one table from several runs
 
     bench/exact_grid.py                                   # the whole grid (hours)
     bench/exact_grid.py --sets "iris wine zoo" --deadline 60
@@ -117,7 +118,11 @@ def main():
     ap.add_argument("--data", default=os.path.join(REPO, "..", "shared", "datasets"))
     ap.add_argument("--out", default=os.path.join(REPO, "out", "exact-grid"))
     ap.add_argument("--resume", action="store_true", help="reuse runs already measured")
+    ap.add_argument("--merge", help="output directories of earlier runs: write their rows as "
+                    "one table (by variables, data set, setting) to --out and print it")
     args = ap.parse_args()
+    if args.merge:
+        return merge(args.merge.split(), args.out)
     uci = os.path.join(args.data, "uci")
     names = args.sets.split() if args.sets else sorted(
         f[:-4] for f in os.listdir(uci) if f.endswith(".csv"))
@@ -180,6 +185,25 @@ def main():
             write(rows, args.out)
     with open(os.path.join(args.out, "exact_grid.md")) as f:
         sys.stdout.write(f.read())
+    return 0
+
+
+def merge(dirs, out):
+    """The table rows of several runs' exact_grid.md, sorted, as one exact_grid.md."""
+    head, rows, tail = [], {}, []
+    for d in dirs:
+        with open(os.path.join(d, "exact_grid.md")) as f:
+            lines = f.read().splitlines()
+        table = [l for l in lines if l.startswith("|")]
+        head, tail = table[:2], [l for l in lines if l and not l.startswith("|")]
+        for line in table[2:]:
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            rows[(int(cells[1]), cells[0], cells[2] != "bic", float(cells[3]))] = line  # BIC first
+    os.makedirs(out, exist_ok=True)
+    text = "\n".join(head + [rows[k] for k in sorted(rows)] + [""] + tail) + "\n"
+    with open(os.path.join(out, "exact_grid.md"), "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
     return 0
 
 
