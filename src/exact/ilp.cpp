@@ -268,6 +268,32 @@ void add_row(OsiSolverInterface& lp, const std::vector<int>& columns,
   lp.addRow(row, lb, ub);
 }
 
+// Rows gathered and added to an LP in one call: Osi's addRow on a column-ordered matrix costs
+// O(nonzeros) per call (uci/sensors, 841,414 families: CBC's model, built row by row, took
+// about a minute, past the deadline).
+class RowBatch {
+ public:
+  void add(const std::vector<int>& columns, const std::vector<double>& coefs, double lb,
+           double ub) {
+    rows_.emplace_back(static_cast<int>(columns.size()), columns.data(), coefs.data());
+    lower_.push_back(lb);
+    upper_.push_back(ub);
+  }
+  void flush(OsiSolverInterface& lp) {
+    std::vector<const CoinPackedVectorBase*> pointers;
+    for (const auto& r : rows_) pointers.push_back(&r);
+    if (!rows_.empty())
+      lp.addRows(static_cast<int>(rows_.size()), pointers.data(), lower_.data(), upper_.data());
+    rows_.clear();
+    lower_.clear();
+    upper_.clear();
+  }
+
+ private:
+  std::vector<CoinPackedVector> rows_;
+  std::vector<double> lower_, upper_;
+};
+
 // Family columns (objective -score) and convexity rows.
 void load_families(const FamilyTable& fam, const ColumnLayout& layout, OsiSolverInterface& lp) {
   const int cols = static_cast<int>(layout.columns());
@@ -278,12 +304,14 @@ void load_families(const FamilyTable& fam, const ColumnLayout& layout, OsiSolver
   empty.setDimensions(0, cols);
   lp.loadProblem(empty, lo.data(), up.data(), obj.data(), nullptr, nullptr);
   for (int c = 0; c < cols; ++c) lp.setInteger(c);
+  RowBatch rows;
   for (int v = 0; v < fam.n; ++v) {
     std::vector<int> columns;
     for (std::size_t i = 0; i < fam.size(v); ++i)
       columns.push_back(static_cast<int>(layout.offset[v] + i));
-    add_row(lp, columns, std::vector<double>(columns.size(), 1.0), 1.0, 1.0);
+    rows.add(columns, std::vector<double>(columns.size(), 1.0), 1.0, 1.0);
   }
+  rows.flush(lp);
   lp.messageHandler()->setLogLevel(0);
 }
 
@@ -300,6 +328,7 @@ void IlpSolver::build() {
     return col;
   };
   arc_col_.assign(static_cast<std::size_t>(n) * n, -1);
+  RowBatch rows;  // the columns are added at once, the rows at the end
   for (int v = 0; v < n; ++v)
     for (int u = 0; u < n; ++u)
       if (may_parent[v] >> u & 1) {  // a(u, v) = sum of v's families containing u
@@ -312,7 +341,7 @@ void IlpSolver::build() {
             columns.push_back(static_cast<int>(cols_.offset[v] + i));
             coefs.push_back(-1.0);
           }
-        add_row(base_, columns, coefs, 0.0, 0.0);
+        rows.add(columns, coefs, 0.0, 0.0);
       }
   for (int u = 0; u < n; ++u)
     for (int v = u + 1; v < n; ++v) {  // e{u, v} = a(u, v) + a(v, u)
@@ -325,11 +354,12 @@ void IlpSolver::build() {
       coefs.push_back(1.0);
       first_cols_.push_back(columns.back());
       adjacency_.push_back({columns.back(), arc_col_[u * n + v], arc_col_[v * n + u]});
-      add_row(base_, columns, coefs, 0.0, 0.0);
+      rows.add(columns, coefs, 0.0, 0.0);
       // e <= 1 is the 2-cluster constraint of {u, v}; the collector's LP has no arc
       // columns and takes it as a row.
       if (columns.size() == 3) pool_.seed(ClusterCut{(Mask{1} << u) | (Mask{1} << v), 1});
     }
+  rows.flush(base_);
   for (ClusterCut c : first_cuts_) pool_.add(c, false);  // rows at the first solve_once
 }
 
@@ -516,7 +546,9 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
 }
 
 std::vector<std::vector<std::uint32_t>> IlpSolver::run() {
-  build();
+  // Past the deadline (a long root LP over a large cache) neither CBC's model nor the
+  // collector's LP is worth building: uci/sensors' 841,414 families take seconds each.
+  if (!stop_.stop_requested()) build();
   const auto t0 = Clock::now();
   std::vector<std::vector<std::uint32_t>> dags;
   auto best = find_opt();
@@ -526,7 +558,7 @@ std::vector<std::vector<std::uint32_t>> IlpSolver::run() {
     stats_.opt = std::max(stats_.opt, fam_.score(best));
     stats_.epsilon = options_.epsilon.resolve(std::fabs(stats_.opt));
   }
-  if (stats_.optimal)
+  if (stats_.optimal && !stop_.stop_requested())
     collect(dags, stats_.opt - stats_.epsilon - score_tolerance(stats_.opt, stats_.opt));
   stats_.cluster_cuts = pool_.lp_cuts;
   stats_.cut_nonzeros = pool_.nonzeros;

@@ -4,6 +4,8 @@
 // in the cache. The memory cap binds the best-first explorers only.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
 #include <vector>
 
 #include "bnsl/cache.hpp"
@@ -26,6 +28,13 @@ struct VarTask {
 
   bool expired() const {
     return global->stop_requested() || (has_deadline && Clock::now() >= deadline);
+  }
+  // Seconds left for this variable: its own deadline or the run's, the nearer (may be < 0).
+  double remaining() const {
+    double left = global->remaining();
+    if (has_deadline)
+      left = std::min(left, std::chrono::duration<double>(deadline - Clock::now()).count());
+    return left;
   }
 };
 
