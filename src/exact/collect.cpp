@@ -33,7 +33,7 @@
 
 #ifdef BNSL_HAVE_CBC
 
-#include <CoinPackedVector.hpp>
+#include <CoinTypes.hpp>
 #include <OsiClpSolverInterface.hpp>
 #include <OsiSolverInterface.hpp>
 
@@ -46,23 +46,35 @@ namespace bnsl::exact {
 
 double threshold_slack(double threshold) { return 1e-7 * std::max(1.0, std::fabs(threshold)); }
 
+void RowBatch::add(const std::vector<int>& columns, const std::vector<double>& coefs, double lb,
+                   double ub) {
+  columns_.insert(columns_.end(), columns.begin(), columns.end());
+  coefs_.insert(coefs_.end(), coefs.begin(), coefs.end());
+  starts_.push_back(static_cast<int>(columns_.size()));
+  lower_.push_back(lb);
+  upper_.push_back(ub);
+}
+
+void RowBatch::flush(OsiSolverInterface& lp) {
+  static_assert(sizeof(CoinBigIndex) == sizeof(int));
+  if (lower_.empty()) return;
+  lp.addRows(static_cast<int>(lower_.size()), starts_.data(), columns_.data(), coefs_.data(),
+             lower_.data(), upper_.data());
+  starts_.assign(1, 0);
+  columns_.clear();
+  coefs_.clear();
+  lower_.clear();
+  upper_.clear();
+}
+
 void add_cluster_rows(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
                       const std::vector<ClusterCut>& clusters, bool sparse) {
-  if (clusters.empty()) return;
-  std::vector<CoinPackedVector> rows;
-  rows.reserve(clusters.size());
-  std::vector<double> lower, upper;
+  RowBatch rows;
   for (ClusterCut c : clusters) {
     const ClusterRow row = cluster_row(fam, cols, c, sparse);
-    const std::vector<double> ones(row.columns.size(), 1.0);
-    rows.emplace_back(static_cast<int>(row.columns.size()), row.columns.data(), ones.data());
-    lower.push_back(row.lb);
-    upper.push_back(row.ub);
+    rows.add(row.columns, std::vector<double>(row.columns.size(), 1.0), row.lb, row.ub);
   }
-  std::vector<const CoinPackedVectorBase*> pointers;
-  for (const auto& r : rows) pointers.push_back(&r);
-  // One call: adding rows one by one to a column-ordered matrix costs O(nonzeros) each.
-  lp.addRows(static_cast<int>(rows.size()), pointers.data(), lower.data(), upper.data());
+  rows.flush(lp);
 }
 
 std::vector<char> usable_families(OsiSolverInterface& lp, double threshold) {
@@ -120,7 +132,7 @@ class Collector {
   void partition(int depth);
   int branch_column(const double* x) const;
   std::pair<int, int> branch_arc(const double* x);
-  bool branch_on_arc(int u, int v, int depth);
+  void branch_on_arc(int u, int v, int depth);
   bool halt() {
     if (!halted_ && (dags_.size() >= max_ || listing_should_stop(stop_, dags_.size(), fam_.n)))
       halted_ = true;
@@ -328,8 +340,8 @@ std::pair<int, int> Collector::branch_arc(const double* x) {
   return best;
 }
 
-// The two children of the arc u -> v (present, then absent); false if halted.
-bool Collector::branch_on_arc(int u, int v, int depth) {
+// The two children of the arc u -> v (present, then absent).
+void Collector::branch_on_arc(int u, int v, int depth) {
   struct Saved {
     int col;
     double lo, up;
@@ -353,9 +365,8 @@ bool Collector::branch_on_arc(int u, int v, int depth) {
       node(depth + 1);
       for (const Saved& sv : saved) lp_.setColBounds(sv.col, sv.lo, sv.up);
     }
-    if (halted_) return false;
+    if (halted_) return;
   }
-  return true;
 }
 
 void Collector::node(int depth) {

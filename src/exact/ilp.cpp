@@ -268,32 +268,6 @@ void add_row(OsiSolverInterface& lp, const std::vector<int>& columns,
   lp.addRow(row, lb, ub);
 }
 
-// Rows gathered and added to an LP in one call: Osi's addRow on a column-ordered matrix costs
-// O(nonzeros) per call (uci/sensors, 841,414 families: CBC's model, built row by row, took
-// about a minute, past the deadline).
-class RowBatch {
- public:
-  void add(const std::vector<int>& columns, const std::vector<double>& coefs, double lb,
-           double ub) {
-    rows_.emplace_back(static_cast<int>(columns.size()), columns.data(), coefs.data());
-    lower_.push_back(lb);
-    upper_.push_back(ub);
-  }
-  void flush(OsiSolverInterface& lp) {
-    std::vector<const CoinPackedVectorBase*> pointers;
-    for (const auto& r : rows_) pointers.push_back(&r);
-    if (!rows_.empty())
-      lp.addRows(static_cast<int>(rows_.size()), pointers.data(), lower_.data(), upper_.data());
-    rows_.clear();
-    lower_.clear();
-    upper_.clear();
-  }
-
- private:
-  std::vector<CoinPackedVector> rows_;
-  std::vector<double> lower_, upper_;
-};
-
 // Family columns (objective -score) and convexity rows.
 void load_families(const FamilyTable& fam, const ColumnLayout& layout, OsiSolverInterface& lp) {
   const int cols = static_cast<int>(layout.columns());
