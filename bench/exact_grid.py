@@ -8,11 +8,12 @@ of DAGs within epsilon the heuristic `bnsl learn --time L` pool recovers.
 
 usage: bench/exact_grid.py [--sets "iris wine"] [--max-vars 40] [--settings "bic:3 bic:20"]
                            [--deadline 600] [--learn-time 10] [--dp-max-vars 20]
-                           [--bnsl BINARY] [--data ROOT] [--out DIR] [--resume]
+                           [--methods "ilp dp"] [--bnsl BINARY] [--data ROOT] [--out DIR] [--resume]
        bench/exact_grid.py --merge "DIR1 DIR2 ..." --out DIR   # one table from several runs
 
     bench/exact_grid.py                                   # the whole grid (hours)
     bench/exact_grid.py --sets "iris wine zoo" --deadline 60
+    bench/exact_grid.py --methods dp --dp-max-vars 26 --sets "parkinsons autos"  # DP rows only
 
 Settings are SCORE:BF (BIC or BDeu with ESS 1, Bayes factor BF; epsilon = ln BF). Per row:
 OPT (proven by the ILP or the DP); the ILP's seconds until OPT is proven (exact's own clock,
@@ -113,6 +114,9 @@ def main():
     ap.add_argument("--deadline", type=float, default=600)
     ap.add_argument("--learn-time", type=float, default=10)
     ap.add_argument("--dp-max-vars", type=int, default=20)
+    ap.add_argument("--methods", default="ilp dp",
+                    help="exact methods to run: 'ilp dp' (default), 'ilp' or 'dp' (the DP "
+                    "only where n <= --dp-max-vars)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--bnsl", default=os.path.join(REPO, "build", "bnsl"))
     ap.add_argument("--data", default=os.path.join(REPO, "..", "shared", "datasets"))
@@ -139,11 +143,13 @@ def main():
             base = os.path.join(args.out, tag)
             common = ["--no-header", "--score", score, "--bayes-factor", bf,
                       "--threads", str(args.threads), "-q"]
-            ex = run([args.bnsl, "exact", csv_path, "-o", base, "--method", "ilp", "--time",
-                      str(args.deadline), "--stats", base + ".stats.json"] + common, base,
-                     args.deadline, args)
-            row = {"data": name, "vars": vars_, "score": score, "bf": float(bf), **ex}
-            st = exact_stats(base)
+            row = {"data": name, "vars": vars_, "score": score, "bf": float(bf)}
+            st = None
+            if "ilp" in args.methods.split():
+                row.update(run([args.bnsl, "exact", csv_path, "-o", base, "--method", "ilp",
+                                "--time", str(args.deadline), "--stats", base + ".stats.json"]
+                               + common, base, args.deadline, args))
+                st = exact_stats(base)
             if st:
                 row.update(ilp_best=st["best_score"], optimal=st["optimal"], bound=st["bound"],
                            t_opt=round(st["seconds_opt"], 3), complete=st["complete"],
@@ -152,12 +158,12 @@ def main():
             if (name, score) in refs:
                 row["ref"] = refs[(name, score)]
             complete_pool = base + ".pool.json" if row.get("complete") else None
-            if vars_ <= args.dp_max_vars:
+            if vars_ <= args.dp_max_vars and "dp" in args.methods.split():
                 dp = base + "-dpe"  # the DP with the setting's epsilon: OPT and its own list
                 m = run([args.bnsl, "exact", csv_path, "-o", dp, "--method", "dp", "--time",
                          str(args.deadline), "--stats", dp + ".stats.json"] + common, dp,
                         args.deadline, args)
-                row["dp_wall_s"] = m["wall_s"]
+                row["dp_wall_s"], row["dp_peak_mib"] = m["wall_s"], m["peak_rss_mib"]
                 st = exact_stats(dp) if m["exit"] == 0 else None
                 if st and st["optimal"]:
                     row.update(dp_opt=st["best_score"], dp_dags=st["solutions"],
@@ -209,9 +215,8 @@ def merge(dirs, out):
 
 COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound", "t_opt",
            "dags", "complete", "wall_s", "peak_rss_mib", "exit", "dp_opt", "dp_dags",
-           "dp_complete", "dp_wall_s", "same_set", "classes", "ref", "learn_best", "recovered",
-           "vars_cut",
-           "learn_best_search", "recovered_search"]
+           "dp_complete", "dp_wall_s", "dp_peak_mib", "same_set", "classes", "ref", "learn_best",
+           "recovered", "vars_cut", "learn_best_search", "recovered_search"]
 
 
 def write(rows, out):
@@ -232,10 +237,10 @@ def write(rows, out):
         return "" if n is None else f"{n:,}" + ("" if complete else " (partial)")
 
     lines = ["| data | n | score | BF | OPT | ILP proof s | ILP DAGs | ILP total s | peak MiB "
-             "| DP | DP DAGs | DP total s | same set | classes | ref | learn − OPT | recovered "
-             "| search only: − OPT | recovered |",
-             "|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---|---:|---:|"
-             "---:|---:|"]
+             "| DP | DP DAGs | DP total s | DP peak MiB | same set | classes | ref | learn − OPT "
+             "| recovered | search only: − OPT | recovered |",
+             "|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---|---:|---:"
+             "|---:|---:|"]
     for r in rows:
         learn, opt, heur = r.get("learn_best"), r.get("opt"), r.get("learn_best_search")
         if r.get("vars_cut"):
@@ -244,14 +249,19 @@ def write(rows, out):
             proof = num(r.get("t_opt"))
         elif r.get("ilp_best") is not None and r.get("bound") is not None:
             proof = f"gap {r['bound'] - r['ilp_best']:,.2f}"
+        elif "wall_s" not in r:
+            proof = "not run"
         else:
             proof = "no result"
         same = {True: "yes", False: "**no**"}.get(r.get("same_set"), "")
         lines.append("| " + " | ".join([
             r["data"], str(r["vars"]), r["score"], f"{r['bf']:g}", num(opt), proof,
-            count(r.get("dags"), r.get("complete")), num(r["wall_s"], 1),
-            num(r["peak_rss_mib"], 0), agree(r.get("ilp_best"), r.get("dp_opt")),
-            count(r.get("dp_dags"), r.get("dp_complete")), num(r.get("dp_wall_s"), 1), same,
+            count(r.get("dags"), r.get("complete")), num(r.get("wall_s"), 1),
+            num(r.get("peak_rss_mib"), 0),
+            agree(r.get("ilp_best"), r.get("dp_opt")) if "wall_s" in r
+            else ("proof" if r.get("dp_opt") is not None else ""),
+            count(r.get("dp_dags"), r.get("dp_complete")), num(r.get("dp_wall_s"), 1),
+            num(r.get("dp_peak_mib"), 0), same,
             f"{r['classes']:,}" if "classes" in r else "", agree(opt, r.get("ref")),
             num(learn - opt) if learn is not None and opt is not None else "",
             f"{100 * r['recovered']:.1f}%" if "recovered" in r else "",
@@ -261,7 +271,8 @@ def write(rows, out):
               "building excluded), or the gap between bound and best at the deadline, or how many "
               "variables the exploration left unfinished at the deadline (then nothing is "
               "proven: the cache may lack families). DP and "
-              "ref: `=` when equal to the ILP's best within 1e-6 relative, else the other value. "
+              "ref: `=` when equal to the ILP's best within 1e-6 relative, else the other value "
+              "(DP: `proof` when the ILP did not run). "
               "same set: the ILP's and the DP's complete lists are the same DAGs. recovered: "
               "share of the complete list (the ILP's, else the DP's) in the `learn` pool "
               "(`learn` is exact up to 22 variables); search only: the same for `learn "
