@@ -137,7 +137,7 @@ Action register_exact(CLI::App& app) {
   sub->add_option("-o,--output", cmd->prefix, "Output prefix (PREFIX.pool.json, .best.bif, ...)")
       ->required();
   sub->add_option("--method", cmd->method,
-                  "auto: dp up to 22 variables, else ilp; ilp: integer programming with "
+                  "auto: dp up to 24 variables, else ilp; ilp: integer programming with "
                   "COIN-OR CBC; dp: subset dynamic programming, up to about 26 variables "
                   "(each method checks the other)")
       ->check(CLI::IsMember({"auto", "ilp", "dp"}))

@@ -371,11 +371,11 @@ TEST_CASE("exact ilp: a stopped run still returns a DAG, not proven", "[exact][i
   CHECK(oracle::acyclic(dag_masks(r.dags[0].parents)));
 }
 
-TEST_CASE("method auto is dp up to 22 variables, then ilp when built in", "[exact]") {
+TEST_CASE("method auto is dp up to 24 variables, then ilp when built in", "[exact]") {
   using bnsl::resolve_exact_method;
   REQUIRE(resolve_exact_method(ExactMethod::automatic, 5) == ExactMethod::dp);
-  REQUIRE(resolve_exact_method(ExactMethod::automatic, 22) == ExactMethod::dp);
-  REQUIRE(resolve_exact_method(ExactMethod::automatic, 23) ==
+  REQUIRE(resolve_exact_method(ExactMethod::automatic, 24) == ExactMethod::dp);
+  REQUIRE(resolve_exact_method(ExactMethod::automatic, 25) ==
           (bnsl::ilp_available() ? ExactMethod::ilp : ExactMethod::dp));
   REQUIRE(resolve_exact_method(ExactMethod::ilp, 5) == ExactMethod::ilp);
   REQUIRE(resolve_exact_method(ExactMethod::dp, 25) == ExactMethod::dp);

@@ -35,10 +35,14 @@
 namespace bnsl {
 
 // automatic: dp up to kAutoDpMaxVars variables, where it proves OPT and lists the networks
-// within epsilon in seconds (uci/adult, 14 variables: the ILP had no proof after 600 s), ilp
-// above (dp when built without CBC).
+// within epsilon in seconds (uci/adult, 14 variables: the ILP had no proof after 600 s; at 23
+// variables uci/parkinsons and uci/mushroom, BIC BF 20: complete lists in seconds where the ILP
+// had a partial list, or no proof, after 600 s; bench/README.md, session 9), ilp above (dp
+// when built without CBC). Above 24 the tables take gigabytes and the DP tens of seconds per
+// thread (uci/autos, 26 variables: 3.8 GiB), and a deadline that stops it leaves only the
+// identity order's network: --method dp asks for it.
 enum class ExactMethod { automatic, ilp, dp };
-inline constexpr int kAutoDpMaxVars = 22;  // dp tables of 22 variables: 214 MB
+inline constexpr int kAutoDpMaxVars = 24;  // dp tables of 24 variables: 912 MiB
 
 std::string to_string(ExactMethod method);  // "auto" | "ilp" | "dp"
 ExactMethod parse_exact_method(const std::string& text);  // the same names; throws InputError
