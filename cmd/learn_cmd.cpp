@@ -4,7 +4,6 @@
 // a small reserve for writing the outputs). Writes the pool of networks within epsilon of the
 // best found, refreshed every --checkpoint seconds, at the deadline and on SIGINT/SIGTERM.
 #include <algorithm>
-#include <cmath>
 #include <iostream>
 #include <memory>
 
@@ -23,19 +22,17 @@ namespace {
 
 constexpr double kDefaultExploreShare = 0.5;
 constexpr double kExactExploreShare = 0.8;
-constexpr double kDpSecondsPerCell = 1.5e-8;  // DP seconds per n 2^n (see explore_seconds)
 
 // Exploration's part of the budget. Up to --exact-max-vars variables the search is the subset
-// DP, which takes little time (about kDpSecondsPerCell n 2^n s: uci/parkinsons, 23 variables,
-// 2.8 s to OPT and its 261,704 DAGs within ln 20), while the exploration decides how good the
-// result is (uci/letter, 17 variables, 20,000 rows: the exhaustive exploration takes about
-// 50 s): unless --explore-share is given, it gets kExactExploreShare of the budget, less four
-// times the DP's estimate, and never less than the default share.
+// DP, which takes little time (dp_seconds_estimate: under a second up to 20 variables), while
+// the exploration decides how good the result is (uci/letter, 17 variables, 20,000 rows: the
+// exhaustive exploration takes about 50 s): unless --explore-share is given, it gets
+// kExactExploreShare of the budget, less four times the DP's estimate, and never less than the
+// default share.
 double explore_seconds(double budget, std::size_t n, int exact_max_vars, bool share_given,
                        double share) {
   if (share_given || n > static_cast<std::size_t>(exact_max_vars)) return share * budget;
-  const double dp =
-      kDpSecondsPerCell * static_cast<double>(n) * std::ldexp(1.0, static_cast<int>(n));
+  const double dp = dp_seconds_estimate(static_cast<int>(n));
   return std::max(kDefaultExploreShare * budget,
                   std::min(kExactExploreShare * budget, budget - 4 * dp));
 }

@@ -567,3 +567,28 @@ TEST_CASE("small problems are solved exactly by the DP: the pool equals all orde
       REQUIRE(oracle::close_rel(capped.dags[i].score, orders.dags[i].score, 1e-12));
   }
 }
+
+// The DP runs only when the time left covers twice its estimate: a stopped DP has no answer,
+// so with less the ordering search runs instead and still returns a valid network.
+TEST_CASE("the DP gives way to the chains when the budget cannot cover it", "[search]") {
+  const std::size_t n = 20;
+  const auto cache = random_cache(n, 6, 3, 9300);
+  REQUIRE(bnsl::dp_seconds_estimate(static_cast<int>(n)) > 0.25);
+  auto solve = [&](double time) {
+    bnsl::SearchOptions o;
+    o.epsilon = bnsl::Epsilon::epsilon(2.0);
+    o.time = time;
+    o.threads = 1;
+    bnsl::StopToken stop;
+    return bnsl::search(cache, o, stop);
+  };
+  const auto exact = solve(0);  // no deadline: the DP
+  REQUIRE(exact.algorithm == "dp");
+  REQUIRE(exact.optimal);
+  const auto chains = solve(0.2);
+  REQUIRE(chains.algorithm != "dp");
+  REQUIRE(!chains.optimal);
+  REQUIRE(!chains.dags.empty());
+  check_pool(cache, chains, 2.0);
+  REQUIRE(chains.dags.front().score <= exact.dags.front().score + 1e-9);
+}

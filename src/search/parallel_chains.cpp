@@ -11,7 +11,7 @@
 // (optimal and complete, unless stopped or capped by pool_max): for
 // n <= exhaustive_max_n every order is enumerated (order_enum.cpp on all n! orders; every DAG
 // is consistent with some order), and for n <= dp_max_n the subset DP and sink enumeration of
-// exact mode run (run_dp).
+// exact mode run (run_dp), when the time left allows it; else the chains run.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -66,8 +66,8 @@ void SearchStats::print(std::ostream& out) const {
       << perturbations << " perturbations)\n"
       << "  improvements      " << improvements << "\n"
       << "  enumerations      " << enumerations << "\n"
-      << "  neighbours        " << neighbours_expanded << " DAGs expanded, "
-      << neighbours_admitted << " one-family neighbours admitted\n"
+      << "  neighbours        " << neighbours_expanded << " DAGs expanded, " << neighbours_admitted
+      << " one-family neighbours admitted\n"
       << "  classes completed " << completion_classes << " classes, " << completion_members
       << " DAGs reached, " << completion_admitted << " admitted"
       << (completion_stopped ? " (stopped early)" : "") << ", " << completion_seconds << " s\n"
@@ -107,6 +107,9 @@ namespace {
 // run_dp: the DP's list within epsilon is enumerated in full up to this many pool capacities
 // (memory: that many times the pool's DAGs, briefly), so the pool can keep the best of them.
 constexpr std::size_t kDpOverfill = 4;
+// run_dp runs only if the time left is at least this many times its estimate
+// (dp_seconds_estimate): a stopped DP has no answer, the chains always have one.
+constexpr double kDpBudgetFactor = 2;
 
 // Share of a search's time budget kept for class completion after the chains. Trial runs,
 // `learn --time 10 --threads 1`: uci/insurance1000 (BIC BF 20) 12 classes, 117 DAGs, a few
@@ -206,8 +209,8 @@ std::pair<bool, bool> run_dp(const ScoreCache& cache, DagPool& pool, const Searc
   offer(dp.best_choice());
   for (double eps = full;; eps /= 2) {
     const double threshold = opt - eps - score_tolerance(opt, opt);
-    exact::Enumeration e = exact::enumerate_within(
-        fam, dp, threshold, kDpOverfill * o.pool_capacity(fam.n) + 1, stop);
+    exact::Enumeration e =
+        exact::enumerate_within(fam, dp, threshold, kDpOverfill * o.pool_capacity(fam.n) + 1, stop);
     ++stats.enumerations;
     if (e.truncated && eps > 1e-9) continue;
     for (const auto& d : e.dags) offer(d);
@@ -283,9 +286,10 @@ PoolReport Driver::run(SearchStats& total) {
     algorithm = "all orders";
     auto stop_fn = [this] { return should_stop(); };
     optimal = complete = run_exhaustive(cache_, pool_, stop_fn, total);
-  } else if (n <= o_.dp_max_n && !should_stop()) {
+  } else if (const double left = std::min(own_.remaining(), stop_.remaining());
+             n <= o_.dp_max_n && !should_stop() &&
+             left >= kDpBudgetFactor * dp_seconds_estimate(n)) {
     algorithm = "dp";
-    const double left = std::min(own_.remaining(), stop_.remaining());
     const StopToken dp_stop(std::isfinite(left) ? std::max(left, 1e-3) : 0);
     std::tie(optimal, complete) = run_dp(cache_, pool_, o_, dp_stop, total);
   } else {
