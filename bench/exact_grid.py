@@ -165,6 +165,8 @@ def main():
                         args.deadline, args)
                 row["dp_wall_s"], row["dp_peak_mib"] = m["wall_s"], m["peak_rss_mib"]
                 st = exact_stats(dp) if m["exit"] == 0 else None
+                if st and "wall_s" not in row:  # DP-only row: its exploration decides
+                    row["vars_cut"] = st["vars_cut"]
                 if st and st["optimal"]:
                     row.update(dp_opt=st["best_score"], dp_dags=st["solutions"],
                                dp_complete=st["complete"])
@@ -259,7 +261,8 @@ def write(rows, out):
             count(r.get("dags"), r.get("complete")), num(r.get("wall_s"), 1),
             num(r.get("peak_rss_mib"), 0),
             agree(r.get("ilp_best"), r.get("dp_opt")) if "wall_s" in r
-            else ("proof" if r.get("dp_opt") is not None else ""),
+            else ("proof" if r.get("dp_opt") is not None
+                  else "cut" if r.get("vars_cut") else ""),
             count(r.get("dp_dags"), r.get("dp_complete")), num(r.get("dp_wall_s"), 1),
             num(r.get("dp_peak_mib"), 0), same,
             f"{r['classes']:,}" if "classes" in r else "", agree(opt, r.get("ref")),
