@@ -10,6 +10,7 @@
 #include "bnsl/cache.hpp"
 #include "bnsl/dataset.hpp"
 #include "bnsl/error.hpp"
+#include "bnsl/exact.hpp"
 #include "bnsl/explore.hpp"
 #include "bnsl/search.hpp"
 #include "bnsl/stop.hpp"

@@ -383,3 +383,30 @@ TEST_CASE("method auto is dp up to 24 variables, then ilp when built in", "[exac
   REQUIRE(bnsl::to_string(ExactMethod::automatic) == std::string("auto"));
   REQUIRE_THROWS_AS(bnsl::parse_exact_method("best"), bnsl::InputError);
 }
+
+// auto gives the DP way when the time left cannot cover it (a stopped DP has only the
+// identity order's network): on 20 variables (estimate about 0.3 s) with a 0.1 s deadline it
+// runs the ILP, which still returns a valid network; with no deadline the DP.
+TEST_CASE("method auto runs the ILP when the deadline is too close for the DP", "[exact]") {
+  const int n = 20;
+  REQUIRE(bnsl::dp_seconds_estimate(n) * bnsl::kDpBudgetFactor > 0.1);
+  ScoreCache cache(n);
+  for (int v = 0; v < n; ++v) {
+    const std::vector<int> none, next{(v + 1) % n};
+    cache.var(v).add(-10.0, none);
+    cache.var(v).add(-9.0, next);
+    cache.var(v).sort_best_first();
+  }
+  bnsl::ExactOptions o;
+  o.epsilon = bnsl::Epsilon::epsilon(0.5);
+  o.threads = 1;
+  bnsl::ExactStats st;
+  const bnsl::PoolReport unhurried = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
+  CHECK(st.method == "dp");
+  CHECK(unhurried.optimal);
+  CHECK(unhurried.dags[0].score == Approx(-9.0 * (n - 1) - 10.0));
+  const bnsl::PoolReport hurried = bnsl::solve_exact(cache, o, bnsl::StopToken(0.1), &st);
+  CHECK(st.method == (bnsl::ilp_available() ? "ilp" : "dp"));
+  REQUIRE(!hurried.dags.empty());
+  CHECK(oracle::acyclic(dag_masks(hurried.dags[0].parents)));
+}

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bnsl/cache.hpp"
+#include "bnsl/exact.hpp"
 #include "bnsl/explore.hpp"
 #include "bnsl/search.hpp"
 #include "oracle.hpp"

@@ -24,7 +24,6 @@
 // the caller (a cache does not say which score produced it).
 #pragma once
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -42,14 +41,6 @@ enum class SearchAlgo { asobs, obs };
 
 std::string to_string(SearchAlgo algo);
 SearchAlgo parse_search_algo(const std::string& text);  // "asobs" | "obs"; throws InputError
-
-// Rough seconds of one thread for the subset DP (search's dp_max_n, exact mode's dp) to find
-// OPT for n variables: 1.5e-8 n 2^n (trial runs, uci/parkinsons, 23 variables: 2.8 s;
-// uci/autos, 26: 37 s). Budgets use it to decide whether the DP can finish: a stopped DP has
-// no answer.
-inline double dp_seconds_estimate(int n) {
-  return 1.5e-8 * n * std::ldexp(1.0, n);
-}
 
 struct SearchOptions {
   SearchAlgo algo = SearchAlgo::asobs;
@@ -71,7 +62,7 @@ struct SearchOptions {
   // the cache and its sink enumeration lists every DAG within epsilon (22 variables: 214 MB
   // of tables, seconds). 0: never; the ordering search runs instead.
   int dp_max_n = 22;
-  bool enumerate = true;  // enumerate order-consistent DAGs at local optima
+  bool enumerate = true;   // enumerate order-consistent DAGs at local optima
   // After the ordering search, offer the pool every acyclic DAG one family away from a pooled
   // one and within epsilon, breadth first (src/pool/complete_neighbours.cpp), then every DAG
   // Markov equivalent to a pooled one (src/pool/complete_classes.cpp; BIC and BDeu score them
@@ -90,16 +81,16 @@ struct SearchOptions {
 
 // Counters of one search, summed over chains.
 struct SearchStats {
-  std::uint64_t orders = 0;               // full order evaluations (OBS or ASOBS)
-  std::uint64_t swaps_tried = 0;          // adjacent swaps evaluated (OBS and ASOBS)
-  std::uint64_t swaps_accepted = 0;       // improving swaps applied
-  std::uint64_t insertions = 0;           // improving insertion moves applied
-  std::uint64_t pulls = 0;                // improving parent pulls applied (local_search.cpp)
-  std::uint64_t restarts = 0;             // climbs from a fresh random order
-  std::uint64_t perturbations = 0;        // climbs from a perturbed local optimum
-  std::uint64_t local_optima = 0;         // climbs finished
-  std::uint64_t improvements = 0;         // times the best-so-far rose
-  std::uint64_t enumerations = 0;         // orders whose consistent DAGs were enumerated
+  std::uint64_t orders = 0;          // full order evaluations (OBS or ASOBS)
+  std::uint64_t swaps_tried = 0;     // adjacent swaps evaluated (OBS and ASOBS)
+  std::uint64_t swaps_accepted = 0;  // improving swaps applied
+  std::uint64_t insertions = 0;      // improving insertion moves applied
+  std::uint64_t pulls = 0;           // improving parent pulls applied (local_search.cpp)
+  std::uint64_t restarts = 0;        // climbs from a fresh random order
+  std::uint64_t perturbations = 0;   // climbs from a perturbed local optimum
+  std::uint64_t local_optima = 0;    // climbs finished
+  std::uint64_t improvements = 0;    // times the best-so-far rose
+  std::uint64_t enumerations = 0;    // orders whose consistent DAGs were enumerated
   std::uint64_t neighbours_expanded = 0;  // DAGs whose one-family neighbourhood was walked
   std::uint64_t neighbours_admitted = 0;  // neighbours the pool admitted
   std::uint64_t completion_classes = 0;   // classes walked by class completion
@@ -107,12 +98,12 @@ struct SearchStats {
   std::uint64_t completion_admitted = 0;  // ... that the pool admitted
   bool completion_stopped = false;        // either step ended before walking all it could
   double completion_seconds = 0;          // wall time of both steps
-  std::uint64_t pool_offers = 0;          // DAGs offered to the pool (incl. fast rejects)
-  std::uint64_t pool_inserted = 0;        // distinct DAGs admitted (some later trimmed)
-  std::uint64_t pool_size = 0;            // DAGs in the final pool
-  double best_score = 0;                  // best network found
-  double best_time = 0;                   // seconds until it was found
-  double seconds = 0;                     // wall time of the search
+  std::uint64_t pool_offers = 0;     // DAGs offered to the pool (incl. fast rejects)
+  std::uint64_t pool_inserted = 0;   // distinct DAGs admitted (some later trimmed)
+  std::uint64_t pool_size = 0;       // DAGs in the final pool
+  double best_score = 0;             // best network found
+  double best_time = 0;              // seconds until it was found
+  double seconds = 0;                // wall time of the search
 
   void print(std::ostream& out) const;  // human-readable summary
   std::string to_json() const;

@@ -26,6 +26,7 @@
 #include <utility>
 
 #include "bnsl/error.hpp"
+#include "bnsl/exact.hpp"
 #include "bnsl/search.hpp"
 #include "exact/dp.hpp"
 #include "exact/families.hpp"
@@ -66,8 +67,8 @@ void SearchStats::print(std::ostream& out) const {
       << perturbations << " perturbations)\n"
       << "  improvements      " << improvements << "\n"
       << "  enumerations      " << enumerations << "\n"
-      << "  neighbours        " << neighbours_expanded << " DAGs expanded, " << neighbours_admitted
-      << " one-family neighbours admitted\n"
+      << "  neighbours        " << neighbours_expanded << " DAGs expanded, "
+      << neighbours_admitted << " one-family neighbours admitted\n"
       << "  classes completed " << completion_classes << " classes, " << completion_members
       << " DAGs reached, " << completion_admitted << " admitted"
       << (completion_stopped ? " (stopped early)" : "") << ", " << completion_seconds << " s\n"
@@ -107,9 +108,6 @@ namespace {
 // run_dp: the DP's list within epsilon is enumerated in full up to this many pool capacities
 // (memory: that many times the pool's DAGs, briefly), so the pool can keep the best of them.
 constexpr std::size_t kDpOverfill = 4;
-// run_dp runs only if the time left is at least this many times its estimate
-// (dp_seconds_estimate): a stopped DP has no answer, the chains always have one.
-constexpr double kDpBudgetFactor = 2;
 
 // Share of a search's time budget kept for class completion after the chains. Trial runs,
 // `learn --time 10 --threads 1`: uci/insurance1000 (BIC BF 20) 12 classes, 117 DAGs, a few
@@ -209,8 +207,8 @@ std::pair<bool, bool> run_dp(const ScoreCache& cache, DagPool& pool, const Searc
   offer(dp.best_choice());
   for (double eps = full;; eps /= 2) {
     const double threshold = opt - eps - score_tolerance(opt, opt);
-    exact::Enumeration e =
-        exact::enumerate_within(fam, dp, threshold, kDpOverfill * o.pool_capacity(fam.n) + 1, stop);
+    exact::Enumeration e = exact::enumerate_within(
+        fam, dp, threshold, kDpOverfill * o.pool_capacity(fam.n) + 1, stop);
     ++stats.enumerations;
     if (e.truncated && eps > 1e-9) continue;
     for (const auto& d : e.dags) offer(d);
