@@ -389,7 +389,7 @@ TEST_CASE("method auto is dp up to 24 variables, then ilp when built in", "[exac
 // runs the ILP, which still returns a valid network; with no deadline the DP.
 TEST_CASE("method auto runs the ILP when the deadline is too close for the DP", "[exact]") {
   const int n = 20;
-  REQUIRE(bnsl::dp_seconds_estimate(n) * bnsl::kDpBudgetFactor > 0.1);
+  REQUIRE(!bnsl::dp_fits(n, 0.1));
   ScoreCache cache(n);
   for (int v = 0; v < n; ++v) {
     const std::vector<int> none, next{(v + 1) % n};

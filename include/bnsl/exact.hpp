@@ -48,10 +48,11 @@ inline constexpr int kAutoDpMaxVars = 24;  // dp tables of 24 variables: 912 MiB
 // Rough seconds of one thread for the subset DP (exact mode's dp, search's dp_max_n) to find
 // OPT for n variables: 1.5e-8 n 2^n (trial runs, uci/parkinsons, 23 variables: 2.8 s;
 // uci/autos, 26: 37 s). Budgets use it to decide whether the DP can finish: a stopped DP has
-// no answer. Both give way when the time left is below kDpBudgetFactor times it: auto to the
-// ILP, the search to its chains.
+// no answer.
 inline double dp_seconds_estimate(int n) { return 1.5e-8 * n * std::ldexp(1.0, n); }
-inline constexpr double kDpBudgetFactor = 2;
+// Whether `seconds` left (infinite: no deadline) cover twice that estimate. When not, exact's
+// auto runs the ILP and the search its chains instead of the DP.
+inline bool dp_fits(int n, double seconds) { return seconds >= 2 * dp_seconds_estimate(n); }
 
 std::string to_string(ExactMethod method);  // "auto" | "ilp" | "dp"
 ExactMethod parse_exact_method(const std::string& text);  // the same names; throws InputError

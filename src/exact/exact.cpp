@@ -114,8 +114,8 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
   bool dp = resolve_exact_method(options.method, cache.n_vars()) == ExactMethod::dp;
   // auto with too little time left for the DP (stopped, it has only the identity order's
   // network): the ILP, whose ordering-search start and bound are worth having.
-  if (dp && options.method == ExactMethod::automatic && ilp_available() && stop.has_deadline() &&
-      stop.remaining() < kDpBudgetFactor * dp_seconds_estimate(static_cast<int>(cache.n_vars())))
+  if (dp && options.method == ExactMethod::automatic && ilp_available() &&
+      !dp_fits(static_cast<int>(cache.n_vars()), stop.remaining()))
     dp = false;
   st.method = dp ? "dp" : "ilp";
   exact::FamilyTable fam =

@@ -285,8 +285,7 @@ PoolReport Driver::run(SearchStats& total) {
     auto stop_fn = [this] { return should_stop(); };
     optimal = complete = run_exhaustive(cache_, pool_, stop_fn, total);
   } else if (const double left = std::min(own_.remaining(), stop_.remaining());
-             n <= o_.dp_max_n && !should_stop() &&
-             left >= kDpBudgetFactor * dp_seconds_estimate(n)) {
+             n <= o_.dp_max_n && !should_stop() && dp_fits(n, left)) {
     algorithm = "dp";
     const StopToken dp_stop(std::isfinite(left) ? std::max(left, 1e-3) : 0);
     std::tie(optimal, complete) = run_dp(cache_, pool_, o_, dp_stop, total);
