@@ -10,6 +10,8 @@
 #   EXPLORE=is RUNS="per variable" bench/run_score.sh # the same time per variable: 1 thread
 #                                                       60 s against 2 threads 30 s
 #   RUNS=scale bench/run_score.sh       # ad with one second per variable (issue 3's scale item)
+#   EXPLORE=is RUNS=exhaustive bench/run_score.sh  # exact mode's exploration (no budget, no
+#                                                   in-degree limit) of uci/ sets with many rows
 #
 # Environment: BUILD (build directory, default <repo>/build-bench), DATA (data root, default
 # <repo>/../shared/datasets), EXPLORE (explorer passed as --explore, default seq), RUNS
@@ -86,6 +88,7 @@ book=$data/density/book/train.csv
 hailfinder=$data/samples/hailfinder-5000.csv
 andes=$data/samples/andes-5000.csv
 ad=$data/density/ad/train.csv
+uci=$data/uci
 # label | threads | arguments after `bnsl score`
 runs=(
   "hailfinder-5000, K=3 (fixed work: 1 -> 2 thread speed-up)|1|--max-parents 3 $hailfinder"
@@ -109,6 +112,10 @@ runs=(
   "ad (train), 60 thread-seconds (the same time per variable)|1|--time 60 --no-header $ad"
   "ad (train), 60 thread-seconds (the same time per variable)|2|--time 30 --no-header $ad"
   "ad (train), --time 1556 (scale: one second per variable, 26 min)|2|--time 1556 --no-header $ad"
+  "uci/letter, BIC BF 20, exhaustive|1|--time-per-var 1e9 --no-header $uci/letter.csv"
+  "uci/msnbc, BIC BF 20, exhaustive|1|--time-per-var 1e9 --no-header $uci/msnbc.csv"
+  "uci/adult, BIC BF 20, exhaustive|1|--time-per-var 1e9 --no-header $uci/adult.csv"
+  "uci/nltcs, BDeu BF 20, exhaustive|1|--time-per-var 1e9 --score bdeu --no-header $uci/nltcs.csv"
 )
 
 echo "| run | explore | threads | wall s | explore s | CPU s | peak RSS MiB | sets scored | sets/CPU-s | cache entries | out of time | rule1 | rule2 | rule3 |"

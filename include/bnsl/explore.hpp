@@ -74,6 +74,9 @@ struct ExploreStats {
                                       // the set and rule counters count both passes)
   std::uint64_t cache_entries = 0;    // entries in the final caches
   std::uint64_t cache_bytes = 0;
+  std::uint64_t rows = 0;             // rows of the data
+  std::uint64_t rows_counted = 0;     // rows a counting pass visits: the distinct ones, each
+                                      // weighted by its multiplicity, when rows repeat enough
   double epsilon = 0;                 // the epsilon pruning used
   int max_parents = -1;               // the in-degree limit applied (-1: none)
   double seconds = 0;                 // wall time of the exploration

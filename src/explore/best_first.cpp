@@ -259,7 +259,7 @@ class BestFirstExplorer {
   // selection alternates between a few promising bases, and rebuilding costs |base| passes.
   const ConfigIndex& base_index(std::uint32_t base) {
     if (index_cache_.empty()) {
-      const std::size_t per_index = 4 * std::max<std::size_t>(counter_.data().n_rows(), 1);
+      const std::size_t per_index = 4 * std::max<std::size_t>(counter_.rows_counted(), 1);
       index_cache_.resize(std::clamp<std::size_t>(kIndexCacheBytes / per_index, 4, 256));
     }
     IndexSlot& slot = index_cache_[base % index_cache_.size()];

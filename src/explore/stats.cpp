@@ -24,8 +24,11 @@ void ExploreStats::add(const ExploreStats& o) {
 }
 
 void ExploreStats::print(std::ostream& out) const {
-  out << "exploration: " << seconds << " s, epsilon " << epsilon << "\n"
-      << "  sets generated    " << sets_generated << "\n"
+  out << "exploration: " << seconds << " s, epsilon " << epsilon << "\n";
+  if (rows_counted < rows)
+    out << "  rows counted      " << rows_counted << " distinct of " << rows
+        << " (each weighted by its multiplicity)\n";
+  out << "  sets generated    " << sets_generated << "\n"
       << "  sets scored       " << sets_scored << "\n"
       << "  rule 1 (subset)   " << pruned_rule1 << " dropped\n"
       << "  rule 2 (BIC)      " << pruned_rule2 << " cut before scoring, with supersets\n"
@@ -47,7 +50,8 @@ std::string ExploreStats::to_json() const {
                       {"vars_out_of_time", vars_out_of_time},
                       {"vars_out_of_memory", vars_out_of_memory}, {"vars_retried", vars_retried},
                       {"cache_entries", cache_entries},
-                      {"cache_bytes", cache_bytes}, {"epsilon", epsilon}, {"seconds", seconds}};
+                      {"cache_bytes", cache_bytes}, {"rows", rows},
+                      {"rows_counted", rows_counted}, {"epsilon", epsilon}, {"seconds", seconds}};
   return j.dump(2);
 }
 

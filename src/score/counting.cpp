@@ -29,14 +29,17 @@ double log_gamma(double x) {
 
 }  // namespace
 
-Counter::Counter(const Dataset& data, ScoreParams params)
+Counter::Counter(const Dataset& data, ScoreParams params, const RowGroups* groups)
     : data_(data),
+      rows_(groups ? groups->rows : data),
+      weight_(groups ? groups->weight.data() : nullptr),
       params_(params),
-      n_rows_(data.n_rows()),
+      n_rows_(rows_.n_rows()),
+      n_total_(data.n_rows()),
       half_log_n_(data.n_rows() > 0 ? 0.5 * std::log(static_cast<double>(data.n_rows())) : 0) {
-  nlogn_.resize(n_rows_ + 1);
+  nlogn_.resize(n_total_ + 1);
   nlogn_[0] = 0;
-  for (std::size_t n = 1; n <= n_rows_; ++n) nlogn_[n] = n * std::log(static_cast<double>(n));
+  for (std::size_t n = 1; n <= n_total_; ++n) nlogn_[n] = n * std::log(static_cast<double>(n));
 }
 
 void Counter::build_empty(ConfigIndex& out) const {
@@ -55,7 +58,7 @@ void Counter::extend(const ConfigIndex& base, int var, ConfigIndex& out) {
     const std::uint32_t* in = base.idx.data();
     std::uint32_t* o = out.idx.data();
     const std::uint32_t rr = static_cast<std::uint32_t>(r);
-    with_column(data_, var, [&](const auto* y) {
+    with_column(rows_, var, [&](const auto* y) {
       for (std::size_t i = 0; i < n_rows_; ++i) o[i] = in[i] * rr + y[i];
     });
     out.n_configs = space;
@@ -76,7 +79,7 @@ void Counter::remap_dense(const ConfigIndex& base, int var, ConfigIndex& out) {
   std::uint32_t* o = out.idx.data();
   std::uint32_t* map = remap_.data();
   touched_.clear();
-  with_column(data_, var, [&](const auto* y) {
+  with_column(rows_, var, [&](const auto* y) {
     for (std::size_t i = 0; i < n_rows_; ++i) {
       std::uint64_t key = in[i] * r + y[i];
       std::uint32_t& m = map[key];
@@ -98,7 +101,7 @@ void Counter::remap_hashed(const ConfigIndex& base, int var, ConfigIndex& out) {
   map.reserve(n_rows_);
   const std::uint32_t* in = base.idx.data();
   std::uint32_t* o = out.idx.data();
-  with_column(data_, var, [&](const auto* y) {
+  with_column(rows_, var, [&](const auto* y) {
     for (std::size_t i = 0; i < n_rows_; ++i) {
       auto it = map.try_emplace(in[i] * r + y[i], static_cast<std::uint32_t>(map.size())).first;
       o[i] = it->second;
@@ -137,11 +140,21 @@ double Counter::bdeu_config(const std::uint32_t* cells, int r, std::uint32_t n_j
 
 template <class Key>
 void Counter::count_keys(std::size_t cells, Key key) {
+  if (weight_) {
+    const std::uint32_t* w = weight_;
+    tally(cells, key, [w](std::size_t i) { return w[i]; });
+  } else {
+    tally(cells, key, [](std::size_t) { return std::uint32_t{1}; });
+  }
+}
+
+template <class Key, class Weight>
+void Counter::tally(std::size_t cells, Key key, Weight weight) {
   constexpr std::size_t kSmall = 2048;  // four copies stay in L1
   if (cells > kSmall || n_rows_ < 64) {
     cells_.assign(cells, 0);
     std::uint32_t* c = cells_.data();
-    for (std::size_t i = 0; i < n_rows_; ++i) ++c[key(i)];
+    for (std::size_t i = 0; i < n_rows_; ++i) c[key(i)] += weight(i);
     return;
   }
   cells_.assign(4 * cells, 0);
@@ -149,12 +162,12 @@ void Counter::count_keys(std::size_t cells, Key key) {
   std::uint32_t *c1 = c0 + cells, *c2 = c1 + cells, *c3 = c2 + cells;
   std::size_t i = 0;
   for (; i + 4 <= n_rows_; i += 4) {
-    ++c0[key(i)];
-    ++c1[key(i + 1)];
-    ++c2[key(i + 2)];
-    ++c3[key(i + 3)];
+    c0[key(i)] += weight(i);
+    c1[key(i + 1)] += weight(i + 1);
+    c2[key(i + 2)] += weight(i + 2);
+    c3[key(i + 3)] += weight(i + 3);
   }
-  for (; i < n_rows_; ++i) ++c0[key(i)];
+  for (; i < n_rows_; ++i) c0[key(i)] += weight(i);
   for (std::size_t j = 0; j < cells; ++j) c0[j] += c1[j] + c2[j] + c3[j];
 }
 
@@ -163,7 +176,7 @@ FamilyScore Counter::score_table(const ConfigIndex& index, int child) {
   const std::size_t n_configs = index.n_configs;
   const std::uint32_t* idx = index.idx.data();
   const std::uint32_t rr = static_cast<std::uint32_t>(r);
-  with_column(data_, child, [&](const auto* x) {
+  with_column(rows_, child, [&](const auto* x) {
     count_keys(n_configs * r, [=](std::size_t i) { return idx[i] * rr + x[i]; });
   });
   return summarize_table(n_configs, index.q, child);
@@ -179,8 +192,8 @@ FamilyScore Counter::score_extension(const ConfigIndex& base, int var, int child
   }
   const std::uint32_t* in = base.idx.data();
   const std::uint32_t ry = static_cast<std::uint32_t>(r_y), rx = static_cast<std::uint32_t>(r_x);
-  with_column(data_, var, [&](const auto* y) {
-    with_column(data_, child, [&](const auto* x) {
+  with_column(rows_, var, [&](const auto* y) {
+    with_column(rows_, child, [&](const auto* x) {
       count_keys(n_configs * r_x, [=](std::size_t i) { return (in[i] * ry + y[i]) * rx + x[i]; });
     });
   });
@@ -233,12 +246,18 @@ FamilyScore Counter::score_grouped(const ConfigIndex& index, int child) {
   const bool bdeu = params_.kind == ScoreKind::bdeu;
   const double a_j = params_.ess / index.q, a_jk = a_j / r;
   double s_jk = 0, s_j = 0, bdeu_sum = 0;
-  with_column(data_, child, [&](const auto* x) {
+  const std::uint32_t* w = weight_;
+  with_column(rows_, child, [&](const auto* x) {
     std::uint32_t begin = 0;
     for (std::size_t j = 0; j < n_configs; ++j) {
-      const std::uint32_t end = nj_[j], n_j = end - begin;
-      if (n_j == 0) continue;
-      for (std::uint32_t p = begin; p < end; ++p) ++cells_[x[order_[p]]];
+      const std::uint32_t end = nj_[j];
+      if (end == begin) continue;
+      std::uint32_t n_j = 0;
+      for (std::uint32_t p = begin; p < end; ++p) {
+        const std::uint32_t row = order_[p], m = w ? w[row] : 1;
+        cells_[x[row]] += m;
+        n_j += m;
+      }
       for (std::uint32_t p = begin; p < end; ++p) {
         std::uint32_t& cell = cells_[x[order_[p]]];
         if (cell == 0) continue;
@@ -261,7 +280,7 @@ FamilyScore Counter::score_grouped(const ConfigIndex& index, int child) {
 void Counter::finish(FamilyScore& f, int child, double sum_nlogn_jk, double sum_nlogn_j) const {
   f.ll = std::min(0.0, sum_nlogn_jk - sum_nlogn_j);
   f.penalty = penalty(child, f.q);
-  const double n = static_cast<double>(n_rows_);
+  const double n = static_cast<double>(n_total_);
   f.h_parents = n > 0 ? std::max(0.0, std::log(n) - sum_nlogn_j / n) : 0;
   f.score = f.ll - f.penalty;
 }

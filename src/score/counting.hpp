@@ -8,6 +8,9 @@
 // O(N) per set. Scoring a child X then counts n_jk in a table of n_configs * r_X cells, or
 // groups rows by configuration when that table would be much larger than N.
 //
+// With RowGroups (row_groups.hpp) the passes visit the distinct rows only, each counted with
+// its multiplicity; the counts, and so every score, are those of the whole data set.
+//
 // One Counter per thread: it owns all scratch buffers, so the hot loop allocates nothing.
 #pragma once
 
@@ -17,6 +20,7 @@
 
 #include "bnsl/dataset.hpp"
 #include "bnsl/score.hpp"
+#include "score/row_groups.hpp"
 
 namespace bnsl {
 
@@ -29,7 +33,9 @@ struct ConfigIndex {
 
 class Counter {
  public:
-  Counter(const Dataset& data, ScoreParams params);
+  // groups: the identical rows of `data` grouped (group_rows), or null to count every row;
+  // it must outlive the Counter.
+  Counter(const Dataset& data, ScoreParams params, const RowGroups* groups = nullptr);
 
   void build_empty(ConfigIndex& out) const;
   // out = base extended by variable `var` (out must not alias base).
@@ -43,7 +49,8 @@ class Counter {
   // (the index of base + var is never written); falls back to extend() + score().
   FamilyScore score_extension(const ConfigIndex& base, int var, int child);
 
-  const Dataset& data() const { return data_; }
+  const Dataset& data() const { return data_; }  // the data scored (every row)
+  std::size_t rows_counted() const { return n_rows_; }  // rows a counting pass visits
   const ScoreParams& params() const { return params_; }
   double penalty(int child, double q) const { return half_log_n_ * (data_.arity(child) - 1) * q; }
 
@@ -57,6 +64,8 @@ class Counter {
   // copies (consecutive rows rarely wait on the same counter), then summed.
   template <class Key>
   void count_keys(std::size_t cells, Key key);
+  template <class Key, class Weight>
+  void tally(std::size_t cells, Key key, Weight weight);
   FamilyScore score_grouped(const ConfigIndex& index, int child);
   void finish(FamilyScore& f, int child, double sum_nlogn_jk, double sum_nlogn_j) const;
   double bdeu_config(const std::uint32_t* cells, int r, std::uint32_t n_j, double a_j,
@@ -64,8 +73,11 @@ class Counter {
   double nlogn(std::uint32_t n) const { return nlogn_[n]; }
 
   const Dataset& data_;
+  const Dataset& rows_;            // what the passes visit: data_, or its distinct rows
+  const std::uint32_t* weight_;    // multiplicity of each row of rows_ (null: 1)
   ScoreParams params_;
-  std::size_t n_rows_;
+  std::size_t n_rows_;             // rows of rows_
+  std::size_t n_total_;            // rows of data_ (N)
   double half_log_n_;
   std::vector<double> nlogn_;         // nlogn_[n] = n ln n
   std::vector<std::uint32_t> remap_;  // key -> dense id, UINT32_MAX when unset
