@@ -14,20 +14,22 @@ namespace bnsl::cli {
 namespace {
 
 // Best-first explorers are anytime: without a budget they would run to exhaustion, which on
-// hundreds of variables takes hours. Default to one second per variable (as the paper).
+// hundreds of variables takes hours. Default to one second per variable (as the paper), unless
+// the user asked for no limit with --time 0 (exact mode's exhaustive exploration).
 std::string budget_text(const ExploreOptions& o) {
-  char buf[64] = "";
+  char buf[64] = ", no time limit";
   if (o.time > 0) std::snprintf(buf, sizeof buf, ", budget %g s", o.time);
   if (o.time_per_var > 0) std::snprintf(buf, sizeof buf, ", %g s per variable", o.time_per_var);
   return buf;
 }
 
-void apply_default_budget(ExploreOptions& o) {
-  if (o.method != ExploreMethod::seq && o.time <= 0 && o.time_per_var <= 0) o.time_per_var = 1;
+void apply_default_budget(ExploreOptions& o, bool time_given) {
+  if (o.method != ExploreMethod::seq && !time_given && o.time_per_var <= 0) o.time_per_var = 1;
 }
 
 struct ScoreCommand {
   std::string data_path, out_path, vars;
+  bool time_given = false;  // --time on the command line (0: no limit)
   CsvArgs csv;
   ScoreArgs score;
   EpsilonArgs eps;
@@ -44,7 +46,7 @@ struct ScoreCommand {
     explore.memory_per_var = memory.resolve(run.threads);
     explore.progress = !run.quiet;
     parse_vars(vars, explore);
-    apply_default_budget(explore);
+    apply_default_budget(explore, time_given);
     if (!run.quiet)
       std::cerr << "bnsl: score: " << data_path << ": " << data.n_vars() << " variables, "
                 << data.n_rows() << " rows; " << to_string(explore.score.kind) << ", " << to_string(explore.method)
@@ -90,8 +92,18 @@ Action register_score(CLI::App& app) {
   add_memory_option(*sub, cmd->memory);
   add_run_options(*sub, cmd->run);
   auto* time_opt = sub->get_option("--time");
+  time_opt->description(
+      "Wall-clock budget in seconds, shared by all variables (0: no limit, every variable "
+      "explored to the end)");
   time_opt->excludes(sub->get_option("--time-per-var"));
-  return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };
+  sub->get_option("--time-per-var")
+      ->description("Budget per variable in seconds, instead of one shared --time (default "
+                    "for is, greedy and hybrid when --time is not given: 1)");
+  return [sub, cmd, time_opt]() {
+    if (!sub->parsed()) return -1;
+    cmd->time_given = time_opt->count() > 0;
+    return cmd->execute();
+  };
 }
 
 }  // namespace bnsl::cli
