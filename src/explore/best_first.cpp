@@ -460,7 +460,6 @@ class BestFirstExplorer {
   };
   static constexpr std::size_t kIndexCacheBytes = 16 << 20;  // per thread
   std::vector<IndexSlot> index_cache_;
-  ConfigIndex index_;
 };
 
 }  // namespace

@@ -155,7 +155,7 @@ class SequentialExplorer {
   const int r_child_;
   bool stopped_ = false;
   std::vector<std::int32_t> cand_, sub_;
-  ConfigIndex base_index_, index_;
+  ConfigIndex base_index_;
 };
 
 }  // namespace
