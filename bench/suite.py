@@ -37,12 +37,14 @@ a run that exceeds its budget by 120 s is killed and marked so. Needs only Pytho
 """
 import argparse
 import csv
+import gzip
 import html
 import itertools
 import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -114,7 +116,20 @@ def run_name(run):
 
 
 def resolve(root, path):
-    return path if os.path.isabs(path) else os.path.join(root, path)
+    """A data path under root. A file stored only gzipped (density/kdd and density/msnbc are
+    FILE.csv.gz) is decompressed once into out/gunzip/ and that copy is returned: bnsl reads
+    plain CSV."""
+    full = path if os.path.isabs(path) else os.path.join(root, path)
+    if os.path.exists(full) or not os.path.exists(full + ".gz"):
+        return full
+    rel = full.lstrip(os.sep) if os.path.isabs(path) else path
+    copy = os.path.join(REPO, "out", "gunzip", rel)
+    if not os.path.exists(copy):
+        os.makedirs(os.path.dirname(copy), exist_ok=True)
+        with gzip.open(full + ".gz", "rb") as src, open(copy + ".tmp", "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        os.replace(copy + ".tmp", copy)
+    return copy
 
 
 def bnsl_argv(bnsl, root, run, prefix):
