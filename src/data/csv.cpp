@@ -91,7 +91,8 @@ bool is_missing(std::string_view value) {
 }
 
 std::string in_quotes(std::string_view s) {
-  return "'" + std::string(s) + "'";
+  std::string out(1, '\'');
+  return out.append(s).append(1, '\'');
 }
 
 // Characters (UTF-8 code points) in s: bytes that are not continuation bytes.
@@ -281,7 +282,7 @@ Dataset CsvReader::read() {
   if (options_.header) {
     read_names();
   } else {
-    for (std::size_t c = 0; c < columns_.size(); ++c) names_.push_back("V" + std::to_string(c));
+    for (std::size_t c = 0; c < columns_.size(); ++c) names_.push_back(std::string("V").append(std::to_string(c)));
     read_row();
   }
   while (next_line()) read_row();

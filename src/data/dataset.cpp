@@ -70,7 +70,8 @@ Dataset Dataset::from_codes(const std::vector<std::vector<int>>& columns,
       if (c < 0) throw std::invalid_argument("Dataset::from_codes: negative code");
       codes.push_back(static_cast<std::uint32_t>(c));
     }
-    std::string name = names.empty() ? "V" + std::to_string(v) : std::move(names[v]);
+    std::string name =
+        names.empty() ? std::string("V").append(std::to_string(v)) : std::move(names[v]);
     data.add_column(std::move(name), std::move(states), codes);
   }
   return data;
