@@ -256,8 +256,11 @@ def write(rows, out):
         else:
             proof = "no result"
         same = {True: "yes", False: "**no**"}.get(r.get("same_set"), "")
+        # Unproven: the best DAG found is a lower bound on OPT (its score is exact).
+        opt_text = (num(opt) if opt is not None else
+                    "≥ " + num(r["ilp_best"]) if r.get("ilp_best") is not None else "")
         lines.append("| " + " | ".join([
-            r["data"], str(r["vars"]), r["score"], f"{r['bf']:g}", num(opt), proof,
+            r["data"], str(r["vars"]), r["score"], f"{r['bf']:g}", opt_text, proof,
             count(r.get("dags"), r.get("complete")), num(r.get("wall_s"), 1),
             num(r.get("peak_rss_mib"), 0),
             agree(r.get("ilp_best"), r.get("dp_opt")) if "wall_s" in r
@@ -265,16 +268,19 @@ def write(rows, out):
                   else "cut" if r.get("vars_cut") else ""),
             count(r.get("dp_dags"), r.get("dp_complete")), num(r.get("dp_wall_s"), 1),
             num(r.get("dp_peak_mib"), 0), same,
-            f"{r['classes']:,}" if "classes" in r else "", agree(opt, r.get("ref")),
+            f"{r['classes']:,}" if "classes" in r else "",
+            agree(opt if opt is not None else r.get("ilp_best"), r.get("ref")),
             num(learn - opt) if learn is not None and opt is not None else "",
             f"{100 * r['recovered']:.1f}%" if "recovered" in r else "",
             num(heur - opt) if heur is not None and opt is not None else "",
             f"{100 * r['recovered_search']:.1f}%" if "recovered_search" in r else ""]) + " |")
-    lines += ["", "OPT: proven by the ILP or the DP. ILP proof s: seconds to prove OPT (cache "
+    lines += ["", "OPT: proven by the ILP or the DP (`≥ x`: not proven, x is the best DAG's "
+              "score). ILP proof s: seconds to prove OPT (cache "
               "building excluded), or the gap between bound and best at the deadline, or how many "
               "variables the exploration left unfinished at the deadline (then nothing is "
               "proven: the cache may lack families). DP and "
-              "ref: `=` when equal to the ILP's best within 1e-6 relative, else the other value "
+              "ref: `=` when equal to the ILP's best (ref: OPT, else the best found) within 1e-6 "
+              "relative, else the other value "
               "(DP: `proof` when the ILP did not run). "
               "same set: the ILP's and the DP's complete lists are the same DAGs. recovered: "
               "share of the complete list (the ILP's, else the DP's) in the `learn` pool "
