@@ -126,9 +126,9 @@ TEST_CASE("row groups: a Counter over grouped rows counts every row", "[score][r
   // extension), raw indices, remapped ones (W then V: 78,000 keys; V, C then W: 156,000, hashed),
   // and the grouped table (child W, 300 states, over V x A's 520 configurations).
   const std::vector<std::pair<int, std::vector<int>>> families = {
-      {2, {}},        {2, {3}},       {3, {2, 4}},    {4, {2, 3}},       {0, {}},
-      {0, {2}},       {0, {1}},       {0, {1, 2}},    {0, {1, 3, 4}},    {1, {0}},
-      {1, {0, 2, 3}}, {2, {0, 1}},    {2, {1, 3, 4}}, {3, {0, 1, 2}},    {4, {0, 1, 2, 3}},
+      {2, {}},        {2, {3}},       {3, {2, 4}},       {4, {2, 3}},    {0, {}},
+      {0, {2}},       {0, {1}},       {0, {1, 2}},       {0, {1, 3, 4}}, {1, {0}},
+      {1, {0, 2, 3}}, {2, {0, 1}},    {2, {1, 3, 4}},    {3, {0, 1, 2}}, {4, {0, 1, 2, 3}},
       {2, {1, 4, 0}}, {3, {4, 1, 0}}, {0, {4, 2, 3, 1}},
   };
   for (const ScoreParams& p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0},
@@ -137,8 +137,8 @@ TEST_CASE("row groups: a Counter over grouped rows counts every row", "[score][r
     CHECK(grouped.rows_counted() == g->rows.n_rows());
     CHECK(plain.rows_counted() == d.n_rows());
     for (const auto& [child, parents] : families) {
-      INFO("score " << bnsl::to_string(p.kind) << " ess " << p.ess << ", child " << child
-                    << ", " << parents.size() << " parents");
+      INFO("score " << bnsl::to_string(p.kind) << " ess " << p.ess << ", child " << child << ", "
+                    << parents.size() << " parents");
       bnsl::ConfigIndex gi, pi;
       grouped.build(parents, gi);
       plain.build(parents, pi);

@@ -120,8 +120,8 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   const RowGroups* groups = grouped ? &*grouped : nullptr;
   total.rows = data.n_rows();
   total.rows_counted = grouped ? grouped->rows.n_rows() : data.n_rows();
-  const double eps = options.epsilon.resolve(
-      std::fabs(sum_empty_scores(data, options.score, groups, threads)));
+  const double eps =
+      options.epsilon.resolve(std::fabs(sum_empty_scores(data, options.score, groups, threads)));
   total.epsilon = eps;
   total.max_parents = in_degree_limit(options);
   const std::vector<int> candidates = parent_candidates(data);

@@ -40,7 +40,7 @@ std::optional<RowGroups> group_rows(const Dataset& data, double max_share) {
   }
   const auto limit = static_cast<std::size_t>(max_share * static_cast<double>(rows));
   tsl::robin_map<std::string_view, std::uint32_t, RowHash> group;  // row -> distinct index
-  std::vector<std::size_t> first;                                 // distinct index -> row
+  std::vector<std::size_t> first;                                  // distinct index -> row
   std::vector<std::uint32_t> weight;
   for (std::size_t i = 0; i < rows; ++i) {
     const std::string_view row(buffer.data() + i * width, width);
