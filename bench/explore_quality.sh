@@ -10,7 +10,7 @@
 # Environment: BUILD (default <repo>/build-bench), DATA (default <repo>/../shared/datasets),
 # PER_VAR (s per variable, default 1), SEARCH (s of search per cache, default 60), SETS
 # (space-separated data set names), EXPLORERS (default "hybrid is greedy seq"), THREADS
-# (default all cores), SKIP_BUILD=1.
+# (default all cores), SCORE (bic or bdeu, default bic; BDeu at ESS 1), SKIP_BUILD=1.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD:-$repo/build-bench}
@@ -18,6 +18,7 @@ data=${DATA:-$repo/../shared/datasets}
 per_var=${PER_VAR:-1}
 search=${SEARCH:-60}
 threads=${THREADS:-0}
+score=${SCORE:-bic}
 explorers=${EXPLORERS:-"hybrid is greedy seq"}
 sets=${SETS:-"audio jester netflix accidents retail pumsb_star dna kosarek msweb book eachmovie webkb r52 c20ng bbc ad"}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bnsl-quality.XXXXXX")
@@ -34,16 +35,16 @@ best_entry_sum() {  # sum over variables of the first (best) entry of a jkl cach
 }
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
-echo "per-variable budget ${per_var} s, search ${search} s, threads ${threads:-all}, $(date -u +%F)"
+echo "score ${score}, per-variable budget ${per_var} s, search ${search} s, threads ${threads:-all}, $(date -u +%F)"
 echo
-echo "| data | vars | explorer | sets scored | cache entries | sum of best entries | network BIC |"
+echo "| data | vars | explorer | sets scored | cache entries | sum of best entries | network ${score} |"
 echo "|---|---:|---|---:|---:|---:|---:|"
 for name in $sets; do
   csv=$data/density/$name/train.csv
   [[ -f $csv ]] || { echo "| $name | (no $csv) |||||"; continue; }
   vars=$(head -1 "$csv" | tr ',' '\n' | wc -l)
   for m in $explorers; do
-    "$bnsl" score "$csv" --no-header --explore "$m" --time-per-var "$per_var" \
+    "$bnsl" score "$csv" --no-header --score "$score" --explore "$m" --time-per-var "$per_var" \
       --threads "$threads" -q -o "$work/c.jkl" --stats "$work/s.json"
     "$bnsl" search "$work/c.jkl" --time "$search" --threads "$threads" -q -o "$work/p"
     echo "| $name | $vars | $m | $(json "$work/s.json" "d['sets_scored']") |" \
