@@ -98,6 +98,8 @@ struct SearchStats {
   std::uint64_t completion_admitted = 0;  // ... that the pool admitted
   bool completion_stopped = false;        // either step ended before walking all it could
   double completion_seconds = 0;          // wall time of both steps
+  std::uint64_t completion_runs = 0;      // 2 when the chains stalled and the completion ran
+                                          // before the end too (parallel_chains.cpp)
   std::uint64_t pool_offers = 0;     // DAGs offered to the pool (incl. fast rejects)
   std::uint64_t pool_inserted = 0;   // distinct DAGs admitted (some later trimmed)
   std::uint64_t pool_size = 0;       // DAGs in the final pool
