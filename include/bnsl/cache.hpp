@@ -56,6 +56,8 @@ class ScoreCache {
   VarCache& var(std::size_t v) { return vars_[v]; }
   const VarCache& var(std::size_t v) const { return vars_[v]; }
   const std::vector<std::string>& names() const { return names_; }  // empty if unknown
+  // names(), or default_variable_name(v) for every v when unknown (reports, networks).
+  std::vector<std::string> names_or_defaults() const;
   std::size_t total_entries() const;
   std::size_t bytes() const;
 

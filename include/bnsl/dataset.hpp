@@ -60,6 +60,10 @@ class Dataset {
   std::vector<std::vector<std::uint16_t>> col16_;  // empty for narrow columns
 };
 
+// The name of column `v` when the data give none: "V<v>" (a CSV read with --no-header; a
+// score cache without names).
+std::string default_variable_name(std::size_t v);
+
 // Reads a CSV file. Throws InputError("FILE:LINE:COL: ...") on: missing or unreadable file,
 // empty file, header without rows, ragged row, missing value (unless missing_as_state), more
 // than 65,535 states in one column, duplicate column names.

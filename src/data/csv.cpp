@@ -282,8 +282,7 @@ Dataset CsvReader::read() {
   if (options_.header) {
     read_names();
   } else {
-    for (std::size_t c = 0; c < columns_.size(); ++c)
-      names_.push_back(std::string("V").append(std::to_string(c)));
+    for (std::size_t c = 0; c < columns_.size(); ++c) names_.push_back(default_variable_name(c));
     read_row();
   }
   while (next_line()) read_row();

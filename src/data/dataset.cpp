@@ -54,6 +54,11 @@ void Dataset::add_column(std::string name, std::vector<std::string> states,
   col16_.push_back(is_wide ? convert_codes<std::uint16_t>(codes) : std::vector<std::uint16_t>{});
 }
 
+std::string default_variable_name(std::size_t v) {
+  // Appended, not "V" + std::to_string(v): GCC 12 warns -Wrestrict on that (a false positive).
+  return std::string("V").append(std::to_string(v));
+}
+
 Dataset Dataset::from_codes(const std::vector<std::vector<int>>& columns,
                             const std::vector<int>& arities, std::vector<std::string> names) {
   if (arities.size() != columns.size() || (!names.empty() && names.size() != columns.size())) {
@@ -70,8 +75,7 @@ Dataset Dataset::from_codes(const std::vector<std::vector<int>>& columns,
       if (c < 0) throw std::invalid_argument("Dataset::from_codes: negative code");
       codes.push_back(static_cast<std::uint32_t>(c));
     }
-    std::string name =
-        names.empty() ? std::string("V").append(std::to_string(v)) : std::move(names[v]);
+    std::string name = names.empty() ? default_variable_name(v) : std::move(names[v]);
     data.add_column(std::move(name), std::move(states), codes);
   }
   return data;

@@ -134,10 +134,7 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
   }
   if (choices.empty()) throw RuntimeError("exact search stopped before it found any network");
   PoolReport r;
-  r.variables = cache.names();
-  if (r.variables.empty())
-    for (std::size_t v = 0; v < cache.n_vars(); ++v)
-      r.variables.push_back(std::string("V").append(std::to_string(v)));
+  r.variables = cache.names_or_defaults();
   r.algorithm = st.method;
   r.dags = exact::to_pool(fam, std::move(choices));
   r.optimal = st.optimal;

@@ -7,6 +7,7 @@
 // caller built, until sort_best_first() puts it in the one deterministic order the rest of
 // bnsl relies on: score descending, then fewer parents, then lexicographic parent lists.
 #include "bnsl/cache.hpp"
+#include "bnsl/dataset.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -118,6 +119,13 @@ ScoreCache::ScoreCache(std::size_t n_vars, std::vector<std::string> names)
     throw std::invalid_argument("ScoreCache: " + std::to_string(names_.size()) + " names for " +
                                 std::to_string(n_vars) + " variables");
   }
+}
+
+std::vector<std::string> ScoreCache::names_or_defaults() const {
+  if (!names_.empty()) return names_;
+  std::vector<std::string> names;
+  for (std::size_t v = 0; v < vars_.size(); ++v) names.push_back(default_variable_name(v));
+  return names;
 }
 
 std::size_t ScoreCache::total_entries() const {

@@ -171,12 +171,7 @@ void validate(const ScoreCache& cache) {
 PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o) {
   PoolReport r;
   const std::size_t n = cache.n_vars();
-  r.variables = cache.names();
-  if (r.variables.size() != n) {
-    r.variables.clear();
-    for (std::size_t v = 0; v < n; ++v)
-      r.variables.push_back(std::string("V").append(std::to_string(v)));
-  }
+  r.variables = cache.names_or_defaults();
   r.epsilon = pool.epsilon();
   r.algorithm = to_string(o.algo);
   for (const PooledDag& d : pool.snapshot()) {
