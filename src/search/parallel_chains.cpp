@@ -255,9 +255,10 @@ class Driver {
   bool should_stop() const {
     return halt_.load(std::memory_order_relaxed) || own_.stop_requested() || stop_.stop_requested();
   }
-  // The deadline or a signal, not the monitor's halt.
-  bool should_stop_outside() const {
-    return own_.stop_requested() || stop_.stop_requested() || remaining() <= reserve();
+  // The deadline (less the report's reserve and `keep` seconds) or a signal, not the
+  // monitor's halt.
+  bool should_stop_outside(double keep = 0) const {
+    return own_.stop_requested() || stop_.stop_requested() || remaining() <= reserve() + keep;
   }
   void seed_pool(SearchStats& total);
   void run_chains(SearchStats& total);
@@ -410,9 +411,7 @@ void Driver::complete_pool_classes(SearchStats& total, bool at_end) {
   const double keep =
       at_end ? 0
              : std::max(completion_share_, (1 - kStallCompletionShare) * (remaining() - reserve()));
-  const auto stop_fn = [this, keep] {
-    return own_.stop_requested() || stop_.stop_requested() || remaining() <= reserve() + keep;
-  };
+  const auto stop_fn = [this, keep] { return should_stop_outside(keep); };
   const std::size_t capacity = o_.pool_capacity(cache_.n_vars());
   const double t0 = own_.elapsed();
   // Classes first (cheap, and where the pool outgrows its capacity the equivalent DAGs of the
