@@ -4,8 +4,8 @@ and CPU seconds, peak memory), collects the best score, pool size, classes, the 
 and the `bnsl eval` figures, and writes a CSV, a markdown table and one SVG of the
 score-versus-time traces per data set.
 
-usage: bench/suite.py SUITE [--out DIR] [--bnsl BINARY] [--data ROOT] [--only REGEX]
-                            [--set KEY=VALUE ...] [--resume] [--dry-run]
+usage: bench/suite.py SUITE [--out DIR] [--bnsl BINARY] [--tools BINARY] [--data ROOT]
+                            [--only REGEX] [--set KEY=VALUE ...] [--resume] [--dry-run]
 
     bench/suite.py bench/suites/samples.suite                      # every run, then the report
     bench/suite.py bench/suites/samples.suite --only alarm --set time=10
@@ -29,6 +29,15 @@ it. Fields (a comma list in time, threads or seeds makes one run per combination
                     parameters estimated from train=PATH (default: data)
     refs="a=X b=Y"  reference scores (other tools, the true network) shown in the table and
                     drawn as dashed lines in the plot
+    generate="..."  a synthetic data set instead of data=: `bnsl generate` with these options
+                    (e.g. "--vars 2000 --max-parents 4 --seed 1") writes the true network and
+                    `bnsl sample -n ROWS --seed SAMPLE_SEED` the data, both once into
+                    out/generated/LABEL.bif and .csv (label= is required); truth is that network
+    rows=N          rows to sample for generate= (default 5000)
+    sample_seed=S   --seed of that sample (default 1)
+
+With a truth and a learn or search run, the true network is also scored on the data (`bnsl
+eval --data`): that score is the reference `true` when refs gives none.
 
 Output (DIR, default out/suite-SUITENAME): runs/RUN.* (bnsl's files, its stderr, RUN.result.json
 with everything measured), results.csv, results.md, traces-LABEL.svg. Peak memory is the
@@ -53,7 +62,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIST_KEYS = ("time", "threads", "seeds")
 KNOWN = {"data", "label", "command", "time", "threads", "seeds", "header", "args", "truth",
-         "test", "train", "refs"}
+         "test", "train", "refs", "generate", "rows", "sample_seed"}
 
 
 class SuiteError(Exception):
@@ -83,8 +92,10 @@ def parse_suite(path, overrides):
                 defaults.update(fields)
                 continue
             run = {**defaults, **fields, **overrides}
-            if "data" not in run:
-                raise SuiteError(f"{path}:{number}: no data=PATH")
+            if "generate" in run and not run.get("label"):
+                raise SuiteError(f"{path}:{number}: generate= needs a label=")
+            if "data" not in run and "generate" not in run:
+                raise SuiteError(f"{path}:{number}: no data=PATH (or generate=)")
             run.setdefault("command", "learn")
             run.setdefault("seeds", "1")
             lists = [run.get(k, "").split(",") if run.get(k) else [None] for k in LIST_KEYS]
@@ -130,6 +141,22 @@ def resolve(root, path):
             shutil.copyfileobj(src, dst)
         os.replace(copy + ".tmp", copy)
     return copy
+
+
+def generated(bnsl, run):
+    """For a generate= run: writes out/generated/LABEL.bif and .csv once (bnsl generate, bnsl
+    sample) and sets the run's data and truth to them."""
+    folder = os.path.join(REPO, "out", "generated")
+    os.makedirs(folder, exist_ok=True)
+    bif = os.path.join(folder, run["label"] + ".bif")
+    data = os.path.join(folder, run["label"] + ".csv")
+    if not os.path.exists(bif):
+        subprocess.run([bnsl, "generate", *shlex.split(run["generate"]), "-o", bif, "-q"],
+                       check=True)
+    if not os.path.exists(data):
+        subprocess.run([bnsl, "sample", bif, "-n", run.get("rows") or "5000", "--seed",
+                        run.get("sample_seed") or "1", "-o", data, "-q"], check=True)
+    run["data"], run["truth"] = data, bif
 
 
 def bnsl_argv(bnsl, root, run, prefix):
@@ -208,6 +235,8 @@ def evaluate(bnsl, root, run, prefix, stderr_path):
     argv = [bnsl, "eval", "--learned", prefix + ".pool.json", "--json"]
     if run.get("truth"):
         argv += ["--truth", resolve(root, run["truth"])]
+        if run["command"] in ("learn", "search") and "--score" not in run.get("args", ""):
+            argv += ["--data", resolve(root, run["data"])]  # the true network's BIC
     if run.get("test"):
         argv += ["--test", resolve(root, run["test"]),
                  "--train", resolve(root, run.get("train") or run["data"])]
@@ -223,6 +252,8 @@ def evaluate(bnsl, root, run, prefix, stderr_path):
         out.update(shd=j["shd"], shd_cpdag=j["shd_cpdag"],
                    arc_precision=j["arcs"]["precision"], arc_recall=j["arcs"]["recall"],
                    edge_precision=j["edges"]["precision"], edge_recall=j["edges"]["recall"])
+    if "data" in j:
+        out["truth_score"] = j["data"]["truth"]
     if "test" in j:
         t = j["test"]
         out["test_ll"] = t["learned"]["mean"] if t["learned"] else None
@@ -245,6 +276,10 @@ def execute(run, args, runs_dir):
     if args.resume and os.path.exists(result_path):
         with open(result_path) as f:
             return json.load(f)
+    if run.get("generate") and not args.dry_run:
+        generated(args.tools, run)
+    elif run.get("generate"):
+        run["data"] = os.path.join(REPO, "out", "generated", run["label"] + ".csv")
     argv = bnsl_argv(args.bnsl, args.data, run, prefix)
     print(f"suite: {name}: {shlex.join(argv)}", file=sys.stderr, flush=True)
     if args.dry_run:
@@ -261,7 +296,9 @@ def execute(run, args, runs_dir):
         p = pool_header(pool)
         r.update(best_score=p["best_score"], dags=p["dag_count"], classes=p["mec_count"],
                  optimal=p.get("optimal"), complete=p.get("complete"))
-        r.update(evaluate(args.bnsl, args.data, run, prefix, prefix + ".stderr"))
+        r.update(evaluate(args.tools, args.data, run, prefix, prefix + ".stderr"))
+        if r.get("truth_score") is not None:
+            r["refs"].setdefault("true", r["truth_score"])
     r["trace"] = read_trace(prefix + ".trace")
     tmp = result_path + ".tmp"
     with open(tmp, "w") as f:
@@ -271,7 +308,7 @@ def execute(run, args, runs_dir):
 
 
 COLUMNS = ["name", "label", "command", "time", "threads", "seed", "exit", "wall_s", "cpu_s",
-           "peak_rss_mib", "best_score", "dags", "classes", "optimal", "best_at_s",
+           "peak_rss_mib", "best_score", "dags", "classes", "optimal", "first_at_s", "best_at_s",
            "best_ref", "best_ref_score", "vs_best_ref", "shd", "shd_cpdag", "arc_precision",
            "arc_recall", "edge_precision", "edge_recall", "test_ll", "truth_test_ll", "argv"]
 
@@ -279,6 +316,7 @@ COLUMNS = ["name", "label", "command", "time", "threads", "seed", "exit", "wall_
 def derived(r):
     r = dict(r)
     r["best_at_s"] = r["trace"][-1][0] if r.get("trace") else None
+    r["first_at_s"] = r["trace"][0][0] if r.get("trace") else None
     if r.get("refs"):
         name, score = max(r["refs"].items(), key=lambda kv: kv[1])
         r["best_ref"], r["best_ref_score"] = name, score
@@ -310,11 +348,12 @@ def write_markdown(path, results, suite):
     lines = [f"Suite `{suite}`, {time.strftime('%Y-%m-%d', time.gmtime())}. Scores are the "
              "best found (BIC or BDeu, natural log); `vs ref` is that minus the best "
              "reference score of the line (`ref`); wall, CPU and peak RSS are of the whole "
-             "bnsl process; `best at` is when the best was found.", "",
+             "bnsl process; `first at` is when the first network was on disk, `best at` when "
+             "the best was found.", "",
              "| data | command | budget s | threads | seed | wall s | CPU s | peak RSS MiB "
-             "| best score | best at s | ref | vs ref | DAGs | classes | SHD (CPDAG) "
+             "| best score | first at s | best at s | ref | vs ref | DAGs | classes | SHD (CPDAG) "
              "| arc prec / rec | test LL/row | exit |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---|"]
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---|"]
     for r in map(derived, results):
         pr = ""
         if r.get("arc_precision") is not None:
@@ -324,7 +363,7 @@ def write_markdown(path, results, suite):
             r["label"], r["command"] + (" " + r["args"] if r.get("args") else ""),
             fmt(r["time"], 0), fmt(r["threads"]), fmt(r["seed"]), fmt(r["wall_s"]),
             fmt(r["cpu_s"]), fmt(r["peak_rss_mib"], 1), fmt(r.get("best_score")),
-            fmt(r.get("best_at_s"), 1), ref, fmt(r.get("vs_best_ref")), fmt(r.get("dags")),
+            fmt(r.get("first_at_s"), 1), fmt(r.get("best_at_s"), 1), ref, fmt(r.get("vs_best_ref")), fmt(r.get("dags")),
             fmt(r.get("classes")), fmt(r.get("shd_cpdag")), pr, fmt(r.get("test_ll"), 3),
             str(r["exit"])]) + " |")
     with open(path + ".tmp", "w") as f:
@@ -414,6 +453,8 @@ def main():
     ap.add_argument("--out", help="output folder (default out/suite-SUITENAME)")
     ap.add_argument("--bnsl", default=os.path.join(REPO, "build", "bnsl"),
                     help="bnsl binary (default build/bnsl)")
+    ap.add_argument("--tools", help="bnsl binary for generate, sample and eval (default: --bnsl; "
+                    "lets an older --bnsl be measured on the same data)")
     ap.add_argument("--data", default=os.path.join(REPO, "..", "shared", "datasets"),
                     help="root of relative data paths (default ../shared/datasets)")
     ap.add_argument("--only", help="run only runs whose name matches this regular expression")
@@ -439,6 +480,7 @@ def main():
     out = args.out or os.path.join(REPO, "out", "suite-" + suite_name)
     runs_dir = os.path.join(out, "runs")
     os.makedirs(runs_dir, exist_ok=True)
+    args.tools = args.tools or args.bnsl
     if not args.dry_run and not os.access(args.bnsl, os.X_OK):
         print(f"suite: error: {args.bnsl} is not an executable (build first, or --bnsl)",
               file=sys.stderr)

@@ -17,5 +17,6 @@ Action register_check(CLI::App& app);
 Action register_exact(CLI::App& app);
 Action register_sample(CLI::App& app);
 Action register_eval(CLI::App& app);
+Action register_generate(CLI::App& app);
 
 }  // namespace bnsl::cli

@@ -6,8 +6,11 @@
 // the learned BIF, or, with --train, estimated from the training rows on the learned
 // structure (pseudo-count --pseudo-count per cell, states of the true network). Without
 // --truth (data with no known network, e.g. a train/test split) it gives only the learned
-// network's test log-likelihood, states taken from the training and test data. Writes one
-// JSON object (--json) or a table to stdout.
+// network's test log-likelihood, states taken from the training and test data. With --data
+// it also scores both structures on that data set (--score bic|bdeu, --ess; arities as
+// observed in the data, as `learn` scores): the true network's BIC is the mark a learner on
+// that data should reach. Writes one JSON object (--json) or a table to stdout.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -18,6 +21,7 @@
 #include "bnsl/bif.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/eval.hpp"
+#include "bnsl/score.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 
@@ -36,9 +40,27 @@ std::string text(double x, const char* format = "%.4f") {
   return buf;
 }
 
+// Parent sets over `names` re-indexed to the columns of `data`, matched by name. Throws
+// InputError naming `file` when a name is not a column.
+ParentSets to_columns(const ParentSets& parents, const std::vector<std::string>& names,
+                      const Dataset& data, const std::string& file) {
+  std::vector<int> column(names.size());
+  for (std::size_t v = 0; v < names.size(); ++v) {
+    const auto it = std::find(data.names().begin(), data.names().end(), names[v]);
+    if (it == data.names().end())
+      throw InputError(file + ": no column named '" + names[v] + "' (a variable of the network)");
+    column[v] = static_cast<int>(it - data.names().begin());
+  }
+  ParentSets out(data.n_vars());
+  for (std::size_t v = 0; v < parents.size(); ++v)
+    for (int p : parents[v]) out[column[v]].push_back(column[p]);
+  return out;
+}
+
 struct EvalCommand {
-  std::string truth_path, learned_path, test_path, train_path;
+  std::string truth_path, learned_path, test_path, train_path, data_path;
   CsvArgs csv;
+  ScoreArgs score;
   double pseudo_count = 0.5;
   bool json = false;
 
@@ -100,7 +122,8 @@ struct EvalCommand {
       std::printf("eval: %s (%s, %zu variables, %zu arcs), no true network\n", learned_path.c_str(),
                   j["learned_kind"].get<std::string>().c_str(), j["variables"].get<std::size_t>(),
                   j["learned_arcs"].get<std::size_t>());
-      print_test(j["test"], row);
+      if (j.contains("data")) print_data(j["data"], row);
+      if (j.contains("test")) print_test(j["test"], row);
       return;
     }
     std::printf("eval: %s against %s (%s, %zu variables)\n", learned_path.c_str(),
@@ -118,7 +141,16 @@ struct EvalCommand {
     row("edge precision / recall", num(e["precision"]) + " / " + num(e["recall"]));
     row("SHD (DAG)", j["shd"].dump());
     row("SHD (CPDAG)", j["shd_cpdag"].dump());
+    if (j.contains("data")) print_data(j["data"], row);
     if (j.contains("test")) print_test(j["test"], row);
+  }
+
+  template <class Row>
+  static void print_data(const nlohmann::json& d, Row row) {
+    const std::string kind = d["score"].get<std::string>() == "bic" ? "BIC" : "BDeu";
+    row("scored on", d["file"].get<std::string>());
+    if (!d["truth"].is_null()) row(kind + ", truth", text(d["truth"].get<double>()));
+    row(kind + ", learned", text(d["learned"].get<double>()));
   }
 
   template <class Row>
@@ -134,6 +166,22 @@ struct EvalCommand {
     row("test LL/row, learned", ll(t["learned"]) + " [" + t["parameters"].get<std::string>() + "]");
   }
 
+  // Scores of the true (may be null) and learned structures on --data.
+  nlohmann::json data_scores(const std::vector<std::string>& names, const ParentSets* truth,
+                             const ParentSets& learned) const {
+    const Dataset data = read_csv(data_path, csv.resolve());
+    const ScoreParams params = score.resolve();
+    const LocalScorer scorer(data, params);
+    nlohmann::json j = {{"file", data_path},
+                        {"rows", data.n_rows()},
+                        {"score", to_string(params.kind)},
+                        {"truth", nullptr}};
+    if (params.kind == ScoreKind::bdeu) j["ess"] = params.ess;
+    if (truth) j["truth"] = scorer.network_score(to_columns(*truth, names, data, data_path));
+    j["learned"] = scorer.network_score(to_columns(learned, names, data, data_path));
+    return j;
+  }
+
   int execute() const {
     if (!train_path.empty() && test_path.empty())
       throw InputError("--train is used only with --test (it estimates parameters to score it)");
@@ -142,6 +190,7 @@ struct EvalCommand {
     const LearnedNetwork learned = read_learned(learned_path, truth.names);
     const StructureComparison c = compare_structures(truth.parents, learned.parents);
     nlohmann::json j = structure_json(c, learned);
+    if (!data_path.empty()) j["data"] = data_scores(truth.names, &truth.parents, learned.parents);
     if (!test_path.empty()) {
       const Dataset test = read_csv(test_path, csv.resolve());
       std::string source;
@@ -161,8 +210,20 @@ struct EvalCommand {
   // No true network: only the held-out log-likelihood, with the learned BIF's parameters or
   // parameters estimated from --train on the states of the training and test data.
   int execute_without_truth() const {
-    if (test_path.empty())
-      throw InputError("without --truth there is nothing to compare: give --test DATA.csv");
+    if (test_path.empty() && data_path.empty())
+      throw InputError(
+          "without --truth there is nothing to compare: give --test DATA.csv or --data DATA.csv");
+    if (test_path.empty()) {
+      const Dataset data = read_csv(data_path, csv.resolve());
+      const LearnedNetwork learned = read_learned(learned_path, data.names());
+      nlohmann::json j = {{"learned", learned_path},
+                          {"learned_kind", learned.kind},
+                          {"variables", learned.parents.size()},
+                          {"learned_arcs", arc_count(learned.parents)},
+                          {"data", data_scores(data.names(), nullptr, learned.parents)}};
+      emit(j);
+      return 0;
+    }
     const Dataset test = read_csv(test_path, csv.resolve());
     LearnedNetwork learned;
     std::string source;
@@ -180,12 +241,12 @@ struct EvalCommand {
                        " has no parameters: give --train DATA.csv to estimate "
                        "them (or --truth NET.bif to compare structures)");
     }
-    std::size_t arcs = 0;
-    for (const auto& p : learned.parents) arcs += p.size();
     nlohmann::json j = {{"learned", learned_path},
                         {"learned_kind", learned.kind},
                         {"variables", learned.parents.size()},
-                        {"learned_arcs", arcs}};
+                        {"learned_arcs", arc_count(learned.parents)}};
+    if (!data_path.empty())
+      j["data"] = data_scores(learned.net->names, nullptr, learned.parents);
     j["test"] = {{"file", test_path},
                  {"rows", test.n_rows()},
                  {"truth", nullptr},
@@ -193,6 +254,12 @@ struct EvalCommand {
                  {"parameters", source}};
     emit(j);
     return 0;
+  }
+
+  static std::size_t arc_count(const ParentSets& parents) {
+    std::size_t arcs = 0;
+    for (const auto& p : parents) arcs += p.size();
+    return arcs;
   }
 
   void emit(const nlohmann::json& j) const {
@@ -226,7 +293,11 @@ Action register_eval(CLI::App& app) {
                   "Pseudo-count per CPT cell when estimating from --train")
       ->check(CLI::PositiveNumber)
       ->default_str("0.5");
+  sub->add_option("--data", cmd->data_path,
+                  "CSV to score both structures on (the true network's score is the mark a "
+                  "learner on this data should reach)");
   add_csv_options(*sub, cmd->csv);
+  add_score_options(*sub, cmd->score);
   sub->add_flag("--json", cmd->json, "One JSON object on stdout instead of a table");
   return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };
 }

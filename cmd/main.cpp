@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   std::vector<cli::Action> actions = {
       cli::register_learn(app), cli::register_score(app),  cli::register_search(app),
       cli::register_exact(app), cli::register_check(app),  cli::register_sample(app),
-      cli::register_eval(app)};
+      cli::register_eval(app),   cli::register_generate(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
