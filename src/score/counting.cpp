@@ -200,9 +200,9 @@ FamilyScore Counter::score_extension(const ConfigIndex& base, int var, int child
   return summarize_table(n_configs, base.q * static_cast<double>(r_y), child);
 }
 
-FamilyScore Counter::summarize_table(std::size_t n_configs, double q, int child) {
+FamilyScore Counter::summarize(const std::uint32_t* c, std::size_t n_configs, double q,
+                               int child) const {
   const int r = data_.arity(child);
-  const std::uint32_t* c = cells_.data();
   FamilyScore f;
   f.q = q;
   f.r_plus = 0;

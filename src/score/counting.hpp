@@ -49,6 +49,11 @@ class Counter {
   // (the index of base + var is never written); falls back to extend() + score().
   FamilyScore score_extension(const ConfigIndex& base, int var, int child);
 
+  // The FamilyScore of a count table counted elsewhere (bit_columns.hpp): cells[j * r + k] =
+  // n_jk for n_configs configurations j of a parent set with arity product q (r = arity of
+  // child). Bit-identical to score() on the same counts.
+  FamilyScore summarize(const std::uint32_t* cells, std::size_t n_configs, double q, int child) const;
+
   const Dataset& data() const { return data_; }  // the data scored (every row)
   std::size_t rows_counted() const { return n_rows_; }  // rows a counting pass visits
   const ScoreParams& params() const { return params_; }
@@ -59,7 +64,9 @@ class Counter {
   void remap_hashed(const ConfigIndex& base, int var, ConfigIndex& out);
   FamilyScore score_table(const ConfigIndex& index, int child);
   // FamilyScore from the n_configs x r table in cells_ (r = arity of child).
-  FamilyScore summarize_table(std::size_t n_configs, double q, int child);
+  FamilyScore summarize_table(std::size_t n_configs, double q, int child) const {
+    return summarize(cells_.data(), n_configs, q, child);
+  }
   // Counts key(i) into cells_[0, cells): small tables are counted into four interleaved
   // copies (consecutive rows rarely wait on the same counter), then summed.
   template <class Key>
