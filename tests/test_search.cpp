@@ -26,6 +26,7 @@
 #include "pool/dag_pool.hpp"
 #include "pool/order_enum.hpp"
 #include "score/compare.hpp"
+#include "search/greedy_dag.hpp"
 #include "search/search_internal.hpp"
 
 namespace {
@@ -523,7 +524,7 @@ TEST_CASE("checkpoints deliver valid snapshots while the search runs", "[search]
 // also takes it behind its child d; moving a or b in front of c alone loses), but pulling c's
 // better parents a, b in front of it does. Every climb, from any start, must reach the optimum.
 TEST_CASE("a climb leaves a reversed collider by pulling both parents", "[search]") {
-  enum { c, d, a, b };  // the identity order, whose network seeds the pool, is the trap
+  enum { c, d, a, b };  // the identity order (seeding the pool without greedy_start) is the trap
   bnsl::ScoreCache cache(4);
   cache.var(a).add(-4310, std::vector<int>{c});
   cache.var(a).add(-5190, std::vector<int>{});
@@ -547,6 +548,7 @@ TEST_CASE("a climb leaves a reversed collider by pulling both parents", "[search
       o.exhaustive_max_n = 0;  // local search only
       o.dp_max_n = 0;
       o.max_restarts = 1;   // one climb from one random order ...
+      o.greedy_start = false;
       o.perturb_tries = 0;  // ... and no perturbation
       o.enumerate = false;
       bnsl::StopToken stop;
@@ -619,4 +621,92 @@ TEST_CASE("the DP gives way to the chains when the budget cannot cover it", "[se
   REQUIRE(!chains.dags.empty());
   check_pool(cache, chains, 2.0);
   REQUIRE(chains.dags.front().score <= exact.dags.front().score + 1e-9);
+}
+
+// The greedy network (search/greedy_dag.cpp) on random caches of up to 300 variables: it is
+// acyclic, its order is topological, its score is the sum of its entries, and it is a local
+// optimum: every entry of a variable better than its chosen one closes a cycle with the
+// others' choices (checked by a depth-first search here). Its order seeds the search, whose
+// OBS network on that order scores at least as much.
+TEST_CASE("greedy network: acyclic, topologically ordered, locally optimal", "[search]") {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const std::size_t n = seed % 3 == 0 ? 300 : 5 + seed % 17;
+    const bnsl::ScoreCache cache = random_cache(n, 12, 3, seed);
+    const bnsl::GreedyDagResult g = bnsl::greedy_dag(cache, {});
+    INFO("seed " << seed << ", n " << n);
+    REQUIRE(g.choices.size() == n);
+    REQUIRE(!g.stopped);
+    Parents parents(n);
+    double sum = 0;
+    for (std::size_t v = 0; v < n; ++v) {
+      parents[v] = entry_parents(cache, v, g.choices[v]);
+      sum += cache.var(v).score(g.choices[v]);
+    }
+    REQUIRE(acyclic(parents));
+    CHECK(g.score == Approx(sum).epsilon(1e-12));
+    std::vector<int> pos(n, -1);
+    REQUIRE(g.order.size() == n);
+    for (std::size_t i = 0; i < n; ++i) pos[g.order[i]] = static_cast<int>(i);
+    for (std::size_t v = 0; v < n; ++v) {
+      REQUIRE(pos[v] >= 0);
+      for (int p : parents[v]) REQUIRE(pos[p] < pos[v]);
+    }
+    // Local optimality: v reaches (through the chosen arcs) some parent of every better entry.
+    std::vector<std::vector<int>> children(n);
+    for (std::size_t v = 0; v < n; ++v)
+      for (int p : parents[v]) children[p].push_back(static_cast<int>(v));
+    for (std::size_t v = 0; v < n; ++v) {
+      std::vector<char> reach(n, 0);
+      std::vector<int> stack{static_cast<int>(v)};
+      while (!stack.empty()) {
+        const int x = stack.back();
+        stack.pop_back();
+        for (int c : children[x])
+          if (!reach[c]) reach[c] = 1, stack.push_back(c);
+      }
+      const bnsl::VarCache& vc = cache.var(v);
+      for (std::uint32_t e = 0; e < g.choices[v]; ++e) {
+        if (!bnsl::clearly_greater(vc.score(e), vc.score(g.choices[v]))) break;
+        bool cycle = false;
+        for (int p : vc.parents(e)) cycle = cycle || reach[p];
+        CHECK(cycle);
+      }
+    }
+    bnsl::ObsState obs(cache);
+    obs.set_order(g.order);
+    CHECK(obs.score() >= g.score - 1e-9 * std::fabs(g.score));
+  }
+}
+
+// ObsState::move (obs.cpp) jumps over nodes unrelated to the moved one and swaps past the
+// related ones: after every move, the network equals OBS recomputed from scratch on the new
+// order, and the other nodes keep their relative order.
+TEST_CASE("OBS: long moves by jumps and swaps keep the exact OBS network", "[search]") {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const std::size_t n = 10 + seed * 7;
+    const bnsl::ScoreCache cache = random_cache(n, 6, 3, seed);
+    std::mt19937_64 rng(seed);
+    bnsl::ObsState obs(cache);
+    obs.set_order(random_order(n, rng));
+    for (int t = 0; t < 60; ++t) {
+      const int v = static_cast<int>(rng() % n);
+      const std::size_t to = rng() % n;
+      std::vector<int> others;
+      for (int u : obs.order())
+        if (u != v) others.push_back(u);
+      obs.move(v, to);
+      INFO("seed " << seed << " move " << t);
+      REQUIRE(obs.order()[to] == v);
+      std::vector<int> after;
+      for (int u : obs.order())
+        if (u != v) after.push_back(u);
+      REQUIRE(after == others);
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(obs.position(obs.order()[i]) == static_cast<int>(i));
+      bnsl::ObsState fresh(cache);
+      fresh.set_order(obs.order());
+      REQUIRE(obs.choices() == fresh.choices());
+      REQUIRE(obs.score() == Approx(fresh.score()).epsilon(1e-12));
+      REQUIRE(obs.hash() == fresh.hash());
+    }
+  }
 }

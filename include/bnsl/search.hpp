@@ -69,6 +69,14 @@ struct SearchOptions {
   // the same). With a deadline, the chains leave 5% of the budget for both.
   bool complete_classes = true;
   int perturb_tries = 20;  // non-improving perturbations before a fresh restart
+  // Seed the pool with the greedy network over the cache (src/search/greedy_dag.cpp: seconds
+  // at any size), whose topological order is chain 0's first start. False: the identity
+  // order's network seeds the pool and every climb starts from a random order (tests).
+  bool greedy_start = true;
+  // From this many variables on, a chain's fresh restart starts from the incumbent (the best
+  // order any chain has climbed to, perturbed) instead of a uniformly random order: a climb
+  // from a random order of thousands of variables takes long and ends far below (0: never).
+  std::size_t incumbent_min_n = 1000;
   // Called on the calling thread of search() each time the best score rises, with the
   // seconds since search() started and the new best: first for the network of the identity
   // order that seeds the pool, then as the monitor sees rises (it polls every 20 ms, so rises
@@ -103,6 +111,8 @@ struct SearchStats {
   std::uint64_t pool_offers = 0;     // DAGs offered to the pool (incl. fast rejects)
   std::uint64_t pool_inserted = 0;   // distinct DAGs admitted (some later trimmed)
   std::uint64_t pool_size = 0;       // DAGs in the final pool
+  double seed_score = 0;             // the network that seeds the pool (greedy or identity order)
+  double seed_seconds = 0;           // time to build it
   double best_score = 0;             // best network found
   double best_time = 0;              // seconds until it was found
   double seconds = 0;                // wall time of the search
@@ -113,6 +123,11 @@ struct SearchStats {
 
 // Called with a snapshot of the pool from the calling thread of search().
 using CheckpointFn = std::function<void(PoolReport&)>;
+
+// The greedy network over a cache (src/search/greedy_dag.cpp), the search's first network: a
+// report holding that one DAG, in seconds at any size (variable names and epsilon set, the
+// score fields left for the caller as in search()).
+PoolReport greedy_network(const ScoreCache& cache, const StopToken& stop);
 
 // Runs the search; see the example above. Throws InputError if a variable's cache has no
 // entry with the empty parent set (every order must have a consistent network).

@@ -4,13 +4,13 @@
 //
 // A climb starts from an order and reaches a local optimum:
 //  1. OBS adjacent-swap passes (two nodes re-decided per swap) until no swap improves, then
-//     insertion moves: each node slides through positions within kInsertWindow of its own by
-//     successive adjacent swaps (each evaluated incrementally), and moves to the best
-//     position if that clearly improves; then parent pulls: a node's best few entries that
-//     need parents placed after it are tried by moving those parents, in order, to just in
-//     front of it (the two-node move a reversed collider needs, see obs_pull_pass). Repeated
-//     until no move type improves. (An insertion window of 64 instead of the whole order was
-//     much worse on pigs: long moves matter.)
+//     insertion moves: each node slides through every position of the order (past the nodes
+//     related to it by incremental swaps, over the others by jumps, obs.cpp), and moves to
+//     the best position if that clearly improves; then parent pulls: a node's best few
+//     entries that need parents placed after it are tried by moving those parents, in order,
+//     to just in front of it (the two-node move a reversed collider needs, see
+//     obs_pull_pass). Repeated until no move type improves. (An insertion window of 64
+//     positions instead of the whole order was much worse on pigs: long moves matter.)
 //  2. ASOBS only: the order's ASOBS network (>= its OBS network), then incremental ASOBS swap
 //     sweeps (asobs.cpp) until none improves. Then step 1 again on a topological order of that
 //     network (where OBS scores at least as much: the network is consistent with it); if that
@@ -20,11 +20,13 @@
 // the best). At each local optimum, every DAG consistent with its (topological) order within
 // the pool threshold is enumerated into the pool (order_enum.cpp), and so are those of a few
 // near-optimal neighbouring orders (enumerate_near).
-// A chain restarts from a uniformly random order, then perturbs its best local optimum
+// A chain restarts from a uniformly random order (chain 0's first climb: the greedy network's
+// order; with many variables, SearchOptions::incumbent_min_n, every restart starts from the
+// best order any chain has reached, perturbed), then perturbs its best local optimum
 // (a few random transpositions) and climbs again, keeping the result if it is better; after
 // `perturb_tries` perturbations without improvement it restarts. Guarantee: every climb ends
-// at a network whose topological order admits no improving adjacent swap, insertion in the
-// window or parent pull under OBS (and, under ASOBS, whose order admits no improving ASOBS
+// at a network whose topological order admits no improving adjacent swap, insertion or
+// parent pull under OBS (and, under ASOBS, whose order admits no improving ASOBS
 // swap); scores only increase along a climb.
 #include <tsl/robin_set.h>
 #include <xxhash.h>
@@ -51,10 +53,10 @@ std::uint64_t chain_seed(std::uint64_t seed, std::uint64_t chain_index) {
 
 namespace {
 
-constexpr std::size_t kInsertWindow = 2048;  // insertion moves: max distance in positions
 constexpr std::size_t kFloodOrders = 64;     // orders enumerated per local optimum: this + 4 n,
 constexpr std::size_t kFloodMax = 256;       // ... but at most this many
 constexpr std::uint32_t kPullEntries = 4;    // parent pulls: entries tried per node
+constexpr std::size_t kAsobsSweepMaxN = 3000;  // ASOBS swap sweeps up to this many variables
 
 class Chain {
  public:
@@ -63,7 +65,8 @@ class Chain {
         stats_(stats),
         rng_(chain_seed(ctx.options.seed, index)),
         obs_(ctx.cache),
-        off_{ctx.pool, stats, nullptr} {
+        off_{ctx.pool, stats, nullptr},
+        index_(index) {
     if (ctx.options.algo == SearchAlgo::asobs) asobs_.emplace(ctx.cache);
   }
 
@@ -84,6 +87,7 @@ class Chain {
   void enumerate_near(const Order& start);
   void enqueue_swapped(std::vector<Order>& queue, tsl::robin_set<std::uint64_t>& seen,
                        const Order& o, std::size_t i);
+  Order start_order();
   Order random_order();
   Order perturb(const Order& order);
 
@@ -96,14 +100,17 @@ class Chain {
   tsl::robin_set<std::uint64_t> enumerated_;  // local optima already enumerated
   std::vector<std::size_t> later_;            // scratch of enumerate_near
   std::vector<int> pulled_;                   // parents a pull moves, in order
-  std::vector<std::size_t> pulls_;            // swaps of a parent pull, to undo it
+  std::vector<std::pair<int, std::size_t>> pulls_;  // moves of a parent pull, to undo it
+  std::vector<int> positions_;                // scratch of insert_best
+  bool first_ = true;  // no climb yet
+  std::uint64_t index_;
 };
 
 void Chain::run() {
   const int tries = std::max(0, ctx_.options.perturb_tries);
   while (!stopped() && ctx_.claim_restart()) {
     ++stats_.restarts;
-    Order order = random_order();
+    Order order = start_order();
     Choices choices;
     double score = 0;
     climb(order, choices, score);
@@ -141,7 +148,11 @@ void Chain::climb(Order& order, Choices& choices, double& score) {
     order = obs_.order();
     score = asobs_->evaluate(order, choices);
     ++stats_.orders;
-    while (!stopped() && asobs_->sweep(order, choices, score, off_, ctx_.should_stop) > 0) {
+    // A sweep re-decides every earlier node after each swap that changes the network: O(n^2)
+    // per sweep, which at 10,000 variables took 75% of the search time and let one climb run
+    // for minutes; above kAsobsSweepMaxN the climb keeps the ASOBS network of the OBS order.
+    while (order.size() <= kAsobsSweepMaxN && !stopped() &&
+           asobs_->sweep(order, choices, score, off_, ctx_.should_stop) > 0) {
     }
     obs_.set_order(topological_order(ctx_.cache, choices, order));
     ++stats_.orders;
@@ -192,34 +203,40 @@ bool Chain::obs_insertion_pass() {
   return shuffled_pass([this](int v) { return insert_best(v); });
 }
 
-// Slides v left, then right, through positions within the window, and leaves it at the
-// best one. Returns true if that is a clear improvement.
+// Slides v left, then right, through every position of the order, and leaves it at the best
+// one. Returns true if that is a clear improvement. Only the positions next to nodes related
+// to v can change the network (obs.cpp): v jumps between them and is swapped past each.
 bool Chain::insert_best(int v) {
-  const Order& order = obs_.order();
-  const std::size_t n = order.size();
-  std::size_t cur =
-      static_cast<std::size_t>(std::find(order.begin(), order.end(), v) - order.begin());
-  const std::size_t start = cur;
-  const std::size_t lo = start > kInsertWindow ? start - kInsertWindow : 0;
-  const std::size_t hi = std::min(n - 1, start + kInsertWindow);
+  const std::size_t start = static_cast<std::size_t>(obs_.position(v));
   const double start_score = obs_.score();
   double best = start_score;
   std::size_t best_pos = start;
-  auto step = [&](std::size_t i, bool offer) {
+  auto pass = [&](std::size_t i, bool offer) {  // v and its neighbour at positions i, i + 1
     const ObsState::Swap s = obs_.try_swap(i);
     ++stats_.swaps_tried;
     if (offer) obs_.offer_swap(s, off_);
     obs_.apply(s);
   };
-  for (; cur > lo; --cur) {
-    step(cur - 1, true);
-    if (clearly_greater(obs_.score(), best)) best = obs_.score(), best_pos = cur - 1;
+  positions_.clear();  // related nodes left of v, nearest first (they keep their positions)
+  for (int u : obs_.related(v))
+    if (static_cast<std::size_t>(obs_.position(u)) < start) positions_.push_back(obs_.position(u));
+  std::sort(positions_.begin(), positions_.end(), std::greater<>());
+  for (int p : positions_) {
+    obs_.jump(v, static_cast<std::size_t>(p) + 1);
+    pass(static_cast<std::size_t>(p), true);
+    if (clearly_greater(obs_.score(), best)) best = obs_.score(), best_pos = static_cast<std::size_t>(p);
   }
-  for (; cur < hi; ++cur) {
-    step(cur, cur >= start);
-    if (clearly_greater(obs_.score(), best)) best = obs_.score(), best_pos = cur + 1;
+  const std::size_t left = static_cast<std::size_t>(obs_.position(v));
+  positions_.clear();  // related nodes right of v, nearest first
+  for (int u : obs_.related(v))
+    if (static_cast<std::size_t>(obs_.position(u)) > left) positions_.push_back(obs_.position(u));
+  std::sort(positions_.begin(), positions_.end());
+  for (int p : positions_) {
+    obs_.jump(v, static_cast<std::size_t>(p) - 1);
+    pass(static_cast<std::size_t>(p) - 1, static_cast<std::size_t>(p) > start);
+    if (clearly_greater(obs_.score(), best)) best = obs_.score(), best_pos = static_cast<std::size_t>(p);
   }
-  for (; cur > best_pos; --cur) step(cur - 1, false);
+  obs_.move(v, best_pos);
   if (best_pos == start) return false;
   ++stats_.insertions;
   ++stats_.swaps_accepted;
@@ -249,21 +266,18 @@ bool Chain::pull_parents(int v, std::uint32_t entry) {
   std::sort(pulled_.begin(), pulled_.end(),
             [&](int a, int b) { return obs_.position(a) < obs_.position(b); });
   const double start = obs_.score();
-  pulls_.clear();
+  pulls_.clear();  // (node, position before its move), to undo in reverse
   for (int p : pulled_) {
-    const auto to = static_cast<std::size_t>(obs_.position(v));
-    for (auto i = static_cast<std::size_t>(obs_.position(p)); i-- > to;) {
-      obs_.apply(obs_.try_swap(i));
-      ++stats_.swaps_tried;
-      pulls_.push_back(i);
-    }
+    pulls_.push_back({p, static_cast<std::size_t>(obs_.position(p))});
+    obs_.move(p, static_cast<std::size_t>(obs_.position(v)));
+    ++stats_.swaps_tried;
   }
   if (clearly_greater(obs_.score(), start)) {
     ++stats_.pulls;
     ++stats_.swaps_accepted;
     return true;
   }
-  for (auto it = pulls_.rbegin(); it != pulls_.rend(); ++it) obs_.apply(obs_.try_swap(*it));
+  for (auto it = pulls_.rbegin(); it != pulls_.rend(); ++it) obs_.move(it->first, it->second);
   return false;
 }
 
@@ -272,6 +286,7 @@ void Chain::finish_local_optimum(const Order& order, const Choices& choices, dou
   ctx_.climbs.fetch_add(1, std::memory_order_relaxed);
   const std::uint64_t hash = dag_hash(choices);
   if (off_.wants(score)) off_.offer(score, hash, choices);
+  if (ctx_.incumbent) ctx_.incumbent->offer(order, score);
   off_.ref = std::make_shared<const Choices>(choices);
   if (!ctx_.options.enumerate || stopped()) return;
   if (!enumerated_.insert(hash).second) return;
@@ -329,6 +344,17 @@ void Chain::enqueue_swapped(std::vector<Order>& queue, tsl::robin_set<std::uint6
     queue.push_back(std::move(next));
 }
 
+// A restart's order: chain 0's first climb starts from the greedy network's order; with an
+// incumbent, restarts start from it, perturbed; else from a random order.
+Order Chain::start_order() {
+  const bool first = first_;
+  first_ = false;
+  if (first && index_ == 0 && ctx_.start) return *ctx_.start;
+  Order order;
+  if (ctx_.incumbent && ctx_.incumbent->get(order)) return perturb(order);
+  return random_order();
+}
+
 Order Chain::random_order() {
   Order order(ctx_.cache.n_vars());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
@@ -348,6 +374,20 @@ Order Chain::perturb(const Order& order) {
 }
 
 }  // namespace
+
+void Incumbent::offer(const Order& order, double score) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!clearly_greater(score, score_)) return;
+  order_ = order;
+  score_ = score;
+}
+
+bool Incumbent::get(Order& out) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (order_.empty()) return false;
+  out = order_;
+  return true;
+}
 
 void run_chain(ChainContext& ctx, std::uint64_t chain_index, SearchStats& stats) {
   Chain chain(ctx, chain_index, stats);

@@ -1,9 +1,11 @@
 // The search driver: independent chains on worker threads, one shared pool, and a monitor on
 // the calling thread (progress, checkpoints, deadline). Chains share nothing but the pool
-// (whose fast path is one atomic load) and the stop flag; each draws its random stream from
-// (seed, chain index), so with one thread and a fixed number of restarts a seed fixes the
-// pool. Before any chain starts, the OBS network of the identity order is pooled, so a result
-// exists even if the run is stopped at once. After the chains, class completion
+// (whose fast path is one atomic load), the stop flag and, with many variables, the incumbent
+// order (restarts start there); each draws its random stream from (seed, chain index), so
+// with one thread and a fixed number of restarts a seed fixes the pool. Before any chain
+// starts, the greedy network over the cache (greedy_dag.cpp) and the OBS network of its order
+// are pooled, and written at once by the checkpoint callback, so a result exists within
+// seconds even for ten thousand variables, and even if the run is stopped at once. After the chains, class completion
 // (complete_classes.cpp) adds the Markov equivalent DAGs of the pooled ones, then neighbour
 // completion (complete_neighbours.cpp) the DAGs within epsilon one family away from pooled
 // ones, and class completion runs again for those. Small problems are solved exactly
@@ -35,6 +37,7 @@
 #include <exception>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <thread>
 #include <tuple>
@@ -49,6 +52,7 @@
 #include "pool/complete_neighbours.hpp"
 #include "pool/order_enum.hpp"
 #include "score/compare.hpp"
+#include "search/greedy_dag.hpp"
 #include "search/search_internal.hpp"
 
 namespace bnsl {
@@ -80,6 +84,7 @@ void SearchStats::print(std::ostream& out) const {
       << " accepted, " << insertions << " insertions, " << pulls << " parent pulls\n"
       << "  climbs            " << local_optima << " (" << restarts << " restarts, "
       << perturbations << " perturbations)\n"
+      << "  seed network      " << seed_score << " (" << seed_seconds << " s)\n"
       << "  improvements      " << improvements << "\n"
       << "  enumerations      " << enumerations << "\n"
       << "  neighbours        " << neighbours_expanded << " DAGs expanded, "
@@ -114,6 +119,8 @@ std::string SearchStats::to_json() const {
                       {"pool_offers", pool_offers},
                       {"pool_inserted", pool_inserted},
                       {"pool_size", pool_size},
+                      {"seed_score", seed_score},
+                      {"seed_seconds", seed_seconds},
                       {"best_score", best_score},
                       {"best_time", best_time},
                       {"seconds", seconds}};
@@ -276,6 +283,8 @@ class Driver {
   StopToken own_;
   const CheckpointFn& checkpoint_;
   DagPool pool_;
+  std::shared_ptr<const Order> start_order_;  // the greedy network's order: chain 0 starts there
+  std::optional<Incumbent> incumbent_;        // shared best order (incumbent_min_n)
   std::atomic<bool> halt_{false};
   std::atomic<int> running_{0};
   std::atomic<std::uint64_t> climbs_{0};
@@ -299,20 +308,42 @@ class Driver {
   std::uint64_t improvements_ = 0;
 };
 
+// The pool's first network: the greedy network and the OBS network of its order (at least as
+// good), or the identity order's network without greedy_start.
 void Driver::seed_pool(SearchStats& total) {
+  const double t0 = own_.elapsed();
   Order order(cache_.n_vars());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  if (o_.greedy_start) {
+    const GreedyDagResult g = greedy_dag(cache_, [this] { return should_stop(); });
+    ++total.pool_offers;
+    if (pool_.offer(g.score, dag_hash(g.choices), g.choices)) ++total.pool_inserted;
+    order = g.order;
+  }
   ObsState obs(cache_);
   obs.set_order(order);
   ++total.orders;
   ++total.pool_offers;
   if (pool_.offer(obs.score(), obs.hash(), obs.choices())) ++total.pool_inserted;
+  total.seed_score = pool_.best();
+  total.seed_seconds = own_.elapsed() - t0;
+  if (o_.greedy_start) start_order_ = std::make_shared<const Order>(obs.order());
+  if (cache_.n_vars() >= o_.incumbent_min_n && o_.incumbent_min_n > 0) {
+    incumbent_.emplace();
+    incumbent_->offer(obs.order(), obs.score());
+  }
+  if (o_.progress) progress_line(o_.greedy_start ? "search: greedy network" : "search: seed network");
 }
 
 PoolReport Driver::run(SearchStats& total) {
   validate(cache_);
   seed_pool(total);
-  note_best(own_.elapsed());  // the anytime curve starts at the identity order's network
+  note_best(own_.elapsed());  // the anytime curve starts at the seed network
+  if (checkpoint_ && o_.checkpoint > 0 && !should_stop()) {  // the first network on disk
+    PoolReport snap = make_report(cache_, pool_, o_);
+    snap.seconds = own_.elapsed();
+    checkpoint_(snap);
+  }
   bool optimal = false, complete = false;
   const char* algorithm = nullptr;  // the report's, when not the ordering search's
   const int n = static_cast<int>(cache_.n_vars());
@@ -370,7 +401,9 @@ void Driver::run_chains(SearchStats& total) {
                      return o_.max_restarts == 0 ||
                             tickets_.fetch_add(1, std::memory_order_relaxed) < o_.max_restarts;
                    },
-                   climbs_};
+                   climbs_,
+                   start_order_,
+                   incumbent_ ? &*incumbent_ : nullptr};
   const std::uint64_t first_chain = round_++ * static_cast<std::uint64_t>(threads);
   chains_started_ = own_.elapsed();
   admissions_.clear();
@@ -514,6 +547,19 @@ void Driver::progress_line(const char* what) {
 }
 
 }  // namespace
+
+PoolReport greedy_network(const ScoreCache& cache, const StopToken& stop) {
+  validate(cache);
+  const GreedyDagResult g = greedy_dag(cache, [&stop] { return stop.stop_requested(); });
+  DagPool pool(cache, Epsilon::epsilon(0), 1);
+  pool.offer(g.score, dag_hash(g.choices), g.choices);
+  SearchOptions o;
+  o.epsilon = Epsilon::epsilon(0);
+  PoolReport r = make_report(cache, pool, o);
+  r.algorithm = "greedy";
+  r.seconds = stop.elapsed();
+  return r;
+}
 
 PoolReport search(const ScoreCache& cache, const SearchOptions& options, const StopToken& stop,
                   SearchStats* stats, const CheckpointFn& checkpoint) {

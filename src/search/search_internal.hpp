@@ -10,6 +10,9 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
+#include <memory>
+#include <mutex>
 #include <random>
 #include <span>
 #include <utility>
@@ -60,6 +63,18 @@ class ObsState {
   // Offers the DAG a swap would give (copying the choices only if the pool may want it).
   void offer_swap(const Swap& s, Offerer& off);
 
+  // The variables related to v: those in some entry of v, and those with v in some entry.
+  // Only a related node's choice, or v's, can change when v passes it in the order; v passing
+  // an unrelated node changes no choice (OBS is a function of the order).
+  const std::vector<int>& related(int v) const { return related_[v]; }
+  // Moves v to position `to` past nodes none of which is related to v (the caller knows):
+  // the network does not change. O(distance), a block move.
+  void jump(int v, std::size_t to);
+  // Moves v to position `to`, the other nodes keeping their relative order: jumps over the
+  // runs of unrelated nodes and swaps (try_swap + apply) with each related one, so it costs
+  // O(related nodes passed) swaps instead of O(distance).
+  void move(int v, std::size_t to);
+
   const Order& order() const { return order_; }
   int position(int v) const { return pos_[v]; }
   const Choices& choices() const { return choices_; }
@@ -77,6 +92,8 @@ class ObsState {
   // (p, first slot in entries_[v]) for each parent p that occurs, sorted by p.
   std::vector<std::vector<std::pair<int, std::uint32_t>>> with_;
   std::vector<std::vector<std::uint32_t>> entries_;
+  std::vector<std::vector<int>> related_;  // sorted, see related()
+  std::vector<int> scratch_positions_;
   Order order_;
   std::vector<int> pos_;
   Choices choices_;
@@ -132,6 +149,18 @@ class AsobsState {
 // A topological order of the DAG given by choices, ties broken by position in `order`.
 Order topological_order(const ScoreCache& cache, const Choices& choices, const Order& order);
 
+// The best order the chains have climbed to, shared (restarts of large problems start there).
+class Incumbent {
+ public:
+  void offer(const Order& order, double score);
+  bool get(Order& out) const;  // false while none was offered
+
+ private:
+  mutable std::mutex mutex_;
+  Order order_;
+  double score_ = -std::numeric_limits<double>::infinity();
+};
+
 // One search chain: restarts, climbs, perturbations and enumeration at local optima.
 struct ChainContext {
   const ScoreCache& cache;
@@ -140,6 +169,8 @@ struct ChainContext {
   std::function<bool()> should_stop;
   std::function<bool()> claim_restart;  // false once max_restarts are used up
   std::atomic<std::uint64_t>& climbs;   // local optima reached by all chains (progress)
+  std::shared_ptr<const Order> start;   // chain 0's first start (null: random)
+  Incumbent* incumbent;                 // restarts start there (null: from random orders)
 };
 
 void run_chain(ChainContext& ctx, std::uint64_t chain_index, SearchStats& stats);
