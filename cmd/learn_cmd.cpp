@@ -68,6 +68,12 @@ struct LearnCommand {
                 << explore.epsilon.describe() << ", "
                 << (budget > 0 ? std::to_string(budget) + " s" : std::string("no time limit"))
                 << "\n";
+    SearchRun r{"learn", prefix, &data, explore.score, run.quiet, run.stats_file, search.trace};
+    // With screening (many variables), a first network on disk within seconds: the greedy
+    // network over the draft cache, long before the exploration ends.
+    explore.on_draft = [&](const ScoreCache& draft) {
+      r.write_early(greedy_network(draft, stop), stop.elapsed(), run.threads);
+    };
     ExploreStats explore_stats;
     ScoreCache cache = bnsl::explore(data, explore, stop, &explore_stats);
     if (!run.quiet) explore_stats.print(std::cerr);
@@ -78,7 +84,6 @@ struct LearnCommand {
     o.progress = !run.quiet;
     if (budget > 0) o.time = std::max(0.05, budget - stop.elapsed() - output_reserve(budget));
     nlohmann::json stats = {{"explore", nlohmann::json::parse(explore_stats.to_json())}};
-    SearchRun r{"learn", prefix, &data, explore.score, run.quiet, run.stats_file, search.trace};
     r.cache_exhaustive = explore_stats.exhaustive();
     return r.execute(cache, o, stop, stats);
   }

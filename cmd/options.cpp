@@ -79,6 +79,23 @@ void add_run_options(CLI::App& app, RunArgs& a) {
   app.add_option("--stats", a.stats_file, "Write run statistics as JSON to this file");
 }
 
+namespace {
+
+int parse_candidates(const std::string& text) {
+  std::size_t used = 0;
+  int c = -1;
+  try {
+    c = std::stoi(text, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (used != text.size() || c < 1)
+    throw InputError("--candidates expects a positive number, 'auto' or 'all', got '" + text + "'");
+  return c;
+}
+
+}  // namespace
+
 void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
   app.add_option_function<std::string>(
          "--explore", [&o](const std::string& m) { o.method = parse_explore_method(m); },
@@ -91,6 +108,20 @@ void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
                  "In-degree limit (default: none for is/greedy/hybrid, whose sizes the "
                  "pruning rules cap; 3 for seq)")
       ->check(CLI::Range(0, 64));
+  app.add_option_function<std::string>(
+         "--candidates",
+         [&o](const std::string& c) {
+           if (c == "auto")
+             o.candidates = ExploreOptions::kAutoCandidates;
+           else if (c == "all")
+             o.candidates = 0;
+           else
+             o.candidates = parse_candidates(c);
+         },
+         "Screening: explore each variable's parent sets among its C best single parents, "
+         "ranked by all-pairs statistics ('all': every variable; 'auto': 32 above 1,000 "
+         "variables, else all). A screened cache is not provably complete")
+      ->default_str("auto");
   app.add_option("--time-per-var", o.time_per_var,
                  "Budget per variable in seconds, instead of one shared --time")
       ->check(CLI::Range(0.0, 1e9));

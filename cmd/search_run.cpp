@@ -25,10 +25,7 @@ double output_reserve(double budget) {
 
 namespace {
 
-// The anytime curve: (seconds since the command started, best score) per rise of the best.
-using Trace = std::vector<std::pair<double, double>>;
-
-void write_trace(const std::string& path, const Trace& trace) {
+void write_trace(const std::string& path, const std::vector<std::pair<double, double>>& trace) {
   std::string text;
   char line[96];
   for (const auto& [seconds, best] : trace) {
@@ -49,27 +46,39 @@ void SearchRun::label(PoolReport& r) const {
   if (data) r.variables = data->names();
 }
 
+void SearchRun::write(PoolReport& r, int threads) {
+  label(r);
+  summarize(r, threads);
+  write_outputs(prefix, r, data);
+  if (!trace_file.empty()) write_trace(trace_file, trace_points);
+}
+
+void SearchRun::write_early(PoolReport report, double elapsed, int threads) {
+  if (!report.dags.empty()) trace_points.emplace_back(elapsed, report.dags.front().score);
+  report.seconds = elapsed;
+  write(report, threads);
+  if (!quiet && !report.dags.empty()) {
+    char best[64];
+    std::snprintf(best, sizeof best, "%.4f", report.dags.front().score);
+    std::cerr << "bnsl: " << command << ": wrote a first network (" << report.algorithm
+              << ", score " << best << ") to " << prefix << ".* at " << elapsed << " s\n";
+  }
+}
+
 int SearchRun::execute(const ScoreCache& cache, const SearchOptions& options, const StopToken& stop,
                        nlohmann::json stats_json) {
   SearchStats stats;
-  Trace trace;  // filled and written on this thread only (search()'s calling thread)
   SearchOptions o = options;
+  // The trace is filled and written on this thread only (search()'s calling thread); a rise
+  // that is none over an earlier network (write_early) is not kept.
   if (!trace_file.empty())
-    o.on_improvement = [&trace, offset = stop.elapsed()](double seconds, double best) {
-      trace.emplace_back(offset + seconds, best);
+    o.on_improvement = [this, offset = stop.elapsed()](double seconds, double best) {
+      if (trace_points.empty() || best > trace_points.back().second) trace_points.emplace_back(offset + seconds, best);
     };
-  auto checkpoint = [this, &trace, threads = o.threads](PoolReport& snap) {
-    label(snap);
-    summarize(snap, threads);
-    write_outputs(prefix, snap, data);
-    if (!trace_file.empty()) write_trace(trace_file, trace);
-  };
+  auto checkpoint = [this, threads = o.threads](PoolReport& snap) { write(snap, threads); };
   PoolReport report = bnsl::search(cache, o, stop, &stats, checkpoint);
-  label(report);
   report.seconds = stop.elapsed();
-  summarize(report, o.threads);
-  write_outputs(prefix, report, data);
-  if (!trace_file.empty()) write_trace(trace_file, trace);
+  write(report, o.threads);
   if (!stats_file.empty()) {
     stats_json["search"] = nlohmann::json::parse(stats.to_json());
     write_file_atomically(stats_file, stats_json.dump(2) + "\n");

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -34,14 +36,22 @@ struct SearchRun {
   // False when the cache may lack families a network within epsilon uses (exploration cut by
   // its budget or an in-degree limit): the report then claims neither optimal nor complete.
   bool cache_exhaustive = true;
+  // The anytime curve: (seconds since the command started, best score) per rise of the best;
+  // filled by write_early() and execute().
+  std::vector<std::pair<double, double>> trace_points = {};
 
   // Runs the search, writes PREFIX.* (at checkpoints and at the end) and returns the exit
   // status: 0, or 128 + N when stopped by signal N.
   int execute(const ScoreCache& cache, const SearchOptions& options, const StopToken& stop,
               nlohmann::json stats_json = nlohmann::json::object());
 
+  // Writes PREFIX.* for a network found before the search (learn's draft network), and
+  // records it in the trace; `elapsed`: seconds since the command started.
+  void write_early(PoolReport report, double elapsed, int threads);
+
  private:
   void label(PoolReport& r) const;
+  void write(PoolReport& r, int threads);
 };
 
 }  // namespace bnsl::cli

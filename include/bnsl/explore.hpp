@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -44,6 +45,18 @@ struct ExploreOptions {
   std::size_t var_end = static_cast<std::size_t>(-1);
   bool progress = false;           // progress lines on stderr
   bool prune = true;               // false: keep every scored set (for tests and oracles)
+  // Screening: each variable's candidate parents are its `candidates` best single parents by
+  // BIC, read off all-pairs statistics (src/score/pair_stats.hpp) instead of every variable.
+  // 0: no screening (every variable is a candidate); kAutoCandidates: screen when the data
+  // have many variables (auto_candidates). A screened cache is not provably complete: the
+  // stats say so (ExploreStats::candidates) and exhaustive() is false.
+  static constexpr int kAutoCandidates = -1;
+  int candidates = kAutoCandidates;
+  // With screening, called once (on the calling thread) right after the all-pairs statistics
+  // with a draft cache: every variable's empty set, its best single parents and their pairs,
+  // exactly scored (seconds for ten thousand variables). `learn` writes the greedy network
+  // over it, so that a network is on disk long before the exploration ends.
+  std::function<void(const ScoreCache& draft)> on_draft;
   // With `time`: a second pass explores again, from scratch and with what is left of the
   // budget, each variable the first pass cut at its share (for exact mode, which needs every
   // variable explored to the end: the first pass keeps early variables from taking the
@@ -62,6 +75,8 @@ std::size_t default_explore_memory(int threads);
 struct ExploreStats {
   std::uint64_t sets_scored = 0;      // families counted and scored
   std::uint64_t sets_generated = 0;   // candidates considered (scored or cut before scoring)
+  std::uint64_t sets_swept = 0;       // families counted by conditional sweeps (screening)
+  std::uint64_t candidates_promoted = 0;  // candidate parents the sweeps added
   std::uint64_t pruned_rule1 = 0;     // dropped from the final cache: a subset is > eps better
   std::uint64_t pruned_rule2 = 0;     // cut before scoring by the BIC bound (with supersets)
   std::uint64_t pruned_rule3 = 0;     // sets whose supersets the size bound cut
@@ -79,18 +94,24 @@ struct ExploreStats {
                                       // weighted by its multiplicity, when rows repeat enough
   double epsilon = 0;                 // the epsilon pruning used
   int max_parents = -1;               // the in-degree limit applied (-1: none)
+  int candidates = 0;                 // screening: candidate parents per variable (0: all)
+  double pair_seconds = 0;            // wall time of the all-pairs statistics (screening)
   double seconds = 0;                 // wall time of the exploration
 
   // Every variable explored to the end, without an in-degree limit: the caches hold every
   // family that a network within epsilon of the optimum uses.
   bool exhaustive() const {
-    return vars_out_of_time == 0 && vars_out_of_memory == 0 && max_parents < 0;
+    return vars_out_of_time == 0 && vars_out_of_memory == 0 && max_parents < 0 && candidates == 0;
   }
 
   void add(const ExploreStats& other);
   void print(std::ostream& out) const;  // human-readable summary
   std::string to_json() const;
 };
+
+// The screening a run with these options and data applies: ExploreOptions::candidates, or for
+// kAutoCandidates a rule on the number of variables (0: none).
+int auto_candidates(const ExploreOptions& options, const Dataset& data);
 
 ScoreCache explore(const Dataset& data, const ExploreOptions& options, const StopToken& stop,
                    ExploreStats* stats = nullptr);

@@ -26,6 +26,25 @@
 // scored too (before the next pop), so the cache holds each good set with any one member
 // removed -- what a network needs when that member must come after the child in the order.
 //
+// Screening, conditional sweeps and the lattice. With screening (explore.cpp), the candidates
+// are the child's best single parents by all-pairs statistics, and a parent that is weak alone
+// but strong beside another is invisible to them: on random networks whose CPTs are Dirichlet
+// draws, a node's four parents can each gain 16-41 alone and 1,352 together (gen2000, V1164),
+// and one parent in five ranks beyond the 100th single parent. Given one true parent, the
+// others stand out (V1713: 226 ranks 727th alone, 2nd beside 435). So before the open lists
+// start:
+//  1. sweeps: the kSweeps best singletons Y are each extended by every other variable Z (one
+//     bit-parallel count each, score/bit_columns.hpp); the kPromote Z with the largest
+//     conditional gain BIC(Y + Z) - BIC(Y) > 0 join the candidates, and each sweep's
+//     kSweepPairs best pairs are scored into the closed list;
+//  2. the lattice: every pair of candidates, then, as far as the time left allows, every
+//     triple, and every set of four and five among the best kLattice4 and kLattice5 singles.
+// BIC* adds up single gains, so on such data it ranks a good set of three or four parents
+// below every set that holds a strong child of X (V1633: {699, 1020, 1639} gains 944, each
+// alone 5-48); the open lists then start from true scores up to those sizes. Screened
+// exploration of gen2000 (60 s, 2 threads): the best subset of the true family is missing
+// from 237 caches without screening and 101 with it (bench/README.md, issue 19).
+//
 // Pruning (src/prune/rules.hpp), all epsilon-relaxed: rule 2 (BIC) and 6 (BDeu) cut a
 // candidate before counting, with the best score over its scored immediate subsets (and
 // their subsets); a candidate with an immediate subset whose supersets were cut is cut
@@ -33,6 +52,7 @@
 // Whatever stops the search, every cache entry is exactly scored and the empty set present.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <queue>
 
 #include "explore/explorer.hpp"
@@ -85,8 +105,13 @@ class BestFirstExplorer {
         u_(counter.penalty(task.child, 1.0)) {}
 
   void run() {
+    candidates_ = task_.candidates;
+    if (task_.bits) packed_.emplace(*task_.bits);
     score_empty_and_singletons();
+    if (task_.universe && !stopped_ && recs_[0].extendable && task_.max_parents >= 2) sweep();
     build_groups();
+    record_sweep_pairs();
+    if (task_.universe) lattice();
     for (std::uint32_t id = 1; id < seen_.size(); ++id) add_cursors(id, kAllHeaps);
     while ((!open_[0].empty() || !open_[1].empty() || !pending_.empty()) && !stopped_) step();
     if (out_of_memory_)
@@ -110,24 +135,183 @@ class BestFirstExplorer {
     empty_bic_ = f.bic();
     if (!recs_[0].extendable || task_.max_parents < 1) return;
     singleton_id_.assign(counter_.data().n_vars(), -1);
-    for (int y : task_.candidates) {
+    for (int y : candidates_) {
       if (stopped_) break;
-      cand_.assign(1, y);
+      score_singleton(empty, y);
+    }
+  }
+
+  void score_singleton(const ConfigIndex& empty, int y) {
+    cand_.assign(1, y);
+    ++stats_.sets_generated;
+    const double q = counter_.data().arity(y);
+    if (cut_before_counting(recs_[0].score, q, recs_[0].cells)) return;
+    FamilyScore f = counter_.score_extension(empty, y, task_.child);
+    ++stats_.sets_scored;
+    singleton_id_[y] = insert(cand_, f, recs_[0].score, kAllHeaps);
+    apply_superset_rules(0, y);
+    poll();
+  }
+
+  // The conditional sweeps (see the top of the file): promotes candidates and collects in
+  // sweep_pairs_ the best pairs {Y, Z} of each sweep, recorded by record_sweep_pairs().
+  void sweep() {
+    std::vector<int> top;
+    for (int y : candidates_)
+      if (singleton_id_[y] >= 0 && recs_[singleton_id_[y]].extendable) top.push_back(y);
+    std::stable_sort(top.begin(), top.end(), [&](int a, int b) {
+      return recs_[singleton_id_[a]].bic > recs_[singleton_id_[b]].bic;
+    });
+    if (top.size() > kSweeps) top.resize(kSweeps);
+    const std::size_t n = counter_.data().n_vars();
+    std::vector<char> is_candidate(n, 0);
+    for (int y : candidates_) is_candidate[y] = 1;
+    std::vector<double> promote_gain(n, -INFINITY);  // best conditional gain, non-candidates
+    std::vector<std::pair<double, int>> gains;
+    const auto better = [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    };
+    ConfigIndex base;
+    for (int y : top) {
+      const bool fast = packed_ && packed_->set_base(task_.child, y);
+      bool built = false;  // base holds y's configuration index
+      const double bic_y = recs_[singleton_id_[y]].bic;
+      gains.clear();
+      for (int z : *task_.universe) {
+        if (z == y || z == task_.child) continue;
+        if (stopped_) return;
+        const std::uint32_t* t = fast ? packed_->table(z) : nullptr;
+        double bic;
+        if (t) {
+          const double q = static_cast<double>(counter_.data().arity(y)) * counter_.data().arity(z);
+          bic = counter_.summarize(t, static_cast<std::size_t>(q), q, task_.child).bic();
+        } else {  // not bit-packed: count row by row
+          if (!built) counter_.build(std::span<const int>(&y, 1), base);
+          built = true;
+          bic = counter_.score_extension(base, z, task_.child).bic();
+        }
+        const double g = bic - bic_y;
+        ++stats_.sets_swept;
+        gains.push_back({g, z});
+        if (!is_candidate[z]) promote_gain[z] = std::max(promote_gain[z], g);
+        poll();
+      }
+      const std::size_t k = std::min(kSweepPairs, gains.size());
+      std::partial_sort(gains.begin(), gains.begin() + static_cast<long>(k), gains.end(), better);
+      for (std::size_t i = 0; i < k && gains[i].first > 0; ++i)
+        sweep_pairs_.push_back({y, gains[i].second});
+    }
+    gains.clear();
+    for (std::size_t z = 0; z < n; ++z)
+      if (promote_gain[z] > 0) gains.push_back({promote_gain[z], static_cast<int>(z)});
+    const std::size_t k = std::min(kPromote, gains.size());
+    std::partial_sort(gains.begin(), gains.begin() + static_cast<long>(k), gains.end(), better);
+    ConfigIndex empty;
+    counter_.build_empty(empty);
+    for (std::size_t i = 0; i < k && !stopped_; ++i) {
+      candidates_.push_back(gains[i].second);
+      ++stats_.candidates_promoted;
+      score_singleton(empty, gains[i].second);
+    }
+  }
+
+  // Scores the sweeps' best pairs into the closed list (after build_groups, so that they get
+  // their cursors): the open lists then extend them by their true score, where BIC* (which
+  // adds up single gains) would rank them among the last.
+  void record_sweep_pairs() {
+    for (auto [y, z] : sweep_pairs_) {
+      if (stopped_) break;
+      if (singleton_id_[z] < 0 || !recs_[singleton_id_[y]].extendable) continue;
+      cand_ = {std::min(y, z), std::max(y, z)};
+      if (seen_.find(cand_) >= 0) continue;
       ++stats_.sets_generated;
-      const double q = counter_.data().arity(y);
-      if (cut_before_counting(recs_[0].score, q, recs_[0].cells)) continue;
-      f = counter_.score_extension(empty, y, task_.child);
-      ++stats_.sets_scored;
-      singleton_id_[y] = insert(cand_, f, recs_[0].score, kAllHeaps);
-      apply_superset_rules(0, y);
+      evaluate(static_cast<std::uint32_t>(singleton_id_[y]), z, kAllHeaps);
       poll();
+    }
+  }
+
+  // With screening, before the open lists run: every pair of alive candidates (counted
+  // bit-parallel), then while the time left allows, every triple, and every set of four and
+  // of five among the best kLattice4 and kLattice5 single parents. So the open lists extend
+  // sets whose true scores are known up to that size: on data where parents matter mostly
+  // together, BIC* (which adds up single gains) ranks them among the last (see the top).
+  void lattice() {
+    std::vector<int> by_bic;  // alive candidates, best single parents first
+    for (const auto& g : groups_) by_bic.insert(by_bic.end(), g.begin(), g.end());
+    std::stable_sort(by_bic.begin(), by_bic.end(), [&](int a, int b) {
+      return recs_[singleton_id_[a]].bic > recs_[singleton_id_[b]].bic;
+    });
+    std::vector<int> alive = by_bic;
+    std::sort(alive.begin(), alive.end());
+    const auto start = Clock::now();
+    const std::uint64_t scored_before = stats_.sets_scored;
+    for (std::size_t i = 0; i < alive.size() && !stopped_; ++i) {
+      const int a = alive[i];
+      const bool fast = packed_ && packed_->set_base(task_.child, a);
+      for (std::size_t j = i + 1; j < alive.size() && !stopped_; ++j) {
+        const int b = alive[j];
+        cand_ = {a, b};
+        if (seen_.find(cand_) >= 0) continue;
+        ++stats_.sets_generated;
+        FamilyScore known;
+        const std::uint32_t* t = fast ? packed_->table(b) : nullptr;
+        if (t) {
+          const double q = static_cast<double>(counter_.data().arity(a)) * counter_.data().arity(b);
+          known = counter_.summarize(t, static_cast<std::size_t>(q), q, task_.child);
+        }
+        evaluate(static_cast<std::uint32_t>(singleton_id_[a]), b, kAllHeaps, t ? &known : nullptr);
+        poll();
+      }
+    }
+    const double per_set =  // a pair's cost, a lower bound for larger sets
+        std::chrono::duration<double>(Clock::now() - start).count() /
+        std::max<double>(1, static_cast<double>(stats_.sets_scored - scored_before));
+    const std::pair<int, std::size_t> levels[] = {
+        {3, by_bic.size()}, {4, kLattice4}, {5, kLattice5}};
+    for (auto [size, top] : levels) {
+      if (stopped_ || size > task_.max_parents) return;
+      std::vector<int> members(by_bic.begin(), by_bic.begin() + std::min(top, by_bic.size()));
+      std::sort(members.begin(), members.end());
+      double sets = 1;  // C(members, size)
+      for (int k = 0; k < size; ++k)
+        sets = sets * static_cast<double>(members.size() - k) / static_cast<double>(k + 1);
+      if (members.size() < static_cast<std::size_t>(size) ||
+          per_set * sets > kLatticeShare * task_.remaining())
+        return;
+      lattice_level(members, size);
+    }
+  }
+
+  // Scores every set of `size` members (sorted) whose subset without its last member is
+  // scored and extendable, as that subset's extension.
+  void lattice_level(const std::vector<int>& members, int size) {
+    std::vector<std::size_t> pick(static_cast<std::size_t>(size));
+    for (int k = 0; k < size; ++k) pick[k] = static_cast<std::size_t>(k);
+    const std::size_t m = members.size();
+    while (!stopped_) {
+      sub_.clear();
+      for (int k = 0; k + 1 < size; ++k) sub_.push_back(members[pick[k]]);
+      const std::int64_t base = seen_.find(sub_);
+      const int last = members[pick[size - 1]];
+      cand_ = sub_;
+      cand_.push_back(last);
+      if (base >= 0 && recs_[base].scored && recs_[base].extendable && seen_.find(cand_) < 0) {
+        ++stats_.sets_generated;
+        evaluate(static_cast<std::uint32_t>(base), last, kAllHeaps);
+        poll();
+      }
+      int k = size - 1;  // next combination in lexicographic order
+      while (k >= 0 && pick[k] == m - static_cast<std::size_t>(size - k)) --k;
+      if (k < 0) return;
+      ++pick[k];
+      for (int j = k + 1; j < size; ++j) pick[j] = pick[j - 1] + 1;
     }
   }
 
   // Alive singletons sorted by BIC (best first), one list per arity.
   void build_groups() {
     std::vector<std::int32_t> alive;
-    for (int y : task_.candidates)
+    for (int y : candidates_)
       if (!singleton_id_.empty() && singleton_id_[y] >= 0 && recs_[singleton_id_[y]].extendable)
         alive.push_back(y);
     std::stable_sort(alive.begin(), alive.end(), [&](int a, int b) {
@@ -198,8 +382,9 @@ class BestFirstExplorer {
     poll();
   }
 
-  // Decides, scores and records cand_ = base + y.
-  void evaluate(std::uint32_t base, int y, std::uint8_t heaps) {
+  // Decides, scores and records cand_ = base + y; `known`: its score when already counted.
+  void evaluate(std::uint32_t base, int y, std::uint8_t heaps,
+                const FamilyScore* known = nullptr) {
     double best_sub = recs_[0].score;
     std::uint32_t cells_lb = recs_[base].cells;
     if (!fold_subsets(best_sub, cells_lb)) {
@@ -212,7 +397,8 @@ class BestFirstExplorer {
       insert_cut();
       return;
     }
-    FamilyScore f = counter_.score_extension(base_index(base), y, task_.child);
+    const FamilyScore f =
+        known ? *known : counter_.score_extension(base_index(base), y, task_.child);
     ++stats_.sets_scored;
     std::uint32_t id = insert(cand_, f, best_sub, heaps);
     apply_superset_rules(base, y);
@@ -347,6 +533,14 @@ class BestFirstExplorer {
   }
 
   static constexpr std::uint8_t kAllHeaps = 3;
+  // Conditional sweeps with screening: the best kSweeps singletons are each extended by every
+  // variable, and the kPromote best partners join the candidates.
+  static constexpr std::size_t kSweeps = 8;
+  static constexpr std::size_t kPromote = 8;
+  static constexpr std::size_t kSweepPairs = 8;  // best pairs of each sweep scored into the list
+  static constexpr double kLatticeShare = 0.5;   // a lattice level only if it fits in this share
+  static constexpr std::size_t kLattice4 = 14;    // sets of four among this many best singles
+  static constexpr std::size_t kLattice5 = 8;    // sets of five among this many
   // Hybrid: one pop in kGreedyEvery from greedy's open list. 1 in 2 made the caches
   // greedy-like (audio's network 350 below is's); 1 in 32 kept is's networks where is beats
   // greedy and most of greedy's gain on pumsb_star (bench/README.md, explorer quality).
@@ -446,6 +640,9 @@ class BestFirstExplorer {
   bool out_of_memory_ = false;  // stopped by task_.max_bytes
   bool hard_stop_ = false;      // stopped by the run's stop: no time left for finish()
   std::uint64_t seq_ = 0, polls_ = 0;
+  std::vector<int> candidates_;  // the task's candidates, then those the sweeps promote
+  std::optional<SweepCounter> packed_;  // bit-parallel counts of pairs (screening only)
+  std::vector<std::pair<int, int>> sweep_pairs_;  // (Y, Z): the sweeps' best pairs
   SetTable seen_;             // every set scored or cut
   std::vector<Scored> recs_;  // by id in seen_
   std::vector<std::int64_t> singleton_id_;

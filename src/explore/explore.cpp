@@ -23,6 +23,8 @@
 #include "bnsl/error.hpp"
 #include "bnsl/explore.hpp"
 #include "explore/explorer.hpp"
+#include "score/bit_columns.hpp"
+#include "score/pair_stats.hpp"
 #include "util/progress.hpp"
 
 namespace bnsl {
@@ -76,7 +78,71 @@ void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, s
   if (o.time < 0 || o.time_per_var < 0) throw InputError("time budgets must be >= 0");
 }
 
+// Screening by default above this many variables, to this many candidates.
+constexpr std::size_t kAutoScreenVars = 1000;
+constexpr int kAutoScreenCandidates = 32;
+// The draft cache (ExploreOptions::on_draft): each variable's best single parents by the
+// all-pairs statistics, and every pair of them.
+constexpr std::size_t kDraftSingles = 8;
+
+// The draft cache (see ExploreOptions::on_draft), less what rule 1 drops.
+ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const RowGroups* groups,
+                       const BitColumns& bits, const PairStats& pairs, double eps, int threads) {
+  ScoreCache draft(data.n_vars(), data.names());
+  std::exception_ptr failure;
+  std::mutex mutex;
+#pragma omp parallel num_threads(threads)
+  {
+    Counter counter(data, params, groups);
+    SweepCounter sweep(bits);
+    ConfigIndex empty, single;
+    counter.build_empty(empty);
+    std::vector<double> best_sub;
+#pragma omp for schedule(dynamic, 16)
+    for (long i = 0; i < static_cast<long>(data.n_vars()); ++i) try {
+      const int v = static_cast<int>(i);
+      VarCache& out = draft.var(v);
+      const double s0 = counter.score(empty, v).score;
+      out.add(s0, {});
+      if (data.arity(v) < 2) continue;
+      std::vector<int> top = pairs.top_parents(v, kDraftSingles);
+      std::sort(top.begin(), top.end());
+      best_sub.assign(top.size(), s0);
+      for (std::size_t a = 0; a < top.size(); ++a) {
+        const double s = counter.score_extension(empty, top[a], v).score;
+        best_sub[a] = std::max(s0, s);
+        if (!(s0 > s + eps)) out.add(s, std::span<const int>(&top[a], 1));
+      }
+      for (std::size_t a = 0; a < top.size(); ++a) {
+        const bool fast = sweep.set_base(v, top[a]);
+        if (!fast) counter.build(std::span<const int>(&top[a], 1), single);
+        for (std::size_t b = a + 1; b < top.size(); ++b) {
+          const std::uint32_t* t = fast ? sweep.table(top[b]) : nullptr;
+          const double q = static_cast<double>(data.arity(top[a])) * data.arity(top[b]);
+          const double s = t ? counter.summarize(t, static_cast<std::size_t>(q), q, v).score
+                             : counter.score_extension(single, top[b], v).score;
+          if (std::max(best_sub[a], best_sub[b]) > s + eps) continue;  // rule 1
+          const int pair[2] = {top[a], top[b]};
+          out.add(s, pair);
+        }
+      }
+      out.sort_best_first();
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  return draft;
+}
+
 }  // namespace
+
+int auto_candidates(const ExploreOptions& o, const Dataset& data) {
+  if (o.candidates != ExploreOptions::kAutoCandidates) return std::max(0, o.candidates);
+  if (o.method == ExploreMethod::seq || (o.time <= 0 && o.time_per_var <= 0)) return 0;
+  return data.n_vars() > kAutoScreenVars ? kAutoScreenCandidates : 0;
+}
 
 std::size_t default_explore_memory(int threads) {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
@@ -126,6 +192,23 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   total.max_parents = in_degree_limit(options);
   const std::vector<int> candidates = parent_candidates(data);
   const int max_parents = total.max_parents >= 0 ? total.max_parents : 1 << 20;
+  total.candidates = auto_candidates(options, data);
+  if (total.candidates > 0 && static_cast<std::size_t>(total.candidates) + 1 >= candidates.size())
+    total.candidates = 0;  // every variable is a candidate anyway
+  std::optional<BitColumns> bits;
+  std::optional<PairStats> pairs;
+  if (total.candidates > 0) {
+    bits.emplace(data);
+    pairs.emplace(*bits, threads, run_stop);
+    total.pair_seconds = pairs->seconds();
+    if (options.progress)
+      std::cerr << "bnsl: explore: all-pairs statistics of " << data.n_vars() << " variables in "
+                << pairs->seconds() << " s; " << total.candidates
+                << " candidate parents per variable\n";
+    if (options.on_draft && !run_stop.stop_requested())
+      options.on_draft(
+          draft_cache(data, options.score, groups, *bits, *pairs, eps, threads));
+  }
 
   ScoreCache cache(data.n_vars(), data.names());
   std::exception_ptr failure;
@@ -148,9 +231,16 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
           const int v = vars[i];
           VarTask task;
           task.child = v;
-          if (data.arity(v) >= 2) std::copy_if(candidates.begin(), candidates.end(),
-                                               std::back_inserter(task.candidates),
-                                               [v](int c) { return c != v; });
+          if (data.arity(v) < 2) {
+          } else if (pairs) {
+            task.candidates = pairs->top_parents(v, static_cast<std::size_t>(total.candidates));
+            std::sort(task.candidates.begin(), task.candidates.end());
+            task.universe = &candidates;
+            task.bits = &*bits;
+          } else {
+            std::copy_if(candidates.begin(), candidates.end(), std::back_inserter(task.candidates),
+                         [v](int c) { return c != v; });
+          }
           task.eps = eps;
           task.max_parents = max_parents;
           task.prune = options.prune;

@@ -11,13 +11,19 @@
 #include "bnsl/cache.hpp"
 #include "bnsl/explore.hpp"
 #include "bnsl/stop.hpp"
+#include "score/bit_columns.hpp"
 #include "score/counting.hpp"
 
 namespace bnsl {
 
 struct VarTask {
   int child = 0;
-  std::vector<int> candidates;  // possible parents: every other variable with arity >= 2
+  std::vector<int> candidates;  // possible parents: every other variable with arity >= 2, or
+                                // with screening the child's best single parents
+  // With screening: every variable with arity >= 2 (the child included, skipped), for the
+  // conditional sweeps of the best-first explorers (best_first.cpp); null: no sweeps.
+  const std::vector<int>* universe = nullptr;
+  const BitColumns* bits = nullptr;  // bit-packed columns for the sweeps (may be null)
   double eps = 0;               // pruning slack
   int max_parents = 3;          // in-degree limit
   bool prune = true;            // apply the pruning rules (false: keep every scored set)

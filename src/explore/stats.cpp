@@ -10,6 +10,8 @@ namespace bnsl {
 void ExploreStats::add(const ExploreStats& o) {
   sets_scored += o.sets_scored;
   sets_generated += o.sets_generated;
+  sets_swept += o.sets_swept;
+  candidates_promoted += o.candidates_promoted;
   pruned_rule1 += o.pruned_rule1;
   pruned_rule2 += o.pruned_rule2;
   pruned_rule3 += o.pruned_rule3;
@@ -25,6 +27,11 @@ void ExploreStats::add(const ExploreStats& o) {
 
 void ExploreStats::print(std::ostream& out) const {
   out << "exploration: " << seconds << " s, epsilon " << epsilon << "\n";
+  if (candidates > 0)
+    out << "  screening         " << candidates << " candidate parents per variable, from "
+        << "all-pairs statistics (" << pair_seconds << " s); the cache is not provably complete\n"
+        << "  sweeps            " << sets_swept << " families counted, " << candidates_promoted
+        << " candidates promoted\n";
   if (rows_counted < rows)
     out << "  rows counted      " << rows_counted << " distinct of " << rows
         << " (each weighted by its multiplicity)\n";
@@ -51,7 +58,9 @@ std::string ExploreStats::to_json() const {
                       {"vars_out_of_memory", vars_out_of_memory}, {"vars_retried", vars_retried},
                       {"cache_entries", cache_entries},
                       {"cache_bytes", cache_bytes}, {"rows", rows},
-                      {"rows_counted", rows_counted}, {"epsilon", epsilon}, {"seconds", seconds}};
+                      {"rows_counted", rows_counted}, {"epsilon", epsilon}, {"seconds", seconds},
+                      {"candidates", candidates}, {"pair_seconds", pair_seconds},
+                      {"sets_swept", sets_swept}, {"candidates_promoted", candidates_promoted}};
   return j.dump(2);
 }
 
