@@ -50,6 +50,7 @@ struct ExactCommand {
     o.epsilon = eps.resolve();
     o.method = ExploreMethod::is;  // best-first to exhaustion: no in-degree limit
     o.max_parents = -1;
+    o.candidates = 0;  // never screened: the proof needs every family within epsilon
     o.prune = true;
     o.threads = run.threads;
     o.progress = !run.quiet;

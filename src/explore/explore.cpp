@@ -115,10 +115,12 @@ ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const Row
       }
       for (std::size_t a = 0; a < top.size(); ++a) {
         const bool fast = sweep.set_base(v, top[a]);
-        if (!fast) counter.build(std::span<const int>(&top[a], 1), single);
+        bool built = false;  // single holds top[a]'s configuration index
         for (std::size_t b = a + 1; b < top.size(); ++b) {
           const std::uint32_t* t = fast ? sweep.table(top[b]) : nullptr;
           const double q = static_cast<double>(data.arity(top[a])) * data.arity(top[b]);
+          if (!t && !built) counter.build(std::span<const int>(&top[a], 1), single);
+          built = built || !t;
           const double s = t ? counter.summarize(t, static_cast<std::size_t>(q), q, v).score
                              : counter.score_extension(single, top[b], v).score;
           if (std::max(best_sub[a], best_sub[b]) > s + eps) continue;  // rule 1
