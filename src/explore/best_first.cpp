@@ -38,7 +38,9 @@
 //     conditional gain BIC(Y + Z) - BIC(Y) > 0 join the candidates, and each sweep's
 //     kSweepPairs best pairs are scored into the closed list;
 //  2. the lattice: every pair of candidates, then, as far as the time left allows, every
-//     triple, and every set of four and five among the best kLattice4 and kLattice5 singles.
+//     triple, and every set of four and five among the best kLattice4 and kLattice5 singles;
+//  3. deep sweeps: the best sets of two and three parents (kDeepSweepBases of each size) are
+//     each extended by every variable, and their kSweepPairs best extensions scored.
 // BIC* adds up single gains, so on such data it ranks a good set of three or four parents
 // below every set that holds a strong child of X (V1633: {699, 1020, 1639} gains 944, each
 // alone 5-48); the open lists then start from true scores up to those sizes. Screened
@@ -112,6 +114,7 @@ class BestFirstExplorer {
     build_groups();
     record_sweep_pairs();
     if (task_.universe) lattice();
+    if (task_.universe) deep_sweeps();
     for (std::uint32_t id = 1; id < seen_.size(); ++id) add_cursors(id, kAllHeaps);
     while ((!open_[0].empty() || !open_[1].empty() || !pending_.empty()) && !stopped_) step();
     if (out_of_memory_)
@@ -282,6 +285,64 @@ class BestFirstExplorer {
     }
   }
 
+  // With screening, after the lattice: the kDeepSweepBases[s] best sets of each size s = 2 ..
+  // kDeepSweepMax that beat all their scored subsets are each extended by every variable
+  // (counted row by row), and each one's kSweepPairs best extensions are scored into the
+  // closed list, one size after the other, so a set found from a pair can be a base of
+  // three. A parent that matters only beside three others is invisible alone and to the
+  // lattice, whose sets are made of candidates: on gen2000 after 90 s (2 threads) the best
+  // subset of the true family was missing from 85 caches (18,043 of BIC lost), most of them
+  // sets of four whose best three were cached, the fourth parent ranking up to 1,961st alone
+  // and gaining 300-500 beside the three; the deep sweeps leave 47 (9,600 lost). The best
+  // set alone is not enough (the child's own children make the best sets: 74 left, 16,900
+  // lost), and more bases leave too little time for the rest (two and eight: 10,500 lost).
+  void deep_sweeps() {
+    std::vector<std::pair<double, int>> gains;
+    std::vector<std::pair<double, std::uint32_t>> bases;
+    const auto better = [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    };
+    for (std::size_t size = 2; size <= kDeepSweepMax && !stopped_; ++size) {
+      if (static_cast<int>(size) >= task_.max_parents) return;
+      // Bases: the best sets of this size that beat all their scored subsets.
+      bases.clear();
+      for (std::uint32_t id = 1; id < recs_.size(); ++id) {
+        const Scored& r = recs_[id];
+        if (r.scored && r.extendable && r.score >= r.best_sub && seen_.get(id).size() == size)
+          bases.push_back({r.score, id});
+      }
+      const std::size_t n_bases = std::min(kDeepSweepBases[size], bases.size());
+      std::partial_sort(bases.begin(), bases.begin() + static_cast<long>(n_bases), bases.end(),
+                        better);
+      for (std::size_t b = 0; b < n_bases && !stopped_; ++b) {
+        const std::uint32_t base = bases[b].second;
+        const auto set = seen_.get(base);
+        const std::vector<std::int32_t> members(set.begin(), set.end());
+        gains.clear();
+        for (int z : *task_.universe) {
+          if (z == task_.child || std::binary_search(members.begin(), members.end(), z)) continue;
+          if (stopped_) return;
+          const double g =
+              counter_.score_extension(base_index(base), z, task_.child).score - bases[b].first;
+          ++stats_.sets_swept;
+          if (g > 0) gains.push_back({g, z});
+          poll();
+        }
+        const std::size_t k = std::min(kSweepPairs, gains.size());
+        std::partial_sort(gains.begin(), gains.begin() + static_cast<long>(k), gains.end(), better);
+        for (std::size_t i = 0; i < k && !stopped_; ++i) {
+          const int z = gains[i].second;
+          cand_ = members;
+          cand_.insert(std::upper_bound(cand_.begin(), cand_.end(), z), z);
+          if (seen_.find(cand_) >= 0) continue;
+          ++stats_.sets_generated;
+          evaluate(base, z, kAllHeaps);
+          poll();
+        }
+      }
+    }
+  }
+
   // Scores every set of `size` members (sorted) whose subset without its last member is
   // scored and extendable, as that subset's extension.
   void lattice_level(const std::vector<int>& members, int size) {
@@ -383,8 +444,7 @@ class BestFirstExplorer {
   }
 
   // Decides, scores and records cand_ = base + y; `known`: its score when already counted.
-  void evaluate(std::uint32_t base, int y, std::uint8_t heaps,
-                const FamilyScore* known = nullptr) {
+  void evaluate(std::uint32_t base, int y, std::uint8_t heaps, const FamilyScore* known = nullptr) {
     double best_sub = recs_[0].score;
     std::uint32_t cells_lb = recs_[base].cells;
     if (!fold_subsets(best_sub, cells_lb)) {
@@ -537,10 +597,12 @@ class BestFirstExplorer {
   // variable, and the kPromote best partners join the candidates.
   static constexpr std::size_t kSweeps = 8;
   static constexpr std::size_t kPromote = 8;
-  static constexpr std::size_t kSweepPairs = 8;  // best pairs of each sweep scored into the list
-  static constexpr double kLatticeShare = 0.5;   // a lattice level only if it fits in this share
-  static constexpr std::size_t kLattice4 = 14;    // sets of four among this many best singles
-  static constexpr std::size_t kLattice5 = 8;    // sets of five among this many
+  static constexpr std::size_t kSweepPairs = 8;    // best pairs of each sweep scored into the list
+  static constexpr double kLatticeShare = 0.5;     // a lattice level only if it fits in this share
+  static constexpr std::size_t kLattice4 = 14;     // sets of four among this many best singles
+  static constexpr std::size_t kLattice5 = 8;      // sets of five among this many
+  static constexpr std::size_t kDeepSweepMax = 3;  // deep sweeps extend sets up to this size
+  static constexpr std::size_t kDeepSweepBases[kDeepSweepMax + 1] = {0, 0, 1, 4};  // by size
   // Hybrid: one pop in kGreedyEvery from greedy's open list. 1 in 2 made the caches
   // greedy-like (audio's network 350 below is's); 1 in 32 kept is's networks where is beats
   // greedy and most of greedy's gain on pumsb_star (bench/README.md, explorer quality).
@@ -640,11 +702,11 @@ class BestFirstExplorer {
   bool out_of_memory_ = false;  // stopped by task_.max_bytes
   bool hard_stop_ = false;      // stopped by the run's stop: no time left for finish()
   std::uint64_t seq_ = 0, polls_ = 0;
-  std::vector<int> candidates_;  // the task's candidates, then those the sweeps promote
+  std::vector<int> candidates_;         // the task's candidates, then those the sweeps promote
   std::optional<SweepCounter> packed_;  // bit-parallel counts of pairs (screening only)
   std::vector<std::pair<int, int>> sweep_pairs_;  // (Y, Z): the sweeps' best pairs
-  SetTable seen_;             // every set scored or cut
-  std::vector<Scored> recs_;  // by id in seen_
+  SetTable seen_;                                 // every set scored or cut
+  std::vector<Scored> recs_;                      // by id in seen_
   std::vector<std::int64_t> singleton_id_;
   std::vector<int> group_arity_;
   std::vector<std::vector<std::int32_t>> groups_;
