@@ -275,7 +275,18 @@ def execute(run, args, runs_dir):
     result_path = prefix + ".result.json"
     if args.resume and os.path.exists(result_path):
         with open(result_path) as f:
-            return json.load(f)
+            r = json.load(f)
+        if "eval_error" not in r or args.dry_run:
+            return r
+        # The run stands; its evaluation failed (e.g. an older --tools): evaluate again.
+        if run.get("generate"):
+            generated(args.tools, run)
+        del r["eval_error"]
+        r.update(evaluate(args.tools, args.data, run, prefix, prefix + ".stderr"))
+        if r.get("truth_score") is not None:
+            r["refs"].setdefault("true", r["truth_score"])
+        write_result(result_path, r)
+        return r
     if run.get("generate") and not args.dry_run:
         generated(args.tools, run)
     elif run.get("generate"):
@@ -300,11 +311,15 @@ def execute(run, args, runs_dir):
         if r.get("truth_score") is not None:
             r["refs"].setdefault("true", r["truth_score"])
     r["trace"] = read_trace(prefix + ".trace")
-    tmp = result_path + ".tmp"
+    write_result(result_path, r)
+    return r
+
+
+def write_result(path, r):
+    tmp = path + ".tmp"
     with open(tmp, "w") as f:
         json.dump(r, f, indent=1)
-    os.replace(tmp, result_path)
-    return r
+    os.replace(tmp, path)
 
 
 COLUMNS = ["name", "label", "command", "time", "threads", "seed", "exit", "wall_s", "cpu_s",
@@ -460,7 +475,9 @@ def main():
     ap.add_argument("--only", help="run only runs whose name matches this regular expression")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="override a field of every run (e.g. time=10)")
-    ap.add_argument("--resume", action="store_true", help="reuse runs already measured")
+    ap.add_argument("--resume", action="store_true",
+                    help="reuse runs already measured (a run whose bnsl eval failed is "
+                    "evaluated again, with --tools)")
     ap.add_argument("--dry-run", action="store_true", help="print the command lines only")
     args = ap.parse_args()
     overrides = {}

@@ -29,12 +29,12 @@ void with_codes(const Dataset& data, int v, F&& f) {
 }
 
 // out[i * nb + j] = popcount(a_i & b_j) over `words` words, for i < na, j < nb; bitmap i of a
-// starts at a + i * words (likewise b).
-// Two builds of one kernel: with POPCNT (or without, chosen by the loader), and with
-// AVX-512 VPOPCNTDQ, into which GCC vectorises the word loops (8 words per instruction).
-__attribute__((target_clones("popcnt", "default"))) void popcount_table_scalar(
-    const std::uint64_t* a, int na, const std::uint64_t* b, int nb, std::size_t words,
-    std::uint32_t* out) {
+// starts at a + i * words (likewise b). Inlined into each build below, which compiles it for
+// its own target.
+__attribute__((always_inline)) inline void popcount_table_body(const std::uint64_t* a, int na,
+                                                               const std::uint64_t* b, int nb,
+                                                               std::size_t words,
+                                                               std::uint32_t* out) {
   for (int i = 0; i < na; ++i) {
     const std::uint64_t* ai = a + static_cast<std::size_t>(i) * words;
     int j = 0;
@@ -63,35 +63,18 @@ __attribute__((target_clones("popcnt", "default"))) void popcount_table_scalar(
   }
 }
 
+// Two builds of the kernel: with POPCNT (or without, chosen by the loader), and with AVX-512
+// VPOPCNTDQ, into which GCC vectorises the word loops (8 words per instruction).
+__attribute__((target_clones("popcnt", "default"))) void popcount_table_scalar(
+    const std::uint64_t* a, int na, const std::uint64_t* b, int nb, std::size_t words,
+    std::uint32_t* out) {
+  popcount_table_body(a, na, b, nb, words, out);
+}
+
 __attribute__((target("avx512f,avx512vl,avx512vpopcntdq"))) void popcount_table_avx512(
     const std::uint64_t* a, int na, const std::uint64_t* b, int nb, std::size_t words,
     std::uint32_t* out) {
-  for (int i = 0; i < na; ++i) {
-    const std::uint64_t* ai = a + static_cast<std::size_t>(i) * words;
-    int j = 0;
-    for (; j + 3 <= nb; j += 3) {  // three columns per pass over a_i
-      const std::uint64_t* b0 = b + static_cast<std::size_t>(j) * words;
-      const std::uint64_t* b1 = b0 + words;
-      const std::uint64_t* b2 = b1 + words;
-      std::uint64_t s0 = 0, s1 = 0, s2 = 0;
-      for (std::size_t w = 0; w < words; ++w) {
-        const std::uint64_t x = ai[w];
-        s0 += static_cast<std::uint64_t>(__builtin_popcountll(x & b0[w]));
-        s1 += static_cast<std::uint64_t>(__builtin_popcountll(x & b1[w]));
-        s2 += static_cast<std::uint64_t>(__builtin_popcountll(x & b2[w]));
-      }
-      out[i * nb + j] = static_cast<std::uint32_t>(s0);
-      out[i * nb + j + 1] = static_cast<std::uint32_t>(s1);
-      out[i * nb + j + 2] = static_cast<std::uint32_t>(s2);
-    }
-    for (; j < nb; ++j) {
-      const std::uint64_t* bj = b + static_cast<std::size_t>(j) * words;
-      std::uint64_t s = 0;
-      for (std::size_t w = 0; w < words; ++w)
-        s += static_cast<std::uint64_t>(__builtin_popcountll(ai[w] & bj[w]));
-      out[i * nb + j] = static_cast<std::uint32_t>(s);
-    }
-  }
+  popcount_table_body(a, na, b, nb, words, out);
 }
 
 using PopcountTable = void (*)(const std::uint64_t*, int, const std::uint64_t*, int, std::size_t,
