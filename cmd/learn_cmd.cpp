@@ -1,8 +1,9 @@
 // `bnsl learn DATA.csv -o PREFIX`: explore parent sets, then search orders, in one --time
 // budget (default 60 s; --explore-share of it for exploration, default half, more when the
-// search is the subset DP or the exploration is screened, see explore_seconds; the search gets what exploration leaves, less
-// a small reserve for writing the outputs). Writes the pool of networks within epsilon of the
-// best found, refreshed every --checkpoint seconds, at the deadline and on SIGINT/SIGTERM.
+// search is the subset DP or the exploration is screened, see explore_seconds; the search
+// gets what exploration leaves, less a small reserve for writing the outputs). Writes the
+// pool of networks within epsilon of the best found, refreshed every --checkpoint seconds, at
+// the deadline and on SIGINT/SIGTERM.
 #include <algorithm>
 #include <iostream>
 #include <memory>

@@ -5,10 +5,10 @@
 // with one thread and a fixed number of restarts a seed fixes the pool. Before any chain
 // starts, the greedy network over the cache (greedy_dag.cpp) and the OBS network of its order
 // are pooled, and written at once by the checkpoint callback, so a result exists within
-// seconds even for ten thousand variables, and even if the run is stopped at once. After the chains, class completion
-// (complete_classes.cpp) adds the Markov equivalent DAGs of the pooled ones, then neighbour
-// completion (complete_neighbours.cpp) the DAGs within epsilon one family away from pooled
-// ones, and class completion runs again for those. Small problems are solved exactly
+// seconds even for ten thousand variables, and even if the run is stopped at once. After the
+// chains, class completion (complete_classes.cpp) adds the Markov equivalent DAGs of the
+// pooled ones, then neighbour completion (complete_neighbours.cpp) the DAGs within epsilon one
+// family away from pooled ones, and class completion runs again for those. Small problems are solved exactly
 // instead, which finds the optimum over the cache and every DAG within epsilon of it
 // (optimal and complete, unless stopped or capped by pool_max): for
 // n <= exhaustive_max_n every order is enumerated (order_enum.cpp on all n! orders; every DAG
@@ -333,7 +333,8 @@ void Driver::seed_pool(SearchStats& total) {
     incumbent_.emplace();
     incumbent_->offer(obs.order(), obs.score());
   }
-  if (o_.progress) progress_line(o_.greedy_start ? "search: greedy network" : "search: seed network");
+  if (o_.progress)
+    progress_line(o_.greedy_start ? "search: greedy network" : "search: seed network");
 }
 
 PoolReport Driver::run(SearchStats& total) {
