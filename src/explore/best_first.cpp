@@ -104,11 +104,11 @@ class BestFirstExplorer {
         bic_(counter.params().kind == ScoreKind::bic),
         r_child_(counter.data().arity(task.child)),
         n_(static_cast<double>(counter.data().n_rows())),
-        u_(counter.penalty(task.child, 1.0)) {}
+        u_(counter.penalty(task.child, 1.0)),
+        pairs_(counter, task.bits) {}
 
   void run() {
     candidates_ = task_.candidates;
-    if (task_.bits) packed_.emplace(*task_.bits);
     score_empty_and_singletons();
     if (task_.universe && !stopped_ && recs_[0].extendable && task_.max_parents >= 2) sweep();
     build_groups();
@@ -174,26 +174,14 @@ class BestFirstExplorer {
     const auto better = [](const auto& a, const auto& b) {
       return a.first != b.first ? a.first > b.first : a.second < b.second;
     };
-    ConfigIndex base;
     for (int y : top) {
-      const bool fast = packed_ && packed_->set_base(task_.child, y);
-      bool built = false;  // base holds y's configuration index
+      pairs_.set_base(task_.child, y);
       const double bic_y = recs_[singleton_id_[y]].bic;
       gains.clear();
       for (int z : *task_.universe) {
         if (z == y || z == task_.child) continue;
         if (stopped_) return;
-        const std::uint32_t* t = fast ? packed_->table(z) : nullptr;
-        double bic;
-        if (t) {
-          const double q = static_cast<double>(counter_.data().arity(y)) * counter_.data().arity(z);
-          bic = counter_.summarize(t, static_cast<std::size_t>(q), q, task_.child).bic();
-        } else {  // not bit-packed: count row by row
-          if (!built) counter_.build(std::span<const int>(&y, 1), base);
-          built = true;
-          bic = counter_.score_extension(base, z, task_.child).bic();
-        }
-        const double g = bic - bic_y;
+        const double g = pairs_.score(z).bic() - bic_y;
         ++stats_.sets_swept;
         gains.push_back({g, z});
         if (!is_candidate[z]) promote_gain[z] = std::max(promote_gain[z], g);
@@ -250,19 +238,16 @@ class BestFirstExplorer {
     const std::uint64_t scored_before = stats_.sets_scored;
     for (std::size_t i = 0; i < alive.size() && !stopped_; ++i) {
       const int a = alive[i];
-      const bool fast = packed_ && packed_->set_base(task_.child, a);
+      pairs_.set_base(task_.child, a);
       for (std::size_t j = i + 1; j < alive.size() && !stopped_; ++j) {
         const int b = alive[j];
         cand_ = {a, b};
         if (seen_.find(cand_) >= 0) continue;
         ++stats_.sets_generated;
-        FamilyScore known;
-        const std::uint32_t* t = fast ? packed_->table(b) : nullptr;
-        if (t) {
-          const double q = static_cast<double>(counter_.data().arity(a)) * counter_.data().arity(b);
-          known = counter_.summarize(t, static_cast<std::size_t>(q), q, task_.child);
-        }
-        evaluate(static_cast<std::uint32_t>(singleton_id_[a]), b, kAllHeaps, t ? &known : nullptr);
+        // Counted here only when bit-parallel; else evaluate() may cut it before counting.
+        const std::optional<FamilyScore> known = pairs_.packed_score(b);
+        evaluate(static_cast<std::uint32_t>(singleton_id_[a]), b, kAllHeaps,
+                 known ? &*known : nullptr);
         poll();
       }
     }
@@ -702,8 +687,8 @@ class BestFirstExplorer {
   bool out_of_memory_ = false;  // stopped by task_.max_bytes
   bool hard_stop_ = false;      // stopped by the run's stop: no time left for finish()
   std::uint64_t seq_ = 0, polls_ = 0;
-  std::vector<int> candidates_;         // the task's candidates, then those the sweeps promote
-  std::optional<SweepCounter> packed_;  // bit-parallel counts of pairs (screening only)
+  std::vector<int> candidates_;  // the task's candidates, then those the sweeps promote
+  PairSweep pairs_;              // families {Y, Z} for the sweeps and the lattice (screening)
   std::vector<std::pair<int, int>> sweep_pairs_;  // (Y, Z): the sweeps' best pairs
   SetTable seen_;                                 // every set scored or cut
   std::vector<Scored> recs_;                      // by id in seen_

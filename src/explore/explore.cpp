@@ -94,8 +94,8 @@ ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const Row
 #pragma omp parallel num_threads(threads)
   {
     Counter counter(data, params, groups);
-    SweepCounter sweep(bits);
-    ConfigIndex empty, single;
+    PairSweep sweep(counter, &bits);
+    ConfigIndex empty;
     counter.build_empty(empty);
     std::vector<double> best_sub;
 #pragma omp for schedule(dynamic, 16)
@@ -114,15 +114,9 @@ ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const Row
         if (!(s0 > s + eps)) out.add(s, std::span<const int>(&top[a], 1));
       }
       for (std::size_t a = 0; a < top.size(); ++a) {
-        const bool fast = sweep.set_base(v, top[a]);
-        bool built = false;  // single holds top[a]'s configuration index
+        sweep.set_base(v, top[a]);
         for (std::size_t b = a + 1; b < top.size(); ++b) {
-          const std::uint32_t* t = fast ? sweep.table(top[b]) : nullptr;
-          const double q = static_cast<double>(data.arity(top[a])) * data.arity(top[b]);
-          if (!t && !built) counter.build(std::span<const int>(&top[a], 1), single);
-          built = built || !t;
-          const double s = t ? counter.summarize(t, static_cast<std::size_t>(q), q, v).score
-                             : counter.score_extension(single, top[b], v).score;
+          const double s = sweep.score(top[b]).score;
           if (std::max(best_sub[a], best_sub[b]) > s + eps) continue;  // rule 1
           const int pair[2] = {top[a], top[b]};
           out.add(s, pair);

@@ -234,4 +234,18 @@ const std::uint32_t* SweepCounter::table(int z) {
   return table_.data();
 }
 
+std::optional<FamilyScore> PairSweep::packed_score(int z) {
+  const std::uint32_t* t = fast_ ? sweep_->table(z) : nullptr;
+  if (!t) return std::nullopt;
+  const double q = static_cast<double>(counter_.data().arity(y_)) * counter_.data().arity(z);
+  return counter_.summarize(t, static_cast<std::size_t>(q), q, child_);
+}
+
+FamilyScore PairSweep::score(int z) {
+  if (std::optional<FamilyScore> f = packed_score(z)) return *f;
+  if (!built_) counter_.build(std::span<const int>(&y_, 1), index_);
+  built_ = true;
+  return counter_.score_extension(index_, z, child_);
+}
+
 }  // namespace bnsl

@@ -13,13 +13,18 @@
 //   if (sw.set_base(child, y))             // false if a column is not packed or too wide
 //     if (const std::uint32_t* t = sw.table(z))    // null if z is not packed
 //       FamilyScore f = counter.summarize(t, r_y * r_z, r_y * r_z, child);  // {y, z}
+//   PairSweep ps(counter, &bits);          // the same, scored, with a row-by-row fallback
+//   ps.set_base(child, y);
+//   FamilyScore f = ps.score(z);           // {y, z}, bit-parallel where it can be
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "bnsl/dataset.hpp"
+#include "score/counting.hpp"
 
 namespace bnsl {
 
@@ -84,6 +89,33 @@ class SweepCounter {
   int child_ = -1, y_ = -1, r_child_ = 0, r_y_ = 0;
   std::vector<std::uint64_t> base_;  // bitmap of (y = j, child = x) at (j * r_child + x) * words
   std::vector<std::uint32_t> base_count_, cells_, table_;
+};
+
+// The families {y, z} of one child for one y and many z, scored: bit-parallel (SweepCounter)
+// where both columns and the table allow, row by row from y's configuration index (built on
+// first need) otherwise; the two give the same score bit for bit (Counter::summarize). One per
+// thread, sharing the thread's Counter.
+class PairSweep {
+ public:
+  PairSweep(Counter& counter, const BitColumns* bits) : counter_(counter) {
+    if (bits) sweep_.emplace(*bits);
+  }
+  void set_base(int child, int y) {
+    child_ = child;
+    y_ = y;
+    fast_ = sweep_ && sweep_->set_base(child, y);
+    built_ = false;
+  }
+  // The family's score when it can be counted bit-parallel, else nothing.
+  std::optional<FamilyScore> packed_score(int z);
+  FamilyScore score(int z);
+
+ private:
+  Counter& counter_;
+  std::optional<SweepCounter> sweep_;
+  ConfigIndex index_;  // y's, when built_
+  int child_ = -1, y_ = -1;
+  bool fast_ = false, built_ = false;
 };
 
 }  // namespace bnsl
