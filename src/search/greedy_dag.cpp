@@ -106,30 +106,38 @@ class GreedyDag {
     for (int p : cache_.var(v).parents(e))
       if (ord_[p] > ord_[v]) bound = std::max(bound, ord_[p]);
     if (bound < 0) return true;
-    forward(v, bound);
+    forward(v, bound, found_);
     bool ok = true;
     for (int p : cache_.var(v).parents(e))
       if (mark_[p] == epoch_) ok = false;
     return ok;
   }
 
-  // Marks (mark_ = epoch_) and lists in found_ the descendants of v with ord <= bound, v
-  // included.
-  void forward(int v, int bound) {
+  // Marks (mark_ = epoch_) and lists in out the nodes reachable from `from` through
+  // next(x) (its neighbours) while within(y) holds, `from` included.
+  template <class Next, class Within>
+  void reach(int from, Next next, Within within, std::vector<int>& out) {
     ++epoch_;
-    found_.clear();
-    stack_.assign(1, v);
-    mark_[v] = epoch_;
+    out.clear();
+    stack_.assign(1, from);
+    mark_[from] = epoch_;
     while (!stack_.empty()) {
       const int x = stack_.back();
       stack_.pop_back();
-      found_.push_back(x);
-      for (int c : children_[x])
-        if (mark_[c] != epoch_ && ord_[c] <= bound) {
-          mark_[c] = epoch_;
-          stack_.push_back(c);
+      out.push_back(x);
+      for (int y : next(x))
+        if (mark_[y] != epoch_ && within(y)) {
+          mark_[y] = epoch_;
+          stack_.push_back(y);
         }
     }
+  }
+
+  // Marks and lists in out the descendants of v with ord <= bound, v included.
+  void forward(int v, int bound, std::vector<int>& out) {
+    reach(
+        v, [this](int x) -> const std::vector<int>& { return children_[x]; },
+        [&](int c) { return ord_[c] <= bound; }, out);
   }
 
   // Gives v the parents of entry e (known acyclic) and restores the topological order.
@@ -152,32 +160,20 @@ class GreedyDag {
   // that reach p (backward, ord > ord[v]) in front of those reachable from v (forward,
   // ord < ord[p]), reusing their positions.
   void reorder(int p, int v) {
-    forward(v, ord_[p]);
-    std::vector<int> fwd = found_;
-    ++epoch_;
-    back_.clear();
-    stack_.assign(1, p);
-    mark_[p] = epoch_;
-    while (!stack_.empty()) {
-      const int x = stack_.back();
-      stack_.pop_back();
-      back_.push_back(x);
-      for (int q : cache_.var(x).parents(choice_[x]))
-        if (mark_[q] != epoch_ && ord_[q] > ord_[v]) {
-          mark_[q] = epoch_;
-          stack_.push_back(q);
-        }
-    }
+    forward(v, ord_[p], fwd_);
+    reach(
+        p, [this](int x) { return cache_.var(x).parents(choice_[x]); },
+        [&](int q) { return ord_[q] > ord_[v]; }, back_);
     auto by_ord = [this](int a, int b) { return ord_[a] < ord_[b]; };
     std::sort(back_.begin(), back_.end(), by_ord);
-    std::sort(fwd.begin(), fwd.end(), by_ord);
+    std::sort(fwd_.begin(), fwd_.end(), by_ord);
     slots_.clear();
     for (int x : back_) slots_.push_back(ord_[x]);
-    for (int x : fwd) slots_.push_back(ord_[x]);
+    for (int x : fwd_) slots_.push_back(ord_[x]);
     std::sort(slots_.begin(), slots_.end());
     std::size_t k = 0;
     for (int x : back_) place(x, slots_[k++]);
-    for (int x : fwd) place(x, slots_[k++]);
+    for (int x : fwd_) place(x, slots_[k++]);
   }
 
   void place(int x, int pos) {
@@ -193,7 +189,7 @@ class GreedyDag {
   std::vector<int> at_;   // at_[pos]: the variable at that position
   std::vector<std::uint32_t> mark_;
   std::uint32_t epoch_ = 0;
-  std::vector<int> stack_, found_, back_, slots_;
+  std::vector<int> stack_, found_, fwd_, back_, slots_;
   std::priority_queue<Proposal> heap_;
 };
 
