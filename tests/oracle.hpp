@@ -6,7 +6,8 @@
 //   oracle::OrderResult r = oracle::brute_force_orders(full);   // r.opt, r.best_with[v][mask]
 //
 // Counts n_jk are taken row by row through Dataset::code(v, i) and turned into BIC and BDeu by
-// the formulas of DESIGN.md (natural log): nothing here calls LocalScorer or explore.
+// the formulas of docs/design.md, "Scores" (natural log): nothing here calls LocalScorer or
+// explore.
 //
 // Brute force over DAGs (n <= 6). For a fixed variable order, the best network consistent with
 // it lets every node u take its best family among subsets of its predecessors pred(u); every

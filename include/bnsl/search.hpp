@@ -78,8 +78,8 @@ struct SearchOptions {
   // from a random order of thousands of variables takes long and ends far below (0: never).
   std::size_t incumbent_min_n = 1000;
   // Called on the calling thread of search() each time the best score rises, with the
-  // seconds since search() started and the new best: first for the network of the identity
-  // order that seeds the pool, then as the monitor sees rises (it polls every 20 ms, so rises
+  // seconds since search() started and the new best: first for the network that seeds the
+  // pool (the greedy network, or the identity order's without greedy_start), then as the monitor sees rises (it polls every 20 ms, so rises
   // closer together are reported as one, at the time seen), and at the end for a rise after
   // the last poll (exhaustive runs, n <= exhaustive_max_n: only the seed and the end). Each
   // reported best exceeds the previous beyond the score tolerance (src/score/compare.hpp).

@@ -1,4 +1,4 @@
-// Pool JSON: the DAG pool, its classes and edge probabilities (DESIGN.md "Command line").
+// Pool JSON: the DAG pool, its classes and edge probabilities (docs/design.md, "Outputs").
 //
 // Written one DAG and one edge per line so that large pools stay readable with line tools;
 // doubles are printed by nlohmann::json, which emits the shortest text that reads back to

@@ -1,4 +1,5 @@
-// Text renderings of a pool report (JSON, DOT); the public entry points are write_outputs / read_pool_json in bnsl/report.hpp.
+// Text renderings of a pool report (JSON, DOT); the public entry points are write_outputs /
+// read_pool_json in bnsl/report.hpp.
 #pragma once
 
 #include <string>
@@ -7,7 +8,7 @@
 
 namespace bnsl {
 
-// PREFIX.pool.json content (DESIGN.md "Command line"), one DAG per line.
+// PREFIX.pool.json content (docs/design.md, "Outputs"), one DAG per line.
 std::string pool_json_text(const PoolReport& report);
 // Parses pool JSON text; `file` names it in InputError messages ("FILE:LINE:COL: ...").
 PoolReport parse_pool_json(const std::string& text, const std::string& file);

@@ -1,4 +1,4 @@
-// The DAG pool (DESIGN.md, "The DAG pool"): keeps every distinct DAG with
+// The DAG pool (docs/design.md, "The DAG pool"): keeps every distinct DAG with
 // s(G) >= s_best - epsilon, re-trimmed whenever s_best rises, capped at max_size keeping the
 // best. Guarantee: after any sequence of offers, the pool holds exactly the distinct offered
 // DAGs within epsilon of the best offered one (or the max_size best of them, and truncated()

@@ -1,5 +1,5 @@
-// Order-consistent enumeration (DESIGN.md, "The DAG pool"; Liao et al. 2019 enumerate all
-// networks within a factor of the optimum; here restricted to one order). For a fixed order
+// Order-consistent enumeration (docs/design.md, "The DAG pool"; Liao et al. 2019 enumerate
+// all networks within a factor of the optimum; here restricted to one order). For a fixed order
 // the consistent DAGs are exactly the independent choices, per node, of a cache entry whose
 // parents all precede it, and a DAG's score is s_best(order) - sum of per-node losses, where
 // loss = (best consistent entry's score) - (chosen entry's score) >= 0. So all consistent DAGs

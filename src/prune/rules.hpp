@@ -3,8 +3,8 @@
 // A parent set may be dropped only if no network scoring within eps of the optimum can use
 // it. Every rule below exhibits, for a dropped set P', a subset P with s(P) > s(P') + eps:
 // replacing P' by P in any network gives an acyclic network more than eps better, so the
-// original is more than eps below the optimum. Conventions (DESIGN.md): s = local score,
-// higher is better; pen(P) = (ln N / 2)(r_X - 1) q_P; LL(P) = -N H(X|P) <= 0.
+// original is more than eps below the optimum. Conventions (docs/design.md, "Pruning"):
+// s = local score, higher is better; pen(P) = (ln N / 2)(r_X - 1) q_P; LL(P) = -N H(X|P) <= 0.
 //
 //  1. Subset rule (Teyssier-Koller, relaxed): drop P' if s(P) > s(P') + eps, P a proper subset.
 //  2. BIC bound (de Campos-Ji): s(P') <= -pen(P'); so s(P) + pen(P') > eps drops P' and, as

@@ -8,8 +8,9 @@
 // counted row by row from the codes. A sweep's family {Y, Z} of child X is counted the same
 // way against the r_Y r_X bitmaps (Y = j and X = x), ANDed once per base.
 //
-// The popcount kernel is compiled twice, with the POPCNT instruction and without, and the
-// loader picks one at run time (GCC target_clones).
+// The popcount kernel has three builds: with AVX-512 VPOPCNTDQ, with the POPCNT instruction,
+// and with neither; one is picked at run time from what the CPU supports (__builtin_cpu_supports
+// and GCC target_clones).
 #include "score/bit_columns.hpp"
 
 #include <algorithm>
