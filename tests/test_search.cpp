@@ -518,7 +518,7 @@ TEST_CASE("checkpoints deliver valid snapshots while the search runs", "[search]
   check_pool(cache, r, 2.0);
 }
 
-// A trap of the shape pigs' pedigrees set (bench/README.md): the optimum a -> c <- b, c -> d,
+// A trap of the shape pigs' pedigrees set (bench/JOURNAL.md): the optimum a -> c <- b, c -> d,
 // and a local optimum that reverses the collider (c -> a, c -> b, a -> b) by 16 units. From an
 // order c, d, a, b no adjacent swap and no single insertion improves (moving c behind a and b
 // also takes it behind its child d; moving a or b in front of c alone loses), but pulling c's

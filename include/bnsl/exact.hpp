@@ -38,7 +38,7 @@ namespace bnsl {
 // automatic: dp up to kAutoDpMaxVars variables, where it proves OPT and lists the networks
 // within epsilon in seconds (uci/adult, 14 variables: the ILP had no proof after 600 s; at 23
 // variables uci/parkinsons and uci/mushroom, BIC BF 20: complete lists in seconds where the ILP
-// had a partial list, or no proof, after 600 s; bench/README.md, session 9), ilp above (dp
+// had a partial list, or no proof, after 600 s; bench/JOURNAL.md, session 9), ilp above (dp
 // when built without CBC). Above 24 the tables take gigabytes and the DP tens of seconds per
 // thread (uci/autos, 26 variables: 3.8 GiB), and a deadline that stops it leaves only the
 // identity order's network: --method dp asks for it.

@@ -27,7 +27,7 @@
 // n = 16, 80M at n = 20), so it is exact there. On uci/letter (17 variables, BIC BF 20) the
 // greedy paths alone left the root LP 2,441 above OPT after 53 rounds; exhaustive separation
 // kept finding violated clusters until 1,357 above OPT (156 rounds, 121 s; uci/msnbc BIC BF 3:
-// 1,468 -> 501 above OPT; bench/README.md, session 7). Only truly violated cuts are
+// 1,468 -> 501 above OPT; bench/JOURNAL.md, session 7). Only truly violated cuts are
 // returned, so cuts are always valid; a missed one costs bound strength, never correctness:
 // integral points are separated exactly by their cycles (find_cycle) in ilp.cpp and
 // collect.cpp.

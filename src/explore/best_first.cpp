@@ -590,7 +590,7 @@ class BestFirstExplorer {
   static constexpr std::size_t kDeepSweepBases[kDeepSweepMax + 1] = {0, 0, 1, 4};  // by size
   // Hybrid: one pop in kGreedyEvery from greedy's open list. 1 in 2 made the caches
   // greedy-like (audio's network 350 below is's); 1 in 32 kept is's networks where is beats
-  // greedy and most of greedy's gain on pumsb_star (bench/README.md, explorer quality).
+  // greedy and most of greedy's gain on pumsb_star (bench/JOURNAL.md, hybrid selection).
   static constexpr std::uint64_t kGreedyEvery = 32;
 
   // Stops early enough for finish()'s rule-1 pass before the deadline (about 1.7 microseconds

@@ -28,7 +28,7 @@
 // the rest of the budget; the completion runs again at the end for what they add. autos,
 // `--time 10 --threads 1`, six seeds: 50,362 or all 50,374 DAGs (97.2-100% without). It also
 // fires on large problems whose chains admit few DAGs (density sets, `learn --time 30`: 5 of
-// 10), where the cap leaves the chains most of their time (bench/README.md, session 11).
+// 10), where the cap leaves the chains most of their time (bench/JOURNAL.md, session 11).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
