@@ -60,7 +60,7 @@ ParentSets to_columns(const ParentSets& parents, const std::vector<std::string>&
 struct EvalCommand {
   std::string truth_path, learned_path, test_path, train_path, data_path;
   CsvArgs csv;
-  ScoreArgs score;
+  ScoreParams score;
   double pseudo_count = 0.5;
   bool json = false;
 
@@ -170,13 +170,13 @@ struct EvalCommand {
   nlohmann::json data_scores(const std::vector<std::string>& names, const ParentSets* truth,
                              const ParentSets& learned) const {
     const Dataset data = read_csv(data_path, csv.resolve());
-    const ScoreParams params = score.resolve();
+    const ScoreParams params = score;
     const LocalScorer scorer(data, params);
     nlohmann::json j = {{"file", data_path},
                         {"rows", data.n_rows()},
                         {"score", to_string(params.kind)},
                         {"truth", nullptr}};
-    if (params.kind == ScoreKind::bdeu) j["ess"] = params.ess;
+    if (score_uses_ess(params)) j["ess"] = params.ess;
     if (truth) j["truth"] = scorer.network_score(to_columns(*truth, names, data, data_path));
     j["learned"] = scorer.network_score(to_columns(learned, names, data, data_path));
     return j;

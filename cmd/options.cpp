@@ -5,8 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "bnsl/error.hpp"
+#include "bnsl/learn.hpp"
 
 namespace bnsl::cli {
 
@@ -28,13 +30,6 @@ CsvOptions CsvArgs::resolve() const {
   return o;
 }
 
-ScoreParams ScoreArgs::resolve() const {
-  ScoreParams p;
-  p.kind = parse_score_kind(kind);
-  p.ess = ess;
-  return p;
-}
-
 void add_csv_options(CLI::App& app, CsvArgs& a) {
   app.add_flag(
       "--no-header", [&a](std::int64_t) { a.csv.header = false; },
@@ -45,13 +40,15 @@ void add_csv_options(CLI::App& app, CsvArgs& a) {
                "Treat empty fields, NA and ? as ordinary values (default: an error)");
 }
 
-void add_score_options(CLI::App& app, ScoreArgs& a) {
-  app.add_option("--score", a.kind, "Local score: bic or bdeu")
-      ->check(CLI::IsMember({"bic", "bdeu"}))
-      ->default_str("bic");
-  app.add_option("--ess", a.ess, "BDeu equivalent sample size")
+void add_score_options(CLI::App& app, ScoreParams& p) {
+  app.add_option_function<std::string>(
+         "--score", [&p](const std::string& s) { p.kind = parse_score_kind(s); },
+         "Local score: " + alternatives(kScoreKindNames))
+      ->check(CLI::IsMember(names_of(kScoreKindNames)))
+      ->default_str(to_string(p.kind));
+  app.add_option("--ess", p.ess, "BDeu equivalent sample size")
       ->check(CLI::PositiveNumber)
-      ->default_str("1");
+      ->capture_default_str();
 }
 
 void add_epsilon_options(CLI::App& app, EpsilonArgs& a) {
@@ -81,6 +78,13 @@ void add_run_options(CLI::App& app, RunArgs& a) {
 
 namespace {
 
+// 0.5, 0.75, 30: the shortest text that reads back as the number.
+std::string number_text(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
+
 int parse_candidates(const std::string& text) {
   std::size_t used = 0;
   int c = -1;
@@ -102,8 +106,8 @@ void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
          "Parent-set exploration: is (independence selection, BIC*-guided), greedy, hybrid "
          "(is with 1 step in 32 taken greedily: finds parents that only matter together), or "
          "seq (all sets up to --max-parents)")
-      ->check(CLI::IsMember({"is", "greedy", "hybrid", "seq"}))
-      ->default_str("hybrid");
+      ->check(CLI::IsMember(names_of(kExploreMethodNames)))
+      ->default_str(to_string(o.method));
   app.add_option("--max-parents", o.max_parents,
                  "In-degree limit (default: none for is/greedy/hybrid, whose sizes the "
                  "pruning rules cap; 3 for seq)")
@@ -119,27 +123,27 @@ void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
              o.candidates = parse_candidates(c);
          },
          "Screening: explore each variable's parent sets among its C best single parents, "
-         "ranked by all-pairs statistics ('all': every variable; 'auto': 32 above 1,000 "
-         "variables, else all). A screened cache is not provably complete")
-      ->default_str("auto");
+         "ranked by all-pairs statistics ('all': every variable; 'auto': " +
+             std::to_string(kAutoScreenCandidates) + " above " + std::to_string(kAutoScreenVars) +
+             " variables, else all). A screened cache is not provably complete")
+      ->default_str(o.candidates == ExploreOptions::kAutoCandidates ? "auto"
+                    : o.candidates == 0                             ? "all"
+                                                                    : std::to_string(o.candidates));
   app.add_option("--time-per-var", o.time_per_var,
                  "Budget per variable in seconds, instead of one shared --time")
       ->check(CLI::Range(0.0, 1e9));
   app.add_option("--vars", vars, "Explore only variables A..B-1 (0-based, 'A:B'; for job arrays)");
 }
 
-void add_memory_option(CLI::App& app, MemoryArgs& a) {
-  app.add_option("--explore-memory", a.mib,
-                 "Memory cap of one variable's parent-set exploration, MiB; a variable that "
-                 "reaches it stops as at its deadline (0: no cap; default: half the physical "
-                 "memory, split between the threads)")
+void add_memory_option(CLI::App& app, std::size_t& bytes) {
+  app.add_option_function<double>(
+         "--explore-memory",
+         [&bytes](double mib) { bytes = static_cast<std::size_t>(mib * 1024 * 1024); },
+         "Memory cap of one variable's parent-set exploration, MiB; a variable that "
+         "reaches it stops as at its deadline (0: no cap; default: half the physical "
+         "memory, split between the threads)")
       ->check(CLI::Range(0.0, 1e12))
-      ->default_str("auto");
-}
-
-std::size_t MemoryArgs::resolve(int threads) const {
-  if (mib < 0) return default_explore_memory(threads);
-  return static_cast<std::size_t>(mib * 1024 * 1024);
+      ->default_str(bytes == ExploreOptions::kAutoMemory ? "auto" : std::to_string(bytes));
 }
 
 void parse_vars(const std::string& text, ExploreOptions& o) {
@@ -167,52 +171,63 @@ void parse_vars(const std::string& text, ExploreOptions& o) {
   o.var_end = number(text.substr(colon + 1), static_cast<std::size_t>(-1));
 }
 
-void SearchArgs::apply(SearchOptions& o) const {
-  o.algo = parse_search_algo(algo);
-  o.seed = seed;
-  o.pool_max = pool_max;
-  o.pool_max_cells = pool_max_cells;
-  o.checkpoint = checkpoint;
-  o.dp_max_n = exact_max_vars;
-}
-
-void add_search_options(CLI::App& app, SearchArgs& a) {
-  app.add_option("--algo", a.algo, "Ordering search: asobs (acyclic selection) or obs")
-      ->check(CLI::IsMember({"asobs", "obs"}))
-      ->default_str("asobs");
-  app.add_option("--seed", a.seed,
+void add_search_options(CLI::App& app, SearchOptions& o, std::string& trace) {
+  app.add_option_function<std::string>(
+         "--algo", [&o](const std::string& a) { o.algo = parse_search_algo(a); },
+         "Ordering search: asobs (acyclic selection) or obs")
+      ->check(CLI::IsMember(names_of(kSearchAlgoNames)))
+      ->default_str(to_string(o.algo));
+  app.add_option("--seed", o.seed,
                  "Random seed; chain c of the search uses a stream derived "
                  "from (seed, c)")
-      ->default_str("1");
-  app.add_option("--pool-max", a.pool_max, "Most DAGs kept in the pool (the best are kept)")
+      ->capture_default_str();
+  app.add_option("--pool-max", o.pool_max, "Most DAGs kept in the pool (the best are kept)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
-      ->default_str("100000");
-  app.add_option("--pool-max-cells", a.pool_max_cells,
+      ->capture_default_str();
+  app.add_option("--pool-max-cells", o.pool_max_cells,
                  "Also keep at most this many DAGs x variables (but at least 1,000 DAGs), so "
                  "pools of large networks stay small: 10,000,000 is 9,606 DAGs of munin's "
                  "1,041 variables, about 60 MB of JSON (0: no such cap)")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 50))
-      ->default_str("10000000");
-  app.add_option("--checkpoint", a.checkpoint,
+      ->capture_default_str();
+  app.add_option("--checkpoint", o.checkpoint,
                  "Seconds between refreshes of the output files during the search (0: none)")
       ->check(CLI::Range(0.0, 1e9))
-      ->default_str("30");
-  app.add_option("--exact-max-vars", a.exact_max_vars,
+      ->capture_default_str();
+  app.add_option("--exact-max-vars", o.dp_max_n,
                  "Up to this many variables, solve exactly instead of searching: the subset "
                  "DP of `bnsl exact` proves the optimum over the cache and lists every network "
                  "within epsilon (22 variables: seconds, 214 MB); 0: always search orders")
       ->check(CLI::Range(0, 22))
-      ->default_str("22");
-  app.add_option("--trace", a.trace,
+      ->capture_default_str();
+  app.add_option("--trace", trace,
                  "Write the anytime curve to this file: one line 'elapsed_seconds best_score' "
                  "per rise of the best score (seconds since the command started)");
 }
 
-void add_explore_share_option(CLI::App& app, double& share) {
-  app.add_option("--explore-share", share,
-                 "Share of --time spent exploring parent sets; the search gets the rest "
-                 "(default 0.5; 0.75 with screening, above 1,000 variables; up to "
-                 "--exact-max-vars variables, where the search is the fast subset DP, up to 0.8)")
+void add_exact_options(CLI::App& app, ExactOptions& o) {
+  app.add_option_function<std::string>(
+         "--method", [&o](const std::string& m) { o.method = parse_exact_method(m); },
+         "auto: dp up to " + std::to_string(kAutoDpMaxVars) +
+             " variables, else ilp; ilp: integer programming with COIN-OR CBC; dp: subset "
+             "dynamic programming, up to about 26 variables (each method checks the other)")
+      ->check(CLI::IsMember(names_of(kExactMethodNames)))
+      ->default_str(to_string(o.method));
+  app.add_option("--max-solutions", o.max_solutions,
+                 "Stop listing networks after this many (the pool is then incomplete)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
+      ->capture_default_str();
+}
+
+void add_explore_share_option(CLI::App& app, std::optional<double>& share) {
+  app.add_option_function<double>(
+         "--explore-share", [&share](double s) { share = s; },
+         "Share of --time spent exploring parent sets; the search gets the rest (default " +
+             number_text(kDefaultExploreShare) + "; " + number_text(kScreenedExploreShare) +
+             " with screening, above " + std::to_string(kAutoScreenVars) +
+             " variables; up to --exact-max-vars variables, where the search is the fast "
+             "subset DP, up to " +
+             number_text(kDpExploreShare) + ")")
       ->check(CLI::Range(0.0, 1.0));
 }
 

@@ -1,12 +1,16 @@
-// Command-line options, each declared once (name, default, range, help) and shared by the
-// subcommands that take it. Parsing fills the library's own option structs.
+// Command-line options, each declared once (name, range, help) and shared by the subcommands
+// that take it. Flags are bound to the library's own option structs, whose initial values are
+// the defaults --help prints; enumerations are parsed and listed from their name tables
+// (include/bnsl/names.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 
 #include "bnsl/dataset.hpp"
 #include "bnsl/epsilon.hpp"
+#include "bnsl/exact.hpp"
 #include "bnsl/explore.hpp"
 #include "bnsl/search.hpp"
 #include "util/atomic_file.hpp"
@@ -32,42 +36,24 @@ struct CsvArgs {
   CsvOptions resolve() const;
 };
 
-struct ScoreArgs {
-  std::string kind = "bic";
-  double ess = 1.0;
-  ScoreParams resolve() const;
-};
-
-// Memory cap of one variable's parent-set explorer (score, learn, exact).
-struct MemoryArgs {
-  double mib = -1;                          // < 0: default_explore_memory; 0: none
-  std::size_t resolve(int threads) const;   // bytes
-};
-
 void add_csv_options(CLI::App& app, CsvArgs& args);
-void add_score_options(CLI::App& app, ScoreArgs& args);
+void add_score_options(CLI::App& app, ScoreParams& params);
 void add_epsilon_options(CLI::App& app, EpsilonArgs& args);
 void add_run_options(CLI::App& app, RunArgs& args);
 void add_explore_options(CLI::App& app, ExploreOptions& opt, std::string& vars);
-void add_memory_option(CLI::App& app, MemoryArgs& args);
+// --explore-memory (MiB) into ExploreOptions::memory_per_var (bytes): score, learn, exact.
+void add_memory_option(CLI::App& app, std::size_t& bytes);
 
 // Parses "A:B", "A:" or ":B" (0-based, B exclusive) into opt.var_begin / var_end.
 void parse_vars(const std::string& text, ExploreOptions& opt);
 
-// Options of the ordering search (search, learn).
-struct SearchArgs {
-  std::string algo = "asobs";               // asobs | obs
-  std::uint64_t seed = 1;                   // random streams of all chains derive from it
-  std::size_t pool_max = 100000;            // pool capacity
-  std::size_t pool_max_cells = 10'000'000;  // ... in DAG x variable cells (0: no cap)
-  double checkpoint = 30;                   // seconds between output refreshes (0: none)
-  std::string trace;                        // anytime trace file (empty: none)
-  int exact_max_vars = 22;                  // SearchOptions::dp_max_n
-  void apply(SearchOptions& o) const;       // fills algo, seed, pool caps, checkpoint, dp_max_n
-};
+// Options of the ordering search (search, learn): algorithm, seed, pool caps, checkpoint
+// interval, --exact-max-vars (dp_max_n); and --trace, the anytime curve's file.
+void add_search_options(CLI::App& app, SearchOptions& options, std::string& trace);
 
-void add_search_options(CLI::App& app, SearchArgs& args);
+// Options of exact mode: --method and --max-solutions.
+void add_exact_options(CLI::App& app, ExactOptions& options);
 // learn: the share of --time given to exploration (the rest goes to the search).
-void add_explore_share_option(CLI::App& app, double& share);
+void add_explore_share_option(CLI::App& app, std::optional<double>& share);
 
 }  // namespace bnsl::cli

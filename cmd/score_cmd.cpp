@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "bnsl/cache.hpp"
 #include "bnsl/dataset.hpp"
@@ -9,6 +10,7 @@
 #include "bnsl/stop.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "outputs.hpp"
 
 namespace bnsl::cli {
 namespace {
@@ -31,27 +33,23 @@ struct ScoreCommand {
   std::string data_path, out_path, vars;
   bool time_given = false;  // --time on the command line (0: no limit)
   CsvArgs csv;
-  ScoreArgs score;
   EpsilonArgs eps;
   RunArgs run;
   ExploreOptions explore;
-  MemoryArgs memory;
 
   int execute() {
     Dataset data = read_csv(data_path, csv.resolve());
-    explore.score = score.resolve();
     explore.epsilon = eps.resolve();
     explore.time = run.time;
     explore.threads = run.threads;
-    explore.memory_per_var = memory.resolve(run.threads);
     explore.progress = !run.quiet;
     parse_vars(vars, explore);
     apply_default_budget(explore, time_given);
     if (!run.quiet)
       std::cerr << "bnsl: score: " << data_path << ": " << data.n_vars() << " variables, "
-                << data.n_rows() << " rows; " << to_string(explore.score.kind) << ", " << to_string(explore.method)
-                << " exploration, " << explore.epsilon.describe() << budget_text(explore)
-                << "\n";
+                << data.n_rows() << " rows; " << to_string(explore.score.kind) << ", "
+                << to_string(explore.method) << " exploration, " << explore.epsilon.describe()
+                << budget_text(explore) << "\n";
     ExploreStats stats;
     StopToken stop;
     ScoreCache cache = bnsl::explore(data, explore, stop, &stats);
@@ -59,17 +57,11 @@ struct ScoreCommand {
     w.var_begin = explore.var_begin;
     w.var_end = explore.var_end;
     write_jkl(out_path, cache, w);
-    if (!run.stats_file.empty()) write_file_atomically(run.stats_file, stats.to_json() + "\n");
-    if (!run.quiet) {
-      stats.print(std::cerr);
-      std::cerr << "bnsl: score: wrote " << out_path << "\n";
-    }
-    if (signal_received()) {
-      std::cerr << "bnsl: score: interrupted by signal " << received_signal()
-                << "; the cache holds what was explored\n";
-      return 128 + received_signal();
-    }
-    return 0;
+    std::ostringstream summary;
+    stats.print(summary);
+    summary << "bnsl: score: wrote " << out_path << "\n";
+    return finish("score", run, stats.to_json(), summary.str(),
+                  "the cache holds what was explored");
   }
 };
 
@@ -86,10 +78,10 @@ Action register_score(CLI::App& app) {
       ->required();
   sub->add_option("-o,--output", cmd->out_path, "Score cache to write (jkl)")->required();
   add_csv_options(*sub, cmd->csv);
-  add_score_options(*sub, cmd->score);
+  add_score_options(*sub, cmd->explore.score);
   add_epsilon_options(*sub, cmd->eps);
   add_explore_options(*sub, cmd->explore, cmd->vars);
-  add_memory_option(*sub, cmd->memory);
+  add_memory_option(*sub, cmd->explore.memory_per_var);
   add_run_options(*sub, cmd->run);
   auto* time_opt = sub->get_option("--time");
   time_opt->description(

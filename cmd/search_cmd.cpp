@@ -3,14 +3,17 @@
 // named from the CSV header and the best network's BIF gets parameters from the data.
 #include <iostream>
 #include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "bnsl/cache.hpp"
 #include "bnsl/dataset.hpp"
-#include "bnsl/search.hpp"
+#include "bnsl/learn.hpp"
 #include "bnsl/stop.hpp"
 #include "commands.hpp"
 #include "options.hpp"
-#include "search_run.hpp"
+#include "outputs.hpp"
 
 namespace bnsl::cli {
 namespace {
@@ -18,33 +21,38 @@ namespace {
 struct SearchCommand {
   std::string cache_path, prefix, data_path;
   CsvArgs csv;
-  ScoreArgs score;
+  std::string trace;
+  ScoreParams score;
   EpsilonArgs eps;
   RunArgs run;
-  SearchArgs search;
+  SearchOptions o;  // the flags below are bound to it
   bool time_given = false;
 
   int execute() {
-    const double budget = time_given ? run.time : kDefaultTime;
+    const double budget = time_given ? run.time : kDefaultLearnTime;
     StopToken stop(budget);
     std::unique_ptr<Dataset> data;
     if (!data_path.empty()) data = std::make_unique<Dataset>(read_csv(data_path, csv.resolve()));
     ScoreCache cache = read_jkl(cache_path, data ? data->names() : std::vector<std::string>{});
-    SearchOptions o;
-    search.apply(o);
     o.epsilon = eps.resolve();
     o.threads = run.threads;
     o.progress = !run.quiet;
-    o.time = budget > 0 ? std::max(0.05, budget - stop.elapsed() - output_reserve(budget)) : 0;
     if (!run.quiet)
       std::cerr << "bnsl: search: " << cache_path << ": " << cache.n_vars() << " variables, "
                 << cache.total_entries() << " cache entries; " << to_string(o.algo) << ", "
                 << o.epsilon.describe() << ", "
                 << (budget > 0 ? std::to_string(budget) + " s" : std::string("no time limit"))
                 << "\n";
-    SearchRun r{"search", prefix, data.get(), score.resolve(), run.quiet, run.stats_file,
-                search.trace};
-    return r.execute(cache, o, stop);
+    ReportWriter out("search", prefix, data.get(), run.quiet, trace);
+    o.on_improvement = out.improvement();
+    SearchRunResult r =
+        search_cache(cache, o, ReportContext{score, data.get(), true}, stop,
+                     out.writer());
+    nlohmann::json stats = {{"search", nlohmann::json::parse(r.stats.to_json())}};
+    std::ostringstream summary;
+    r.stats.print(summary);
+    summary << pool_summary("search", r.report, prefix, data != nullptr, stop.elapsed());
+    return finish("search", run, stats.dump(2), summary.str(), "wrote the networks found so far");
   }
 };
 
@@ -64,7 +72,7 @@ Action register_search(CLI::App& app) {
   add_csv_options(*sub, cmd->csv);
   add_score_options(*sub, cmd->score);
   add_epsilon_options(*sub, cmd->eps);
-  add_search_options(*sub, cmd->search);
+  add_search_options(*sub, cmd->o, cmd->trace);
   add_run_options(*sub, cmd->run);
   sub->get_option("--time")->default_str("60")->description(
       "Wall-clock budget in seconds (default 60; 0: until interrupted)");

@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config
       libxxhash-dev robin-map-dev libcli11-dev catch2 libbenchmark-dev
-      nlohmann-json3-dev python3)
+      nlohmann-json3-dev python3 clang-format)
 # Optional features, installed unless BNSL_MINIMAL=1.
 if [ "${BNSL_MINIMAL:-0}" != 1 ]; then
   pkgs+=(coinor-libcbc-dev)

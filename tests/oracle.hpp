@@ -141,7 +141,15 @@ inline double entropy_parents(const Counts& c) {
 }
 
 inline double score(const Counts& c, const bnsl::ScoreParams& params) {
-  return params.kind == bnsl::ScoreKind::bic ? bic(c) : bdeu(c, params.ess);
+  switch (params.kind) {
+    case bnsl::ScoreKind::bic:
+      return bic(c);
+    case bnsl::ScoreKind::bdeu:
+      return bdeu(c, params.ess);
+    case bnsl::ScoreKind::custom:
+      break;
+  }
+  throw std::invalid_argument("oracle::score: a custom score needs its own formula");
 }
 
 inline double score(const bnsl::Dataset& d, int child, const std::vector<int>& parents,
@@ -238,8 +246,9 @@ using Families = std::vector<std::vector<std::pair<Mask, double>>>;
 
 // Every parent set of size <= max_parents (< 0: any size), scored by the oracle; arity-1
 // variables are never parents and have only the empty set (see the convention above).
-inline Families full_table(const bnsl::Dataset& d, const bnsl::ScoreParams& params,
-                           int max_parents) {
+// score_of(counts) gives a family's score (e.g. a test's own formula for a custom score).
+template <class ScoreOf>
+inline Families full_table_by(const bnsl::Dataset& d, ScoreOf score_of, int max_parents) {
   const int n = static_cast<int>(d.n_vars());
   if (n > 20) throw std::invalid_argument("oracle::full_table: too many variables");
   Mask usable = 0;
@@ -248,17 +257,23 @@ inline Families full_table(const bnsl::Dataset& d, const bnsl::ScoreParams& para
   Families fam(n);
   for (int v = 0; v < n; ++v) {
     if (d.arity(v) <= 1) {
-      fam[v].emplace_back(0, score(d, v, {}, params));
+      fam[v].emplace_back(0, score_of(count(d, v, {})));
       continue;
     }
     const Mask cand = usable & ~(Mask{1} << v);
     for (Mask m = 0; m < (Mask{1} << n); ++m) {
       if ((m & ~cand) != 0) continue;
       if (max_parents >= 0 && std::popcount(m) > max_parents) continue;
-      fam[v].emplace_back(m, score(d, v, from_mask(m), params));
+      fam[v].emplace_back(m, score_of(count(d, v, from_mask(m))));
     }
   }
   return fam;
+}
+
+inline Families full_table(const bnsl::Dataset& d, const bnsl::ScoreParams& params,
+                           int max_parents) {
+  return full_table_by(
+      d, [&params](const Counts& c) { return score(c, params); }, max_parents);
 }
 
 struct OrderResult {

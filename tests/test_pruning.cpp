@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bnsl/cache.hpp"
@@ -601,4 +602,64 @@ TEST_CASE("explore: wide columns (more than 256 states) are counted exactly", "[
     INFO(fail.report());
     CHECK(fail.count == 0);
   }
+}
+
+namespace {
+
+// A score of one's own, defined by its traits alone: BIC with twice the penalty. No pruning
+// rule beyond rule 1 is proven for it, so none other may fire.
+struct DoublePenaltyBic {
+  static constexpr std::string_view name = "bic-2pen";
+  static double family(const bnsl::FamilyScore& f, double) { return f.ll - 2 * f.penalty; }
+};
+
+// Its oracle formula, from the oracle's own counts.
+double double_penalty_bic(const oracle::Counts& c) {
+  return oracle::log_likelihood(c) - 2 * oracle::bic_penalty(c);
+}
+
+}  // namespace
+
+TEST_CASE("pruning: a score defined by its traits alone gets rule 1 only, and stays safe",
+          "[pruning][explore][score]") {
+  const bnsl::ExploreMethod method = GENERATE(
+      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::hybrid);
+  const ScoreParams p = bnsl::custom_score<DoublePenaltyBic>();
+  CHECK(bnsl::score_name(p) == "bic-2pen");
+  CHECK_FALSE(bnsl::prune_rules(p).bic);
+  CHECK_FALSE(bnsl::prune_rules(p).bdeu);
+  Failures fail;
+  bnsl::ExploreStats rules;
+  std::size_t kept = 0, full_size = 0;
+  for (int n = 3; n <= 5; ++n)
+    for (std::size_t rows : {20, 200})
+      for (std::uint64_t seed = 0; seed < 4; ++seed) {
+        const Scenario sc{p, n, rows, seed};
+        const Dataset d = scenario_data(sc);
+        const oracle::Families full = oracle::full_table_by(d, double_penalty_bic, n - 1);
+        const oracle::OrderResult brute = oracle::brute_force_orders(full);
+        for (double eps : kEpsilons) {
+          std::ostringstream ctx;
+          ctx << bnsl::to_string(method) << " n=" << n << " rows=" << rows << " seed=" << seed
+              << " eps=" << eps;
+          bnsl::ExploreStats stats;
+          const ScoreCache cache = run_explore(d, p, eps, n - 1, true, &stats, method);
+          check_entries(cache, full, ctx.str(), fail);  // scores equal the oracle formula
+          if (cache.n_vars() != full.size()) continue;
+          check_safe(cache, full, brute, eps, ctx.str(), fail);
+          check_optimum(cache, brute, ctx.str(), fail);
+          rules.add(stats);
+          kept += cache.total_entries();
+          for (const auto& f : full) full_size += f.size();
+        }
+      }
+  INFO(fail.report());
+  CHECK(fail.count == 0);
+  CHECK(rules.pruned_rule1 > 0);  // rule 1 applies to every score ...
+  CHECK(kept < full_size);
+  CHECK(rules.pruned_rule2 == 0);  // ... and no other
+  CHECK(rules.pruned_rule3 == 0);
+  CHECK(rules.pruned_rule4 == 0);
+  CHECK(rules.pruned_rule6 == 0);
+  CHECK(rules.pruned_inherited == 0);
 }

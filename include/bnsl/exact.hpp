@@ -21,6 +21,7 @@
 // The report's `score`, `ess` and `rows` fields are left for the caller.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +31,7 @@
 
 #include "bnsl/cache.hpp"
 #include "bnsl/epsilon.hpp"
+#include "bnsl/names.hpp"
 #include "bnsl/report.hpp"
 #include "bnsl/stop.hpp"
 
@@ -43,6 +45,8 @@ namespace bnsl {
 // thread (uci/autos, 26 variables: 3.8 GiB), and a deadline that stops it leaves only the
 // identity order's network: --method dp asks for it.
 enum class ExactMethod { automatic, ilp, dp };
+inline constexpr std::array<Named<ExactMethod>, 3> kExactMethodNames{
+    {{ExactMethod::automatic, "auto"}, {ExactMethod::ilp, "ilp"}, {ExactMethod::dp, "dp"}}};
 inline constexpr int kAutoDpMaxVars = 24;  // dp tables of 24 variables: 912 MiB
 
 // Rough seconds of one thread for the subset DP (exact mode's dp, search's dp_max_n) to find

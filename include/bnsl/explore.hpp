@@ -8,6 +8,7 @@
 //   bnsl::ScoreCache cache = bnsl::explore(data, opt, stop, &stats);
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -18,6 +19,7 @@
 #include "bnsl/cache.hpp"
 #include "bnsl/dataset.hpp"
 #include "bnsl/epsilon.hpp"
+#include "bnsl/names.hpp"
 #include "bnsl/score.hpp"
 #include "bnsl/stop.hpp"
 
@@ -29,6 +31,11 @@ namespace bnsl {
 // hybrid (the default): is, with one extension in 32 taken from greedy's order (finds
 // parents that are weak alone and strong together, which BIC* ranks last).
 enum class ExploreMethod { seq, is, greedy, hybrid };
+inline constexpr std::array<Named<ExploreMethod>, 4> kExploreMethodNames{
+    {{ExploreMethod::is, "is"},
+     {ExploreMethod::greedy, "greedy"},
+     {ExploreMethod::hybrid, "hybrid"},
+     {ExploreMethod::seq, "seq"}}};
 
 std::string to_string(ExploreMethod method);
 ExploreMethod parse_explore_method(const std::string& text);  // throws InputError
@@ -63,8 +70,10 @@ struct ExploreOptions {
   // budget of later ones, the second lets a costly variable finish when the others left time).
   bool retry_cut = false;
   // Memory cap of one variable's best-first explorer (its records, set table and open lists),
-  // bytes (0: none). A variable that reaches it stops as at a deadline, keeping what it scored.
-  std::size_t memory_per_var = 0;
+  // bytes (0: none; kAutoMemory: default_explore_memory(threads)). A variable that reaches it
+  // stops as at a deadline, keeping what it scored.
+  static constexpr std::size_t kAutoMemory = static_cast<std::size_t>(-1);
+  std::size_t memory_per_var = kAutoMemory;
 };
 
 // A default for ExploreOptions::memory_per_var: half the physical memory, split between
@@ -108,6 +117,11 @@ struct ExploreStats {
   void print(std::ostream& out) const;  // human-readable summary
   std::string to_json() const;
 };
+
+// Screening by default (kAutoCandidates, with a time budget) above this many variables, to this
+// many candidate parents per variable.
+inline constexpr std::size_t kAutoScreenVars = 1000;
+inline constexpr int kAutoScreenCandidates = 32;
 
 // The screening a run with these options and data applies: ExploreOptions::candidates, or for
 // kAutoCandidates a rule on the number of variables (0: none).

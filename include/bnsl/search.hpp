@@ -24,6 +24,7 @@
 // the caller (a cache does not say which score produced it).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -32,12 +33,15 @@
 
 #include "bnsl/cache.hpp"
 #include "bnsl/epsilon.hpp"
+#include "bnsl/names.hpp"
 #include "bnsl/report.hpp"
 #include "bnsl/stop.hpp"
 
 namespace bnsl {
 
 enum class SearchAlgo { asobs, obs };
+inline constexpr std::array<Named<SearchAlgo>, 2> kSearchAlgoNames{
+    {{SearchAlgo::asobs, "asobs"}, {SearchAlgo::obs, "obs"}}};
 
 std::string to_string(SearchAlgo algo);
 SearchAlgo parse_search_algo(const std::string& text);  // "asobs" | "obs"; throws InputError

@@ -26,6 +26,8 @@ class StopToken {
 
   bool stop_requested() const;
   bool has_deadline() const { return has_deadline_; }
+  // The seconds from start to the deadline it was created with (0 without one).
+  double budget() const { return budget_; }
   // Seconds left before the deadline (infinity without one, 0 once passed).
   double remaining() const;
   double elapsed() const;  // seconds since construction
@@ -36,6 +38,7 @@ class StopToken {
   Clock::time_point start_;
   Clock::time_point deadline_;
   bool has_deadline_;
+  double budget_;
   std::atomic<bool> requested_{false};
 };
 

@@ -29,6 +29,7 @@
 #include <omp.h>
 
 #include "bnsl/error.hpp"
+#include "parallel/threads.hpp"
 
 namespace bnsl::exact {
 namespace {
@@ -67,7 +68,7 @@ void SubsetDp::check_limits(int n, std::size_t max_bytes) {
 }
 
 SubsetDp::SubsetDp(const FamilyTable& fam, std::size_t max_bytes, int threads)
-    : fam_(fam), n_(fam.n), threads_(threads > 0 ? threads : omp_get_max_threads()) {
+    : fam_(fam), n_(fam.n), threads_(resolve_threads(threads)) {
   check_limits(n_, max_bytes);
 }
 
@@ -107,8 +108,7 @@ bool SubsetDp::fill_best_networks(const StopToken& stop) {
 
 bool SubsetDp::run(const StopToken& stop) {
   best_family_.assign(static_cast<std::size_t>(n_), {});
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
-  for (int v = 0; v < n_; ++v) fill_best_family(v);
+  parallel_for(n_, threads_, 1, [this](long v) { fill_best_family(static_cast<int>(v)); });
   if (stop.stop_requested()) return false;
   return fill_best_networks(stop);
 }

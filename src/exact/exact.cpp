@@ -21,22 +21,10 @@
 
 namespace bnsl {
 
-std::string to_string(ExactMethod method) {
-  switch (method) {
-    case ExactMethod::ilp:
-      return "ilp";
-    case ExactMethod::dp:
-      return "dp";
-    default:
-      return "auto";
-  }
-}
+std::string to_string(ExactMethod method) { return name_of(kExactMethodNames, method); }
 
 ExactMethod parse_exact_method(const std::string& text) {
-  if (text == "auto") return ExactMethod::automatic;
-  if (text == "ilp") return ExactMethod::ilp;
-  if (text == "dp") return ExactMethod::dp;
-  throw InputError("unknown exact method '" + text + "' (expected auto, ilp or dp)");
+  return value_of(kExactMethodNames, text, "exact method");
 }
 
 bool ilp_available() {

@@ -101,7 +101,7 @@ class BestFirstExplorer {
                                                      : kAllHeaps),
         out_(out),
         stats_(stats),
-        bic_(counter.params().kind == ScoreKind::bic),
+        rules_(prune_rules(counter.params())),
         r_child_(counter.data().arity(task.child)),
         n_(static_cast<double>(counter.data().n_rows())),
         u_(counter.penalty(task.child, 1.0)),
@@ -519,11 +519,11 @@ class BestFirstExplorer {
   // Rules 2 (BIC) and 6 (BDeu) before counting; counts and returns true when cut.
   bool cut_before_counting(double best_sub, double q, std::uint32_t cells_lb) {
     if (!task_.prune) return false;
-    if (bic_ && prune::bic_bound(best_sub, counter_.penalty(task_.child, q), task_.eps)) {
+    if (rules_.bic && prune::bic_bound(best_sub, counter_.penalty(task_.child, q), task_.eps)) {
       ++stats_.pruned_rule2;
       return true;
     }
-    if (!bic_ && prune::bdeu_bound(best_sub, cells_lb, r_child_, task_.eps)) {
+    if (rules_.bdeu && prune::bdeu_bound(best_sub, cells_lb, r_child_, task_.eps)) {
       ++stats_.pruned_rule6;
       return true;
     }
@@ -545,12 +545,12 @@ class BestFirstExplorer {
              true,
              origin};
     if (task_.prune && !set.empty()) {
-      if (!bic_ && prune::bdeu_bound(best_sub, f.cells, r_child_, task_.eps)) {
+      if (rules_.bdeu && prune::bdeu_bound(best_sub, f.cells, r_child_, task_.eps)) {
         ++stats_.pruned_rule6;
         s.keep = s.extendable = false;
       }
     }
-    if (task_.prune && bic_ && prune::size_bound(f.penalty, f.ll, task_.eps)) {
+    if (task_.prune && rules_.bic && prune::size_bound(f.penalty, f.ll, task_.eps)) {
       ++stats_.pruned_rule3;
       s.extendable = false;
     }
@@ -566,7 +566,7 @@ class BestFirstExplorer {
   // Rule 4 (BIC) for the set just inserted, cand_ = base + y.
   void apply_superset_rules(std::uint32_t base, int y) {
     Scored& s = recs_.back();
-    if (!task_.prune || !bic_ || !s.extendable) return;
+    if (!task_.prune || !rules_.bic || !s.extendable) return;
     const Scored& b = recs_[base];
     const double n_h_y = n_ * std::max(0.0, s.h - b.h);
     const double pen_b = counter_.penalty(task_.child, b.q);
@@ -679,7 +679,7 @@ class BestFirstExplorer {
   std::uint64_t pops_ = 0;
   VarCache& out_;
   ExploreStats& stats_;
-  const bool bic_;
+  const PruneRules rules_;  // the rules proven for the score (rule 1 always applies)
   const int r_child_;
   const double n_, u_;
   double empty_bic_ = 0;

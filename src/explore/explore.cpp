@@ -23,6 +23,7 @@
 #include "bnsl/error.hpp"
 #include "bnsl/explore.hpp"
 #include "explore/explorer.hpp"
+#include "parallel/threads.hpp"
 #include "score/bit_columns.hpp"
 #include "score/pair_stats.hpp"
 #include "util/progress.hpp"
@@ -52,6 +53,7 @@ void explore_var(Counter& counter, ExploreMethod m, const VarTask& task, VarCach
 double sum_empty_scores(const Dataset& data, const ScoreParams& params, const RowGroups* groups,
                         int threads) {
   double sum = 0;
+  FirstError failure;
 #pragma omp parallel num_threads(threads) reduction(+ : sum)
   {
     Counter counter(data, params, groups);
@@ -59,8 +61,9 @@ double sum_empty_scores(const Dataset& data, const ScoreParams& params, const Ro
     counter.build_empty(empty);
 #pragma omp for schedule(static)
     for (long v = 0; v < static_cast<long>(data.n_vars()); ++v)
-      sum += counter.score(empty, static_cast<int>(v)).score;
+      failure.run([&] { sum += counter.score(empty, static_cast<int>(v)).score; });
   }
+  failure.rethrow();
   return sum;
 }
 
@@ -78,9 +81,6 @@ void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, s
   if (o.time < 0 || o.time_per_var < 0) throw InputError("time budgets must be >= 0");
 }
 
-// Screening by default above this many variables, to this many candidates.
-constexpr std::size_t kAutoScreenVars = 1000;
-constexpr int kAutoScreenCandidates = 32;
 // The draft cache (ExploreOptions::on_draft): each variable's best single parents by the
 // all-pairs statistics, and every pair of them.
 constexpr std::size_t kDraftSingles = 8;
@@ -89,8 +89,7 @@ constexpr std::size_t kDraftSingles = 8;
 ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const RowGroups* groups,
                        const BitColumns& bits, const PairStats& pairs, double eps, int threads) {
   ScoreCache draft(data.n_vars(), data.names());
-  std::exception_ptr failure;
-  std::mutex mutex;
+  FirstError failure;
 #pragma omp parallel num_threads(threads)
   {
     Counter counter(data, params, groups);
@@ -99,12 +98,12 @@ ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const Row
     counter.build_empty(empty);
     std::vector<double> best_sub;
 #pragma omp for schedule(dynamic, 16)
-    for (long i = 0; i < static_cast<long>(data.n_vars()); ++i) try {
+    for (long i = 0; i < static_cast<long>(data.n_vars()); ++i) failure.run([&] {
       const int v = static_cast<int>(i);
       VarCache& out = draft.var(v);
       const double s0 = counter.score(empty, v).score;
       out.add(s0, {});
-      if (data.arity(v) < 2) continue;
+      if (data.arity(v) < 2) return;
       std::vector<int> top = pairs.top_parents(v, kDraftSingles);
       std::sort(top.begin(), top.end());
       best_sub.assign(top.size(), s0);
@@ -123,12 +122,9 @@ ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const Row
         }
       }
       out.sort_best_first();
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!failure) failure = std::current_exception();
-    }
+    });
   }
-  if (failure) std::rethrow_exception(failure);
+  failure.rethrow();
   return draft;
 }
 
@@ -143,27 +139,15 @@ int auto_candidates(const ExploreOptions& o, const Dataset& data) {
 std::size_t default_explore_memory(int threads) {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page <= 0) return 0;
-  const int t = threads > 0 ? threads : omp_get_max_threads();
+  const int t = resolve_threads(threads);
   return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2 /
          static_cast<std::size_t>(std::max(1, t));
 }
 
-std::string to_string(ExploreMethod m) {
-  switch (m) {
-    case ExploreMethod::seq: return "seq";
-    case ExploreMethod::is: return "is";
-    case ExploreMethod::greedy: return "greedy";
-    case ExploreMethod::hybrid: return "hybrid";
-  }
-  return "?";
-}
+std::string to_string(ExploreMethod m) { return name_of(kExploreMethodNames, m); }
 
 ExploreMethod parse_explore_method(const std::string& text) {
-  if (text == "seq") return ExploreMethod::seq;
-  if (text == "is") return ExploreMethod::is;
-  if (text == "greedy") return ExploreMethod::greedy;
-  if (text == "hybrid") return ExploreMethod::hybrid;
-  throw InputError("unknown exploration '" + text + "' (expected is, greedy, hybrid or seq)");
+  return value_of(kExploreMethodNames, text, "exploration");
 }
 
 ScoreCache explore(const Dataset& data, const ExploreOptions& options, const StopToken& stop,
@@ -171,7 +155,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   const std::size_t begin = options.var_begin;
   const std::size_t end = std::min(options.var_end, data.n_vars());
   validate(data, options, begin, end);
-  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  const int threads = resolve_threads(options.threads);
   StopToken run_stop = options.time > 0 ? StopToken(std::min(options.time, stop.remaining()))
                                         : StopToken(stop);
   LocalScorer check(data, options.score);  // validates the score parameters
@@ -206,9 +190,12 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
           draft_cache(data, options.score, groups, *bits, *pairs, eps, threads));
   }
 
+  const std::size_t max_bytes = options.memory_per_var == ExploreOptions::kAutoMemory
+                                    ? default_explore_memory(threads)
+                                    : options.memory_per_var;
   ScoreCache cache(data.n_vars(), data.names());
-  std::exception_ptr failure;
-  std::mutex mutex;
+  FirstError failure;
+  std::mutex mutex;  // guards `total`
   Progress progress("explore", options.progress, run_stop);
   progress.set_total(end - begin);
 
@@ -223,7 +210,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
       ExploreStats local;
 #pragma omp for schedule(dynamic, 1)
       for (long i = 0; i < static_cast<long>(vars.size()); ++i) {
-        try {
+        failure.run([&] {
           const int v = vars[i];
           VarTask task;
           task.child = v;
@@ -241,7 +228,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
           task.max_parents = max_parents;
           task.prune = options.prune;
           task.global = &run_stop;
-          task.max_bytes = options.memory_per_var;
+          task.max_bytes = max_bytes;
           const std::size_t left = vars.size() - started.fetch_add(1);
           if (options.time_per_var > 0) {
             task.has_deadline = true;
@@ -260,10 +247,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
           cache.var(v).sort_best_first();
           cut[i] = local.vars_out_of_time > cut_before && !run_stop.stop_requested();
           progress.step(local.sets_scored - scored_before);
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(mutex);
-          if (!failure) failure = std::current_exception();
-        }
+        });
       }
       std::lock_guard<std::mutex> lock(mutex);
       total.add(local);
@@ -277,7 +261,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   std::vector<int> vars;
   for (std::size_t v = begin; v < end; ++v) vars.push_back(static_cast<int>(v));
   std::vector<int> again = pass(vars);
-  if (options.retry_cut && options.time > 0 && options.time_per_var <= 0 && !failure &&
+  if (options.retry_cut && options.time > 0 && options.time_per_var <= 0 && !failure.failed() &&
       !again.empty() && !run_stop.stop_requested()) {
     total.vars_out_of_time -= again.size();  // counted again if the second pass cuts them too
     total.vars_retried += again.size();
@@ -288,7 +272,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
     progress.set_total(end - begin + again.size());
     pass(again);
   }
-  if (failure) std::rethrow_exception(failure);
+  failure.rethrow();
   total.cache_entries = cache.total_entries();
   total.cache_bytes = cache.bytes();
   total.seconds = run_stop.elapsed();

@@ -35,7 +35,7 @@ class SequentialExplorer {
  public:
   SequentialExplorer(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats)
       : counter_(counter), task_(task), out_(out), stats_(stats),
-        bic_(counter.params().kind == ScoreKind::bic),
+        rules_(prune_rules(counter.params())),
         r_child_(counter.data().arity(task.child)) {}
 
   void run() {
@@ -58,7 +58,8 @@ class SequentialExplorer {
     ++stats_.sets_scored;
     ++stats_.sets_generated;
     out_.add(f.score, {});
-    bool extendable = !(task_.prune && bic_ && prune::size_bound(f.penalty, f.ll, task_.eps));
+    bool extendable =
+        !(task_.prune && rules_.bic && prune::size_bound(f.penalty, f.ll, task_.eps));
     if (!extendable) ++stats_.pruned_rule3;
     level.sets.insert({});
     level.recs.push_back({f.score, 1, static_cast<std::uint32_t>(f.cells), extendable});
@@ -93,11 +94,12 @@ class SequentialExplorer {
     std::uint32_t cells_lb = br.cells;
     if (!subsets_alive(level, best_sub, cells_lb)) return true;
     const double q = br.q * counter_.data().arity(y);
-    if (task_.prune && bic_ && prune::bic_bound(best_sub, counter_.penalty(task_.child, q), task_.eps)) {
+    if (task_.prune && rules_.bic &&
+        prune::bic_bound(best_sub, counter_.penalty(task_.child, q), task_.eps)) {
       ++stats_.pruned_rule2;
       return true;
     }
-    if (task_.prune && !bic_ && prune::bdeu_bound(best_sub, cells_lb, r_child_, task_.eps)) {
+    if (task_.prune && rules_.bdeu && prune::bdeu_bound(best_sub, cells_lb, r_child_, task_.eps)) {
       ++stats_.pruned_rule6;
       return true;
     }
@@ -132,11 +134,11 @@ class SequentialExplorer {
         keep = false;
         ++stats_.pruned_rule1;
       }
-      if (bic_ && prune::size_bound(f.penalty, f.ll, task_.eps)) {
+      if (rules_.bic && prune::size_bound(f.penalty, f.ll, task_.eps)) {
         extendable = false;
         ++stats_.pruned_rule3;
       }
-      if (!bic_ && prune::bdeu_bound(best_sub, f.cells, r_child_, task_.eps)) {
+      if (rules_.bdeu && prune::bdeu_bound(best_sub, f.cells, r_child_, task_.eps)) {
         if (keep) ++stats_.pruned_rule6;
         keep = extendable = false;
       }
@@ -151,7 +153,7 @@ class SequentialExplorer {
   const VarTask& task_;
   VarCache& out_;
   ExploreStats& stats_;
-  const bool bic_;
+  const PruneRules rules_;  // the rules proven for the score (rule 1 always applies)
   const int r_child_;
   bool stopped_ = false;
   std::vector<std::int32_t> cand_, sub_;

@@ -30,14 +30,20 @@ int received_signal() { return g_signal.load(std::memory_order_relaxed); }
 void raise_stop_signal_for_testing(int sig) { g_signal.store(sig, std::memory_order_relaxed); }
 
 StopToken::StopToken(double seconds)
-    : start_(Clock::now()), deadline_(start_), has_deadline_(seconds > 0) {
+    : start_(Clock::now()),
+      deadline_(start_),
+      has_deadline_(seconds > 0),
+      budget_(has_deadline_ ? seconds : 0) {
   if (has_deadline_)
     deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
                              std::chrono::duration<double>(seconds));
 }
 
 StopToken::StopToken(const StopToken& other)
-    : start_(other.start_), deadline_(other.deadline_), has_deadline_(other.has_deadline_) {
+    : start_(other.start_),
+      deadline_(other.deadline_),
+      has_deadline_(other.has_deadline_),
+      budget_(other.budget_) {
   requested_.store(other.requested_.load());
 }
 

@@ -24,6 +24,7 @@
 #include <string>
 
 #include "bnsl/error.hpp"
+#include "parallel/threads.hpp"
 
 namespace bnsl {
 namespace {
@@ -226,27 +227,23 @@ int MecIndex::class_of(std::size_t i, std::vector<std::uint32_t>&& code) {
 
 std::vector<int> MecIndex::classify_all(int threads) {
   constexpr std::size_t kBlock = 1024;
-  if (threads <= 0) threads = omp_get_max_threads();
+  threads = resolve_threads(threads);
   std::vector<int> ids(dags_.size());
   std::vector<std::vector<std::uint32_t>> codes(std::min(kBlock, dags_.size()));
   for (std::size_t begin = 0; begin < dags_.size(); begin += kBlock) {
     const std::size_t end = std::min(dags_.size(), begin + kBlock);
-    std::exception_ptr error;
+    FirstError error;
 #pragma omp parallel num_threads(threads)
     {
       EssentialGraphBuilder b;
 #pragma omp for schedule(dynamic, 16)
-      for (std::size_t i = begin; i < end; ++i) {
-        try {
+      for (std::size_t i = begin; i < end; ++i)
+        error.run([&] {
           b.build(dags_[i].parents);
           b.encode(codes[i - begin]);
-        } catch (...) {
-#pragma omp critical(bnsl_mec_error)
-          if (!error) error = std::current_exception();
-        }
-      }
+        });
     }
-    if (error) std::rethrow_exception(error);
+    error.rethrow();
     for (std::size_t i = begin; i < end; ++i) ids[i] = class_of(i, std::move(codes[i - begin]));
   }
   return ids;

@@ -29,10 +29,11 @@
 //     some part, so c never decreases in supersets (the paper's r+, one per configuration,
 //     is the weaker c >= r+):  s(P) + c(P') ln r_X > eps drops P' and every superset.
 //
-// Rules 2 and 3 hold for BIC only, rule 6 for BDeu only, rule 1 for any score. Parents with
-// a single observed state are never candidates (they change no score), so every added
-// parent has arity >= 2, as rule 3 requires. Each inequality must hold beyond the score
-// tolerance (compare.hpp): rounding can only keep more sets.
+// Rules 2, 3 and 4 hold for BIC only, rule 6 for BDeu only, rule 1 for any score: each score's
+// traits say which it has (PruneRules, include/bnsl/score.hpp; a score without proven rules
+// gets rule 1 only). Parents with a single observed state are never candidates (they change
+// no score), so every added parent has arity >= 2, as rule 3 requires. Each inequality must
+// hold beyond the score tolerance (compare.hpp): rounding can only keep more sets.
 #pragma once
 
 #include <cmath>

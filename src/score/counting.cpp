@@ -1,12 +1,14 @@
-// Contingency-table counting and the BIC / BDeu formulas (see counting.hpp for the scheme).
+// Contingency-table counting, and the scores' traits (scores.hpp) applied to the counts (see
+// counting.hpp for the scheme).
 #include "score/counting.hpp"
-
-#include <math.h>  // lgamma_r: the reentrant lgamma (std::lgamma writes the global signgam)
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tsl/robin_map.h>
+
+#include "bnsl/error.hpp"
+#include "score/scores.hpp"
 
 namespace bnsl {
 namespace {
@@ -22,9 +24,40 @@ void with_column(const Dataset& data, int v, F&& f) {
     f(data.codes8(v));
 }
 
-double log_gamma(double x) {
-  int sign;
-  return lgamma_r(x, &sign);
+// A score's per-configuration term and family score, for the counting loops: the built-in
+// traits compiled in (per_config() is a constant there), or a custom ScoreDefinition.
+template <class Traits>
+struct StaticTerm {
+  static constexpr bool per_config() { return Traits::per_config; }
+  static double term(const std::uint32_t* counts, int r, std::uint32_t n_j, double q,
+                     double ess) {
+    return Traits::config_term(counts, r, n_j, q, ess);
+  }
+  static double family(const FamilyScore& f, double sum) { return Traits::family(f, sum); }
+};
+
+struct DynamicTerm {
+  const ScoreDefinition* def;
+  bool per_config() const { return def->per_config(); }
+  double term(const std::uint32_t* counts, int r, std::uint32_t n_j, double q,
+              double ess) const {
+    return def->config_term(counts, r, n_j, q, ess);
+  }
+  double family(const FamilyScore& f, double sum) const { return def->family(f, sum); }
+};
+
+// Calls f(term) with the term of the score in `params`.
+template <class F>
+decltype(auto) with_score(const ScoreParams& params, F&& f) {
+  switch (params.kind) {
+    case ScoreKind::bic:
+      return f(StaticTerm<BicTraits>{});
+    case ScoreKind::bdeu:
+      return f(StaticTerm<BdeuTraits>{});
+    case ScoreKind::custom:
+      break;
+  }
+  return f(DynamicTerm{params.custom.get()});
 }
 
 }  // namespace
@@ -40,6 +73,8 @@ Counter::Counter(const Dataset& data, ScoreParams params, const RowGroups* group
   nlogn_.resize(n_total_ + 1);
   nlogn_[0] = 0;
   for (std::size_t n = 1; n <= n_total_; ++n) nlogn_[n] = n * std::log(static_cast<double>(n));
+  if (params_.kind == ScoreKind::custom && !params_.custom)
+    throw InputError("a custom score needs its definition (ScoreParams::custom)");
 }
 
 void Counter::build_empty(ConfigIndex& out) const {
@@ -129,15 +164,6 @@ FamilyScore Counter::score(const ConfigIndex& index, int child) {
   return score_grouped(index, child);
 }
 
-double Counter::bdeu_config(const std::uint32_t* cells, int r, std::uint32_t n_j, double a_j,
-                            double a_jk) const {
-  double s = log_gamma(a_j) - log_gamma(a_j + n_j);
-  const double lg_a_jk = log_gamma(a_jk);
-  for (int k = 0; k < r; ++k)
-    if (cells[k] != 0) s += log_gamma(a_jk + cells[k]) - lg_a_jk;
-  return s;
-}
-
 template <class Key>
 void Counter::count_keys(std::size_t cells, Key key) {
   if (weight_) {
@@ -202,30 +228,30 @@ FamilyScore Counter::score_extension(const ConfigIndex& base, int var, int child
 
 FamilyScore Counter::summarize(const std::uint32_t* c, std::size_t n_configs, double q,
                                int child) const {
-  const int r = data_.arity(child);
-  FamilyScore f;
-  f.q = q;
-  f.r_plus = 0;
-  f.cells = 0;
-  const bool bdeu = params_.kind == ScoreKind::bdeu;
-  const double a_j = params_.ess / q, a_jk = a_j / r;
-  double s_jk = 0, s_j = 0, bdeu_sum = 0;
-  for (std::size_t j = 0; j < n_configs; ++j) {
-    const std::uint32_t* row = c + j * r;
-    std::uint32_t n_j = 0;
-    for (int k = 0; k < r; ++k) {
-      n_j += row[k];
-      s_jk += nlogn(row[k]);
-      f.cells += row[k] != 0;
+  return with_score(params_, [&](const auto& term) {
+    const int r = data_.arity(child);
+    FamilyScore f;
+    f.q = q;
+    f.r_plus = 0;
+    f.cells = 0;
+    double s_jk = 0, s_j = 0, term_sum = 0;
+    for (std::size_t j = 0; j < n_configs; ++j) {
+      const std::uint32_t* row = c + j * r;
+      std::uint32_t n_j = 0;
+      for (int k = 0; k < r; ++k) {
+        n_j += row[k];
+        s_jk += nlogn(row[k]);
+        f.cells += row[k] != 0;
+      }
+      if (n_j == 0) continue;
+      ++f.r_plus;
+      s_j += nlogn(n_j);
+      if (term.per_config()) term_sum += term.term(row, r, n_j, q, params_.ess);
     }
-    if (n_j == 0) continue;
-    ++f.r_plus;
-    s_j += nlogn(n_j);
-    if (bdeu) bdeu_sum += bdeu_config(row, r, n_j, a_j, a_jk);
-  }
-  finish(f, child, s_jk, s_j);
-  if (bdeu) f.score = bdeu_sum;
-  return f;
+    finish(f, child, s_jk, s_j);
+    f.score = term.family(f, term_sum);
+    return f;
+  });
 }
 
 FamilyScore Counter::score_grouped(const ConfigIndex& index, int child) {
@@ -239,42 +265,41 @@ FamilyScore Counter::score_grouped(const ConfigIndex& index, int child) {
   for (std::size_t i = 0; i < n_rows_; ++i) order_[nj_[idx[i]]++] = static_cast<std::uint32_t>(i);
   // nj_[j] is now the end of group j (= start of group j + 1).
   cells_.assign(r, 0);
-  FamilyScore f;
-  f.q = index.q;
-  f.r_plus = 0;
-  f.cells = 0;
-  const bool bdeu = params_.kind == ScoreKind::bdeu;
-  const double a_j = params_.ess / index.q, a_jk = a_j / r;
-  double s_jk = 0, s_j = 0, bdeu_sum = 0;
-  const std::uint32_t* w = weight_;
-  with_column(rows_, child, [&](const auto* x) {
-    std::uint32_t begin = 0;
-    for (std::size_t j = 0; j < n_configs; ++j) {
-      const std::uint32_t end = nj_[j];
-      if (end == begin) continue;
-      std::uint32_t n_j = 0;
-      for (std::uint32_t p = begin; p < end; ++p) {
-        const std::uint32_t row = order_[p], m = w ? w[row] : 1;
-        cells_[x[row]] += m;
-        n_j += m;
+  return with_score(params_, [&](const auto& term) {
+    FamilyScore f;
+    f.q = index.q;
+    f.r_plus = 0;
+    f.cells = 0;
+    double s_jk = 0, s_j = 0, term_sum = 0;
+    const std::uint32_t* w = weight_;
+    with_column(rows_, child, [&](const auto* x) {
+      std::uint32_t begin = 0;
+      for (std::size_t j = 0; j < n_configs; ++j) {
+        const std::uint32_t end = nj_[j];
+        if (end == begin) continue;
+        std::uint32_t n_j = 0;
+        for (std::uint32_t p = begin; p < end; ++p) {
+          const std::uint32_t row = order_[p], m = w ? w[row] : 1;
+          cells_[x[row]] += m;
+          n_j += m;
+        }
+        if (term.per_config()) term_sum += term.term(cells_.data(), r, n_j, index.q, params_.ess);
+        for (std::uint32_t p = begin; p < end; ++p) {
+          std::uint32_t& cell = cells_[x[order_[p]]];
+          if (cell == 0) continue;
+          ++f.cells;
+          s_jk += nlogn(cell);
+          cell = 0;
+        }
+        ++f.r_plus;
+        s_j += nlogn(n_j);
+        begin = end;
       }
-      for (std::uint32_t p = begin; p < end; ++p) {
-        std::uint32_t& cell = cells_[x[order_[p]]];
-        if (cell == 0) continue;
-        ++f.cells;
-        s_jk += nlogn(cell);
-        if (bdeu) bdeu_sum += log_gamma(a_jk + cell) - log_gamma(a_jk);
-        cell = 0;
-      }
-      ++f.r_plus;
-      s_j += nlogn(n_j);
-      if (bdeu) bdeu_sum += log_gamma(a_j) - log_gamma(a_j + n_j);
-      begin = end;
-    }
+    });
+    finish(f, child, s_jk, s_j);
+    f.score = term.family(f, term_sum);
+    return f;
   });
-  finish(f, child, s_jk, s_j);
-  if (bdeu) f.score = bdeu_sum;
-  return f;
 }
 
 void Counter::finish(FamilyScore& f, int child, double sum_nlogn_jk, double sum_nlogn_j) const {

@@ -75,8 +75,6 @@ class Counter {
   void tally(std::size_t cells, Key key, Weight weight);
   FamilyScore score_grouped(const ConfigIndex& index, int child);
   void finish(FamilyScore& f, int child, double sum_nlogn_jk, double sum_nlogn_j) const;
-  double bdeu_config(const std::uint32_t* cells, int r, std::uint32_t n_j, double a_j,
-                     double a_jk) const;
   double nlogn(std::uint32_t n) const { return nlogn_[n]; }
 
   const Dataset& data_;

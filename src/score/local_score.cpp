@@ -5,20 +5,50 @@
 #include "bnsl/error.hpp"
 #include "bnsl/score.hpp"
 #include "score/counting.hpp"
+#include "score/scores.hpp"
 
 namespace bnsl {
 
-std::string to_string(ScoreKind kind) { return kind == ScoreKind::bic ? "bic" : "bdeu"; }
+std::string to_string(ScoreKind kind) { return name_of(kScoreKindNames, kind); }
 
 ScoreKind parse_score_kind(const std::string& text) {
-  if (text == "bic") return ScoreKind::bic;
-  if (text == "bdeu") return ScoreKind::bdeu;
-  throw InputError("unknown score '" + text + "' (expected bic or bdeu)");
+  return value_of(kScoreKindNames, text, "score");
+}
+
+std::string score_name(const ScoreParams& p) {
+  if (p.kind == ScoreKind::custom) return p.custom ? p.custom->name() : "custom";
+  return to_string(p.kind);
+}
+
+PruneRules prune_rules(const ScoreParams& p) {
+  switch (p.kind) {
+    case ScoreKind::bic:
+      return BicTraits::rules;
+    case ScoreKind::bdeu:
+      return BdeuTraits::rules;
+    case ScoreKind::custom:
+      break;
+  }
+  return p.custom ? p.custom->rules() : PruneRules{};
+}
+
+bool score_uses_ess(const ScoreParams& p) {
+  switch (p.kind) {
+    case ScoreKind::bic:
+      return BicTraits::uses_ess;
+    case ScoreKind::bdeu:
+      return BdeuTraits::uses_ess;
+    case ScoreKind::custom:
+      break;
+  }
+  return p.custom && p.custom->uses_ess();
 }
 
 LocalScorer::LocalScorer(const Dataset& data, ScoreParams params) : data_(data), params_(params) {
-  if (params_.kind == ScoreKind::bdeu && !(params_.ess > 0 && std::isfinite(params_.ess)))
+  if (score_uses_ess(params_) && !(params_.ess > 0 && std::isfinite(params_.ess)))
     throw InputError("--ess must be a finite number > 0");
+  if (params_.kind == ScoreKind::custom && !params_.custom)
+    throw InputError("a custom score needs its definition (ScoreParams::custom)");
 }
 
 LocalScorer::~LocalScorer() = default;

@@ -15,6 +15,8 @@
 #include <mutex>
 #include <numeric>
 
+#include "parallel/threads.hpp"
+
 namespace bnsl {
 namespace {
 
@@ -33,9 +35,8 @@ PairStats::PairStats(const BitColumns& bits, int threads, const StopToken& stop)
   gain_.assign(n_ > 1 ? n_ * (n_ - 1) / 2 : 0, 0.0f);
   if (n_ < 2 || rows == 0) return;
   const std::size_t blocks = (n_ + kBlock - 1) / kBlock;
-  const int t = threads > 0 ? threads : omp_get_max_threads();
-  std::exception_ptr failure;
-  std::mutex mutex;
+  const int t = resolve_threads(threads);
+  FirstError failure;
   std::atomic<bool> stopped{false};
 #pragma omp parallel num_threads(t)
   {
@@ -46,20 +47,17 @@ PairStats::PairStats(const BitColumns& bits, int threads, const StopToken& stop)
         stopped.store(true, std::memory_order_relaxed);
         continue;
       }
-      try {
+      failure.run([&] {
         const std::size_t b = blocks - 1 - static_cast<std::size_t>(k);  // largest first
         const std::size_t y0 = b * kBlock, y1 = std::min(n_, y0 + kBlock);
         for (std::size_t x = 0; x + 1 < y1; ++x)
           for (std::size_t y = std::max(y0, x + 1); y < y1; ++y)
             gain_[index(x, y)] =
                 static_cast<float>(counter.ll_gain(static_cast<int>(x), static_cast<int>(y)));
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-      }
+      });
     }
   }
-  if (failure) std::rethrow_exception(failure);
+  failure.rethrow();
   complete_ = !stopped;
   seconds_ = clock.elapsed();
 }

@@ -52,6 +52,7 @@
 #include "pool/complete_classes.hpp"
 #include "pool/complete_neighbours.hpp"
 #include "pool/order_enum.hpp"
+#include "parallel/threads.hpp"
 #include "score/compare.hpp"
 #include "search/greedy_dag.hpp"
 #include "search/search_internal.hpp"
@@ -63,14 +64,10 @@ std::size_t SearchOptions::pool_capacity(std::size_t n) const {
   return std::min(pool_max, std::max<std::size_t>(1000, pool_max_cells / n));
 }
 
-std::string to_string(SearchAlgo algo) {
-  return algo == SearchAlgo::asobs ? "asobs" : "obs";
-}
+std::string to_string(SearchAlgo algo) { return name_of(kSearchAlgoNames, algo); }
 
 SearchAlgo parse_search_algo(const std::string& text) {
-  if (text == "asobs") return SearchAlgo::asobs;
-  if (text == "obs") return SearchAlgo::obs;
-  throw InputError("unknown search algorithm '" + text + "' (expected asobs or obs)");
+  return value_of(kSearchAlgoNames, text, "search algorithm");
 }
 
 void SearchStats::print(std::ostream& out) const {
@@ -390,9 +387,7 @@ PoolReport Driver::run(SearchStats& total) {
 }
 
 void Driver::run_chains(SearchStats& total) {
-  int threads = o_.threads > 0
-                    ? o_.threads
-                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int threads = resolve_threads(o_.threads);
   std::vector<SearchStats> stats(static_cast<std::size_t>(threads));
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
   ChainContext ctx{cache_,

@@ -1,0 +1,82 @@
+// The writer of reports and the end of every command (outputs.hpp). Reports come labelled and
+// summarised from the library; this only writes them, keeps the trace and talks to the user.
+#include "outputs.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "bnsl/stop.hpp"
+#include "options.hpp"
+
+namespace bnsl::cli {
+namespace {
+
+void write_trace(const std::string& path, const std::vector<std::pair<double, double>>& trace) {
+  std::string text;
+  char line[96];
+  for (const auto& [seconds, best] : trace) {
+    std::snprintf(line, sizeof line, "%.3f %.17g\n", seconds, best);
+    text += line;
+  }
+  write_file_atomically(path, text);
+}
+
+std::string score_text(double score) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.4f", score);
+  return text;
+}
+
+}  // namespace
+
+ReportWriter::ReportWriter(std::string command, std::string prefix, const Dataset* data,
+                           bool quiet, std::string trace_file)
+    : command_(std::move(command)),
+      prefix_(std::move(prefix)),
+      data_(data),
+      quiet_(quiet),
+      trace_file_(std::move(trace_file)) {}
+
+std::function<void(double, double)> ReportWriter::improvement() {
+  if (trace_file_.empty()) return {};
+  return [this](double seconds, double best) { trace_.emplace_back(seconds, best); };
+}
+
+void ReportWriter::write(PoolReport& report) {
+  write_outputs(prefix_, report, data_);
+  if (!trace_file_.empty()) write_trace(trace_file_, trace_);
+}
+
+ReportFn ReportWriter::writer() {
+  return [this](PoolReport& report, ReportStage stage) {
+    write(report);
+    if (stage == ReportStage::draft && !quiet_ && !report.dags.empty())
+      std::cerr << "bnsl: " << command_ << ": wrote a first network (" << report.algorithm
+                << ", score " << score_text(report.dags.front().score) << ") to " << prefix_
+                << ".* at " << report.seconds << " s\n";
+  };
+}
+
+std::string pool_summary(const std::string& command, const PoolReport& report,
+                         const std::string& prefix, bool with_bif, double seconds) {
+  std::ostringstream out;
+  out << "bnsl: " << command << ": best " << score_text(report.dags.front().score) << "; "
+      << report.dags.size() << " DAGs in " << report.mec_count << " equivalence classes; wrote "
+      << prefix << ".pool.json" << (with_bif ? ", .best.bif" : "")
+      << ", .best.dot, .consensus.dot (" << seconds << " s)\n";
+  return out.str();
+}
+
+int finish(const std::string& command, const RunArgs& run, const std::string& stats_json,
+           const std::string& summary, const std::string& kept) {
+  if (!run.stats_file.empty()) write_file_atomically(run.stats_file, stats_json + "\n");
+  if (!run.quiet) std::cerr << summary;
+  if (!signal_received()) return 0;
+  if (!run.quiet)
+    std::cerr << "bnsl: " << command << ": interrupted by signal " << received_signal() << "; "
+              << kept << "\n";
+  return 128 + received_signal();
+}
+
+}  // namespace bnsl::cli

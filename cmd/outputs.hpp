@@ -1,0 +1,49 @@
+// What the commands share around the library's pipeline calls (include/bnsl/learn.hpp): the
+// writer of each report (PREFIX.* and the --trace file) and the end of every command
+// (statistics file, summary, exit status).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bnsl/dataset.hpp"
+#include "bnsl/learn.hpp"
+#include "bnsl/report.hpp"
+
+namespace bnsl::cli {
+
+struct RunArgs;
+
+// Writes every report it is given to PREFIX.* (atomically), and with a trace file the anytime
+// curve collected by improvement() ("seconds best" per rise of the best score).
+class ReportWriter {
+ public:
+  ReportWriter(std::string command, std::string prefix, const Dataset* data, bool quiet,
+               std::string trace_file);
+  // For LearnOptions::on_improvement / SearchOptions::on_improvement of search_cache().
+  std::function<void(double, double)> improvement();
+  // For the pipeline's ReportFn: writes the files; for the draft, says so unless quiet.
+  ReportFn writer();
+  void write(PoolReport& report);
+
+ private:
+  std::string command_, prefix_;
+  const Dataset* data_;
+  bool quiet_;
+  std::string trace_file_;
+  std::vector<std::pair<double, double>> trace_;
+};
+
+// "best -54209.2900; 12 DAGs in 3 equivalence classes; wrote PREFIX.pool.json, ..." for the
+// summary of learn and search.
+std::string pool_summary(const std::string& command, const PoolReport& report,
+                         const std::string& prefix, bool with_bif, double seconds);
+
+// The end of every command: writes `stats_json` to --stats (when given), prints `summary`
+// unless --quiet, and returns the exit status: 0, or 128 + N when stopped by signal N (saying
+// so unless --quiet, with `kept`: what the outputs hold).
+int finish(const std::string& command, const RunArgs& run, const std::string& stats_json,
+           const std::string& summary, const std::string& kept);
+
+}  // namespace bnsl::cli

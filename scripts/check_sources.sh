@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Source checks CI runs before building (no build needed):
+#  1. every OpenMP parallel region names its team size (num_threads), resolved by
+#     resolve_threads (src/parallel/threads.hpp): "0 threads" means one thing everywhere;
+#  2. every C++ source is formatted by .clang-format (clang-format 14, Debian's
+#     clang-format package, which scripts/setup.sh installs).
+# Usage: scripts/check_sources.sh        (from anywhere; exit 1 on a finding)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+status=0
+mapfile -t sources < <(git ls-files '*.cpp' '*.hpp')
+
+echo "== OpenMP regions name their team size (num_threads)"
+if grep -n '#pragma omp parallel' "${sources[@]}" | grep -v 'num_threads('; then
+  echo "error: the regions above have no num_threads(...) clause" >&2
+  status=1
+fi
+
+echo "== clang-format"
+if ! command -v clang-format >/dev/null; then
+  echo "error: clang-format not found (scripts/setup.sh installs it)" >&2
+  exit 1
+fi
+if ! clang-format --dry-run --Werror "${sources[@]}"; then
+  echo "error: run clang-format -i on the files above" >&2
+  status=1
+fi
+exit "$status"

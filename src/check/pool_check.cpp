@@ -1,0 +1,253 @@
+// The pool checker (include/bnsl/check.hpp): independent of the search and the pool code it
+// checks; it shares with them only LocalScorer (the scores) and summarize() (classes and edge
+// probabilities, checked by recomputation).
+#include "bnsl/check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "bnsl/error.hpp"
+#include "bnsl/report.hpp"
+#include "bnsl/score.hpp"
+#include "score/compare.hpp"
+
+namespace bnsl {
+namespace {
+
+// Empty when the parent lists are a valid acyclic graph; otherwise what is wrong.
+std::string graph_problem(const ParentSets& parents) {
+  const std::size_t n = parents.size();
+  std::vector<std::vector<int>> children(n);
+  std::vector<std::size_t> missing(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    std::set<int> seen;
+    for (int p : parents[v]) {
+      if (static_cast<std::size_t>(p) == v)
+        return "node " + std::to_string(v) + " is its own parent";
+      if (!seen.insert(p).second)
+        return "node " + std::to_string(v) + " lists parent " + std::to_string(p) + " twice";
+      children[p].push_back(static_cast<int>(v));
+    }
+    missing[v] = parents[v].size();
+  }
+  std::vector<int> ready;
+  for (std::size_t v = 0; v < n; ++v)
+    if (missing[v] == 0) ready.push_back(static_cast<int>(v));
+  std::size_t done = 0;
+  while (!ready.empty()) {
+    int v = ready.back();
+    ready.pop_back();
+    ++done;
+    for (int c : children[v])
+      if (--missing[c] == 0) ready.push_back(c);
+  }
+  return done == n ? "" : "directed cycle among " + std::to_string(n - done) + " nodes";
+}
+
+// Local scores already computed, by (child, sorted parents): pooled DAGs share most families.
+using FamilyMemo = std::map<std::pair<int, std::vector<int>>, double>;
+
+// The DAG's score from the data: the sum of its local scores, in variable order.
+double rescore(const LocalScorer& scorer, const ParentSets& parents, FamilyMemo& memo) {
+  double total = 0;
+  for (std::size_t v = 0; v < parents.size(); ++v) {
+    std::pair<int, std::vector<int>> key{static_cast<int>(v), parents[v]};
+    std::sort(key.second.begin(), key.second.end());
+    auto it = memo.find(key);
+    if (it == memo.end()) {
+      const double s = scorer.score(key.first, key.second).score;
+      it = memo.emplace(std::move(key), s).first;
+    }
+    total += it->second;
+  }
+  return total;
+}
+
+class Checker {
+ public:
+  Checker(const Dataset& data, std::string pool_path, const PoolCheckOptions& options)
+      : data_(data), pool_path_(std::move(pool_path)), options_(options) {}
+
+  PoolCheck run() {
+    PoolReport pool = read_pool_json(pool_path_);
+    check_data_matches(pool);
+    result_.score = pool.score;
+    result_.dags = pool.dags.size();
+    PoolCheckItem& rows = add("rows", "");
+    if (pool.rows != data_.n_rows())
+      rows.problems.push_back("pool says " + std::to_string(pool.rows) + " rows, the data has " +
+                              std::to_string(data_.n_rows()));
+    const bool valid = check_graphs_and_scores(pool);
+    check_order(pool);
+    if (valid)
+      check_summary(pool);
+    else
+      result_.summary_skipped = true;
+    return std::move(result_);
+  }
+
+ private:
+  const Dataset& data_;
+  std::string pool_path_;
+  PoolCheckOptions options_;
+  PoolCheck result_;
+
+  PoolCheckItem& add(std::string name, std::string detail) {
+    result_.items.push_back({std::move(name), std::move(detail), {}});
+    return result_.items.back();
+  }
+  void add(std::string name, std::string detail, std::vector<std::string> problems) {
+    result_.items.push_back({std::move(name), std::move(detail), std::move(problems)});
+  }
+
+  bool same(double a, double b) const {
+    const double tol = options_.tolerance;
+    return tol > 0 ? std::fabs(a - b) <= tol * std::max({1.0, std::fabs(a), std::fabs(b)})
+                   : score_equal(a, b);
+  }
+
+  // a > b beyond the score tolerance in use.
+  bool above(double a, double b) const { return a > b && !same(a, b); }
+
+  // The raw best_score field (read_pool_json validates but does not keep it).
+  std::optional<double> best_score_field() const {
+    std::ifstream in(pool_path_, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto j = nlohmann::json::parse(text.str(), nullptr, false);
+    if (j.is_object() && j.contains("best_score") && j["best_score"].is_number())
+      return j["best_score"].get<double>();
+    return std::nullopt;
+  }
+
+  ScoreParams score_params(const PoolReport& pool) const {
+    ScoreParams p;
+    p.kind = parse_score_kind(pool.score);
+    if (p.kind == ScoreKind::bdeu) {
+      if (!pool.ess || !(*pool.ess > 0))
+        throw InputError(pool_path_, 0, 0,
+                         "pool JSON: 'ess': a positive number is required "
+                         "with the bdeu score");
+      p.ess = *pool.ess;
+    }
+    return p;
+  }
+
+  void check_data_matches(const PoolReport& pool) const {
+    if (pool.variables == data_.names()) return;
+    std::string what = std::to_string(pool.variables.size()) + " variables, the data " +
+                       std::to_string(data_.n_vars()) + " columns";
+    for (std::size_t v = 0; v < std::min(pool.variables.size(), data_.n_vars()); ++v)
+      if (pool.variables[v] != data_.name(v)) {
+        what = "variable " + std::to_string(v) + " is '" + pool.variables[v] + "', column " +
+               std::to_string(v) + " of the data is '" + data_.name(v) + "'";
+        break;
+      }
+    const std::string data_name = options_.data_name.empty() ? "the data" : options_.data_name;
+    throw InputError(pool_path_, 0, 0,
+                     "pool JSON: 'variables' do not match " + data_name + " (" + what +
+                         "); give the data the pool was learned from (--no-header if it has "
+                         "no header row)");
+  }
+
+  // Graph validity and re-scoring; returns whether every DAG is a valid acyclic graph.
+  bool check_graphs_and_scores(const PoolReport& pool) {
+    LocalScorer scorer(data_, score_params(pool));
+    std::vector<std::string> graphs, scores;
+    FamilyMemo memo;
+    double worst = 0;
+    for (std::size_t i = 0; i < pool.dags.size(); ++i) {
+      const auto& d = pool.dags[i];
+      if (auto why = graph_problem(d.parents); !why.empty()) {
+        graphs.push_back("dags[" + std::to_string(i) + "]: " + why);
+        continue;
+      }
+      const double s = rescore(scorer, d.parents, memo);
+      worst = std::max(worst, std::fabs(s - d.score));
+      if (!same(s, d.score)) {
+        std::ostringstream msg;
+        msg.precision(17);
+        msg << "dags[" << i << "]: reported " << d.score << ", recomputed " << s;
+        scores.push_back(msg.str());
+      }
+    }
+    const bool valid = graphs.empty();
+    add("acyclic", std::to_string(pool.dags.size()) + " DAGs", std::move(graphs));
+    std::ostringstream detail;
+    detail << "largest difference " << worst;
+    add("scores", detail.str(), std::move(scores));
+    return valid;
+  }
+
+  void check_order(const PoolReport& pool) {
+    std::vector<std::string> order, distinct, within, best;
+    std::set<ParentSets> seen;
+    const double top = pool.dags.empty() ? 0 : pool.dags[0].score;
+    for (std::size_t i = 0; i < pool.dags.size(); ++i) {
+      const auto& d = pool.dags[i];
+      const std::string at = "dags[" + std::to_string(i) + "]";
+      if (i > 0 && above(d.score, pool.dags[i - 1].score))
+        order.push_back(at + " scores above dags[" + std::to_string(i - 1) + "]");
+      ParentSets key = d.parents;
+      for (auto& p : key) std::sort(p.begin(), p.end());
+      if (!seen.insert(std::move(key)).second) distinct.push_back(at + " repeats an earlier DAG");
+      if (above(top - pool.epsilon, d.score))
+        within.push_back(at + " is " + std::to_string(top - d.score) + " below the best");
+    }
+    if (auto field = best_score_field(); !pool.dags.empty() && (!field || !same(*field, top)))
+      best.push_back("best_score differs from dags[0].score");
+    add("sorted", "best first", std::move(order));
+    add("distinct", "", std::move(distinct));
+    std::ostringstream eps;
+    eps << "epsilon " << pool.epsilon;
+    add("epsilon", eps.str(), std::move(within));
+    add("best_score", "", std::move(best));
+  }
+
+  void check_summary(const PoolReport& pool) {
+    if (pool.dags.empty() || pool.mec_count == 0) return;  // no summary in the file
+    PoolReport fresh = pool;
+    summarize(fresh);
+    std::vector<std::string> classes, edges;
+    if (fresh.mec_count != pool.mec_count)
+      classes.push_back("mec_count " + std::to_string(pool.mec_count) + ", recomputed " +
+                        std::to_string(fresh.mec_count));
+    for (std::size_t i = 0; i < pool.dags.size(); ++i)
+      if (pool.dags[i].mec != fresh.dags[i].mec)
+        classes.push_back("dags[" + std::to_string(i) + "].mec " +
+                          std::to_string(pool.dags[i].mec) + ", recomputed " +
+                          std::to_string(fresh.dags[i].mec));
+    std::map<std::pair<int, int>, double> p;
+    for (const auto& e : fresh.edges) p[{e.from, e.to}] = e.p;
+    for (const auto& e : pool.edges)
+      if (std::fabs(p[{e.from, e.to}] - e.p) > 1e-6)
+        edges.push_back("p(" + std::to_string(e.from) + " -> " + std::to_string(e.to) + ") = " +
+                        std::to_string(e.p) + ", recomputed " + std::to_string(p[{e.from, e.to}]));
+    if (pool.edges.size() != fresh.edges.size())
+      edges.push_back(std::to_string(pool.edges.size()) + " arcs listed, " +
+                      std::to_string(fresh.edges.size()) + " with p > 0 recomputed");
+    add("classes", std::to_string(fresh.mec_count) + " classes", std::move(classes));
+    add("edges", std::to_string(fresh.edges.size()) + " arcs", std::move(edges));
+  }
+};
+
+}  // namespace
+
+std::size_t PoolCheck::failures() const {
+  std::size_t n = 0;
+  for (const auto& item : items) n += item.problems.size();
+  return n;
+}
+
+PoolCheck check_pool_file(const Dataset& data, const std::string& pool_path,
+                          const PoolCheckOptions& options) {
+  return Checker(data, pool_path, options).run();
+}
+
+}  // namespace bnsl

@@ -1,0 +1,184 @@
+// The pipeline's policy (include/bnsl/learn.hpp): how a budget is split between exploring
+// parent sets and searching, what is kept back for writing the outputs, how reports are
+// labelled, and exact mode's explore-then-solve. The command line, tests and benchmarks call
+// these; none of them repeats the policy.
+#include "bnsl/learn.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <limits>
+
+namespace bnsl {
+namespace {
+
+// Why the shares (learn.hpp) are what they are. Up to dp_max_n variables the search is the
+// subset DP, which takes little time (dp_seconds_estimate: under a second up to 20 variables),
+// while the exploration decides how good the result is (uci/letter, 17 variables, 20,000
+// rows: the exhaustive exploration takes about 50 s): the exploration gets up to
+// kDpExploreShare, less four times the DP's estimate. With screening (thousands of variables)
+// the search starts from the greedy network and its climbs converge within a small share of
+// the budget, while the exploration keeps finding families the best networks use: gen2000
+// (2,000 variables, 5,000 rows), `learn --time 120`, 3,800 below the true network with
+// kScreenedExploreShare = 0.75, 7,000 with 0.5 (bench/README.md, issue 19).
+
+// Passes on rises of the best score only: the draft network's, then the search's (whose
+// first report, the network seeding its pool, may be no rise over the draft).
+class Improvements {
+ public:
+  explicit Improvements(std::function<void(double, double)> fn) : fn_(std::move(fn)) {}
+  explicit operator bool() const { return static_cast<bool>(fn_); }
+  void offer(double seconds, double best) {
+    if (!fn_ || (any_ && !(best > last_))) return;
+    any_ = true;
+    last_ = best;
+    fn_(seconds, best);
+  }
+
+ private:
+  std::function<void(double, double)> fn_;
+  bool any_ = false;
+  double last_ = -std::numeric_limits<double>::infinity();
+};
+
+SearchRunResult run_search(const ScoreCache& cache, const SearchOptions& options,
+                           const ReportContext& context, const StopToken& stop,
+                           const ReportFn& on_report, Improvements& improvements) {
+  SearchOptions o = options;
+  const double budget = stop.budget();
+  if (budget > 0) o.time = std::max(0.05, budget - stop.elapsed() - output_reserve(budget));
+  o.on_improvement = {};
+  if (improvements)
+    o.on_improvement = [&improvements, offset = stop.elapsed()](double seconds, double best) {
+      improvements.offer(offset + seconds, best);
+    };
+  CheckpointFn checkpoint;
+  if (on_report)
+    checkpoint = [&](PoolReport& snap) {
+      label_report(snap, context, o.threads);
+      on_report(snap, ReportStage::checkpoint);
+    };
+  SearchRunResult result;
+  result.report = bnsl::search(cache, o, stop, &result.stats, checkpoint);
+  result.report.seconds = stop.elapsed();
+  label_report(result.report, context, o.threads);
+  if (on_report) on_report(result.report, ReportStage::final);
+  return result;
+}
+
+ExactLearnResult solve_and_label(const ScoreCache& cache, const ExactLearnOptions& options,
+                                 const Dataset* data, const StopToken& stop, bool exhaustive) {
+  ExactOptions o = options.exact;
+  o.threads = options.threads;
+  o.progress = options.progress;
+  ExactLearnResult result;
+  result.cache_exhaustive = exhaustive;
+  result.report = solve_exact(cache, o, stop, &result.exact);
+  result.report.seconds = stop.elapsed();
+  label_report(result.report, ReportContext{options.score, data, exhaustive}, options.threads);
+  return result;
+}
+
+}  // namespace
+
+void label_report(PoolReport& r, const ReportContext& context, int threads) {
+  r.optimal = r.optimal && context.cache_exhaustive;
+  r.complete = r.complete && context.cache_exhaustive;
+  r.score = score_name(context.score);
+  r.ess.reset();
+  if (score_uses_ess(context.score)) r.ess = context.score.ess;
+  r.rows = context.data ? context.data->n_rows() : 0;
+  if (context.data) r.variables = context.data->names();
+  summarize(r, threads);
+}
+
+double output_reserve(double budget) {
+  if (budget <= 0) return 0;
+  return std::clamp(0.03 * budget, 0.1, 1.0);
+}
+
+double learn_explore_seconds(const LearnOptions& options, const Dataset& data, double budget) {
+  if (options.explore_share) return *options.explore_share * budget;
+  ExploreOptions timed = options.explore;  // screening applies to explorations with a budget
+  timed.time = budget;
+  if (auto_candidates(timed, data) > 0) return kScreenedExploreShare * budget;
+  const std::size_t n = data.n_vars();
+  if (n > static_cast<std::size_t>(std::max(0, options.search.dp_max_n)))
+    return kDefaultExploreShare * budget;
+  const double dp = dp_seconds_estimate(static_cast<int>(n));
+  return std::max(kDefaultExploreShare * budget,
+                  std::min(kDpExploreShare * budget, budget - 4 * dp));
+}
+
+LearnResult learn(const Dataset& data, const LearnOptions& options, const StopToken& stop,
+                  const ReportFn& on_report) {
+  const double budget = stop.budget();
+  ExploreOptions explore = options.explore;
+  explore.threads = options.threads;
+  explore.progress = options.progress;
+  if (budget > 0 && explore.time_per_var <= 0)
+    explore.time = learn_explore_seconds(options, data, budget);
+  Improvements improvements(options.on_improvement);
+  ReportContext context{explore.score, &data, false};
+  // With screening (many variables), a first network within seconds: the greedy network over
+  // the draft cache, long before the exploration ends.
+  explore.on_draft = [&](const ScoreCache& draft) {
+    PoolReport r = greedy_network(draft, stop);
+    r.seconds = stop.elapsed();
+    if (!r.dags.empty()) improvements.offer(r.seconds, r.dags.front().score);
+    label_report(r, context, options.threads);
+    if (on_report) on_report(r, ReportStage::draft);
+  };
+  LearnResult result;
+  ScoreCache cache = bnsl::explore(data, explore, stop, &result.explore);
+  if (options.progress) result.explore.print(std::cerr);
+  SearchOptions search = options.search;
+  search.epsilon = explore.epsilon;
+  search.threads = options.threads;
+  search.progress = options.progress;
+  context.cache_exhaustive = result.explore.exhaustive();
+  SearchRunResult run = run_search(cache, search, context, stop, on_report, improvements);
+  result.report = std::move(run.report);
+  result.search = run.stats;
+  return result;
+}
+
+SearchRunResult search_cache(const ScoreCache& cache, const SearchOptions& options,
+                             const ReportContext& context, const StopToken& stop,
+                             const ReportFn& on_report) {
+  Improvements improvements(options.on_improvement);
+  return run_search(cache, options, context, stop, on_report, improvements);
+}
+
+ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& options,
+                             const StopToken& stop) {
+  ExactOptions limits = options.exact;
+  limits.threads = options.threads;
+  check_exact_limits(data.n_vars(), limits);  // fail before a long exploration
+  ExploreOptions o;
+  o.score = options.score;
+  o.epsilon = options.exact.epsilon;
+  o.method = ExploreMethod::is;  // best-first to exhaustion: no in-degree limit
+  o.max_parents = -1;
+  o.candidates = 0;  // never screened: the proof needs every family within epsilon
+  o.prune = true;
+  o.threads = options.threads;
+  o.progress = options.progress;
+  o.time = stop.budget() * kExactExploreShare;  // 0: no limit
+  o.retry_cut = true;
+  o.memory_per_var = options.memory_per_var;
+  ExploreStats explore_stats;
+  ScoreCache cache = bnsl::explore(data, o, stop, &explore_stats);
+  const bool exhaustive = explore_stats.exhaustive() && !stop.stop_requested();
+  if (options.progress) explore_stats.print(std::cerr);
+  ExactLearnResult result = solve_and_label(cache, options, &data, stop, exhaustive);
+  result.explore = explore_stats;
+  return result;
+}
+
+ExactLearnResult solve_exact_cache(const ScoreCache& cache, const ExactLearnOptions& options,
+                                   const Dataset* data, const StopToken& stop) {
+  return solve_and_label(cache, options, data, stop, true);
+}
+
+}  // namespace bnsl
