@@ -166,8 +166,7 @@ void explore_with(benchmark::State& state, const bnsl::Dataset& data, int k, int
     const Family& fam = fams[f++ % fams.size()];
     counter.build(fam.parents, base);
     for (int y = 0; y < static_cast<int>(data.n_vars()); ++y) {
-      if (y == fam.child || std::binary_search(fam.parents.begin(), fam.parents.end(), y))
-        continue;
+      if (y == fam.child || std::binary_search(fam.parents.begin(), fam.parents.end(), y)) continue;
       benchmark::DoNotOptimize(counter.score_extension(base, y, fam.child).score);
       ++sets;
     }

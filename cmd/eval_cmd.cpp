@@ -245,8 +245,7 @@ struct EvalCommand {
                         {"learned_kind", learned.kind},
                         {"variables", learned.parents.size()},
                         {"learned_arcs", arc_count(learned.parents)}};
-    if (!data_path.empty())
-      j["data"] = data_scores(learned.net->names, nullptr, learned.parents);
+    if (!data_path.empty()) j["data"] = data_scores(learned.net->names, nullptr, learned.parents);
     j["test"] = {{"file", test_path},
                  {"rows", test.n_rows()},
                  {"truth", nullptr},

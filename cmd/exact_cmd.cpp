@@ -52,8 +52,8 @@ struct ExactCommand {
       check_exact_limits(data->n_vars(), o.exact);  // before saying what will run
       if (!run.quiet)
         std::cerr << "bnsl: exact: " << input << ": " << data->n_vars() << " variables, "
-                  << data->n_rows() << " rows; exhaustive exploration ("
-                  << to_string(o.score.kind) << ", " << o.exact.epsilon.describe() << ")\n";
+                  << data->n_rows() << " rows; exhaustive exploration (" << to_string(o.score.kind)
+                  << ", " << o.exact.epsilon.describe() << ")\n";
       r = learn_exact(*data, o, stop);
     }
     write_outputs(prefix, r.report, data.get());

@@ -30,8 +30,8 @@ std::string score_text(double score) {
 
 }  // namespace
 
-ReportWriter::ReportWriter(std::string command, std::string prefix, const Dataset* data,
-                           bool quiet, std::string trace_file)
+ReportWriter::ReportWriter(std::string command, std::string prefix, const Dataset* data, bool quiet,
+                           std::string trace_file)
     : command_(std::move(command)),
       prefix_(std::move(prefix)),
       data_(data),

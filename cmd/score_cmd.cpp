@@ -89,8 +89,9 @@ Action register_score(CLI::App& app) {
       "explored to the end)");
   time_opt->excludes(sub->get_option("--time-per-var"));
   sub->get_option("--time-per-var")
-      ->description("Budget per variable in seconds, instead of one shared --time (default "
-                    "for is, greedy and hybrid when --time is not given: 1)");
+      ->description(
+          "Budget per variable in seconds, instead of one shared --time (default "
+          "for is, greedy and hybrid when --time is not given: 1)");
   return [sub, cmd, time_opt]() {
     if (!sub->parsed()) return -1;
     cmd->time_given = time_opt->count() > 0;

@@ -46,8 +46,7 @@ struct SearchCommand {
     ReportWriter out("search", prefix, data.get(), run.quiet, trace);
     o.on_improvement = out.improvement();
     SearchRunResult r =
-        search_cache(cache, o, ReportContext{score, data.get(), true}, stop,
-                     out.writer());
+        search_cache(cache, o, ReportContext{score, data.get(), true}, stop, out.writer());
     nlohmann::json stats = {{"search", nlohmann::json::parse(r.stats.to_json())}};
     std::ostringstream summary;
     r.stats.print(summary);

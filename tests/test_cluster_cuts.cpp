@@ -78,8 +78,7 @@ std::vector<std::uint32_t> random_choice(const FamilyTable& fam, std::mt19937_64
 
 }  // namespace
 
-TEST_CASE("cluster cuts: every DAG satisfies every k-cluster row, in both forms",
-          "[exact][cuts]") {
+TEST_CASE("cluster cuts: every DAG satisfies every k-cluster row, in both forms", "[exact][cuts]") {
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 20; ++trial) {
     const FamilyTable fam = random_table(5, 4, rng);
@@ -139,8 +138,7 @@ TEST_CASE("cluster cuts: separators return only violated cuts; strong misses non
       }
     const auto strong =
         separate_clusters(fam, cols, x.data(), kMinViolation, 32, Separation::strong);
-    const auto plain =
-        separate_clusters(fam, cols, x.data(), kMinViolation, 32, Separation::plain);
+    const auto plain = separate_clusters(fam, cols, x.data(), kMinViolation, 32, Separation::plain);
     REQUIRE(strong.empty() == (worst <= kMinViolation));
     for (const ClusterCut& cut : strong) {
       REQUIRE(cut.k >= 1);

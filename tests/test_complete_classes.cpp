@@ -152,8 +152,7 @@ TEST_CASE("class completion adds exactly the Markov equivalent DAGs", "[pool]") 
   CHECK(largest >= 6);  // the check bites: some classes have many members
 }
 
-TEST_CASE("class completion with families missing or a cap adds only class members",
-          "[pool]") {
+TEST_CASE("class completion with families missing or a cap adds only class members", "[pool]") {
   std::uint64_t missing = 0;
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     std::mt19937_64 rng(seed + 100);
@@ -186,8 +185,8 @@ TEST_CASE("class completion stops when asked", "[pool]") {
   const auto c = f.choices(g);
   pool.offer(bnsl::dag_score(f.cache, c), bnsl::dag_hash(c), c);
   int polls = 0;
-  const bnsl::ClassCompletion r =
-      bnsl::complete_classes(f.cache, pool, [&] { return ++polls > 2; }, 1000000);
+  const bnsl::ClassCompletion r = bnsl::complete_classes(
+      f.cache, pool, [&] { return ++polls > 2; }, 1000000);
   CHECK(r.stopped);
   CHECK(pool.size() <= 3);
 }
@@ -232,9 +231,8 @@ TEST_CASE("neighbour completion adds the one-family component within epsilon", "
       while (v < n && ++idx[v] == f.masks[v].size()) idx[v++] = 0;
       if (v == n) break;
     }
-    const auto best = std::max_element(dags.begin(), dags.end(), [](const auto& a, const auto& b) {
-      return a.second < b.second;
-    });
+    const auto best = std::max_element(
+        dags.begin(), dags.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     for (const double eps : {1.0, 4.0, 12.0}) {
       const double threshold = best->second - eps;
       // The component of the optimum among DAGs within epsilon, one family changed per step.
@@ -257,8 +255,7 @@ TEST_CASE("neighbour completion adds the one-family component within epsilon", "
       bnsl::DagPool pool(f.cache, bnsl::Epsilon::epsilon(eps), 1000000);
       const auto c = f.choices(best->first);
       REQUIRE(pool.offer(bnsl::dag_score(f.cache, c), bnsl::dag_hash(c), c));
-      const bnsl::NeighbourCompletion r =
-          bnsl::complete_neighbours(f.cache, pool, never, 1000000);
+      const bnsl::NeighbourCompletion r = bnsl::complete_neighbours(f.cache, pool, never, 1000000);
       INFO("seed " << seed << ", eps " << eps);
       CHECK_FALSE(r.stopped);
       CHECK(r.admitted + 1 == expected.size());
@@ -276,8 +273,8 @@ TEST_CASE("neighbour completion stops when asked and respects its expansion cap"
   bnsl::DagPool pool(f.cache, bnsl::Epsilon::epsilon(1e6), 1000000);  // everything within
   pool.offer(bnsl::dag_score(f.cache, c), bnsl::dag_hash(c), c);
   int polls = 0;
-  const bnsl::NeighbourCompletion r =
-      bnsl::complete_neighbours(f.cache, pool, [&] { return ++polls > 3; }, 1000000);
+  const bnsl::NeighbourCompletion r = bnsl::complete_neighbours(
+      f.cache, pool, [&] { return ++polls > 3; }, 1000000);
   CHECK(r.stopped);
   CHECK(r.expanded == 3);
   bnsl::DagPool capped(f.cache, bnsl::Epsilon::epsilon(1e6), 1000000);

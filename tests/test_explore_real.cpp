@@ -20,9 +20,9 @@ const bnsl::Dataset& alarm() {
 
 TEST_CASE("explore: sampled cache entries on alarm-5000 equal an independent re-count",
           "[explore][real]") {
-  const bnsl::ExploreMethod method = GENERATE(
-      bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy, bnsl::ExploreMethod::hybrid,
-      bnsl::ExploreMethod::seq);
+  const bnsl::ExploreMethod method =
+      GENERATE(bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy, bnsl::ExploreMethod::hybrid,
+               bnsl::ExploreMethod::seq);
   const bnsl::ScoreKind kind = GENERATE(bnsl::ScoreKind::bic, bnsl::ScoreKind::bdeu);
   const bnsl::Dataset& d = alarm();
   bnsl::ExploreOptions opt;

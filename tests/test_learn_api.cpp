@@ -53,15 +53,15 @@ TEST_CASE("learn: bnsl::learn writes what `bnsl learn` writes", "[learn]") {
   bnsl::StopToken stop(0);  // no budget, as --time 0
   int finals = 0;
   const std::string prefix = (dir / "lib").string();
-  bnsl::LearnResult r = bnsl::learn(data, o, stop, [&](bnsl::PoolReport& report,
-                                                       bnsl::ReportStage stage) {
-    CHECK(report.variables == data.names());
-    CHECK(report.rows == data.n_rows());
-    CHECK(report.score == "bic");
-    CHECK(report.mec_count > 0);  // summarised
-    if (stage == bnsl::ReportStage::final) ++finals;
-    bnsl::write_outputs(prefix, report, &data);
-  });
+  bnsl::LearnResult r =
+      bnsl::learn(data, o, stop, [&](bnsl::PoolReport& report, bnsl::ReportStage stage) {
+        CHECK(report.variables == data.names());
+        CHECK(report.rows == data.n_rows());
+        CHECK(report.score == "bic");
+        CHECK(report.mec_count > 0);  // summarised
+        if (stage == bnsl::ReportStage::final) ++finals;
+        bnsl::write_outputs(prefix, report, &data);
+      });
   CHECK(finals == 1);
   CHECK(r.explore.exhaustive());
   CHECK(r.report.optimal);  // the DP over an exhaustive cache

@@ -35,7 +35,8 @@ TEST_CASE("parallel: the first exception of a parallel loop is rethrown", "[para
 #pragma omp parallel num_threads(3)
   {
 #pragma omp for
-    for (long i = 0; i < 30; ++i) error.run([&] {
+    for (long i = 0; i < 30; ++i)
+      error.run([&] {
         if (i == 17) throw std::invalid_argument("seventeen");
       });
   }

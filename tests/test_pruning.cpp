@@ -251,9 +251,9 @@ struct Tally {
 // `bnsl_tests "pruning: every family*" -s`.
 TEST_CASE("pruning: every family within eps of OPT survives (unlimited in-degree)",
           "[pruning][explore]") {
-  const bnsl::ExploreMethod method = GENERATE(
-      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
-      bnsl::ExploreMethod::hybrid);
+  const bnsl::ExploreMethod method =
+      GENERATE(bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
+               bnsl::ExploreMethod::hybrid);
   Failures fail;
   Tally tally;
   std::size_t runs = 0;
@@ -344,9 +344,9 @@ TEST_CASE("pruning: tiny row counts (exact ties, zero log-likelihoods) and huge 
 }
 
 TEST_CASE("pruning: safe with an in-degree limit of 1 and 2", "[pruning][explore]") {
-  const bnsl::ExploreMethod method = GENERATE(
-      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
-      bnsl::ExploreMethod::hybrid);
+  const bnsl::ExploreMethod method =
+      GENERATE(bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
+               bnsl::ExploreMethod::hybrid);
   Failures fail;
   std::size_t full_total = 0, kept_total = 0;
   for (const ScoreParams& p : kScores)
@@ -377,9 +377,9 @@ TEST_CASE("pruning: safe with an in-degree limit of 1 and 2", "[pruning][explore
 }
 
 TEST_CASE("pruning: prune = false keeps exactly the full table", "[pruning][explore]") {
-  const bnsl::ExploreMethod method = GENERATE(
-      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
-      bnsl::ExploreMethod::hybrid);
+  const bnsl::ExploreMethod method =
+      GENERATE(bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
+               bnsl::ExploreMethod::hybrid);
   Failures fail;
   for (const ScoreParams& p : kScores)
     for (int n = 3; n <= 6; ++n)
@@ -416,9 +416,9 @@ TEST_CASE("pruning: a tiny time budget still yields a valid cache", "[pruning][e
   arities[5] = 1;
   const Dataset d = oracle::random_dataset(2000, arities, rng(), 0.3, 3);
   const int k = 3;
-  const bnsl::ExploreMethod method = GENERATE(
-      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
-      bnsl::ExploreMethod::hybrid);
+  const bnsl::ExploreMethod method =
+      GENERATE(bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::greedy,
+               bnsl::ExploreMethod::hybrid);
   for (const ScoreParams& p : kScores)
     for (int variant = 0; variant < 5; ++variant) {
       bnsl::ExploreOptions opt;
@@ -434,8 +434,9 @@ TEST_CASE("pruning: a tiny time budget still yields a valid cache", "[pruning][e
       if (variant == 4) opt.memory_per_var = 1;  // every best-first explorer stops at once
       bnsl::ExploreStats stats;
       const ScoreCache cache = bnsl::explore(d, opt, stop, &stats);
-      INFO(bnsl::to_string(method) << " " << describe(p) << " variant " << variant << " (0: StopToken(1e-6), 1: time, "
-                       << "2: time_per_var, 3: stop requested, 2 threads, 4: memory cap)");
+      INFO(bnsl::to_string(method)
+           << " " << describe(p) << " variant " << variant << " (0: StopToken(1e-6), 1: time, "
+           << "2: time_per_var, 3: stop requested, 2 threads, 4: memory cap)");
       if (variant == 4 && method != bnsl::ExploreMethod::seq) {
         CHECK(stats.vars_out_of_memory > 0);
         CHECK(stats.vars_out_of_time == 0);
@@ -622,8 +623,8 @@ double double_penalty_bic(const oracle::Counts& c) {
 
 TEST_CASE("pruning: a score defined by its traits alone gets rule 1 only, and stays safe",
           "[pruning][explore][score]") {
-  const bnsl::ExploreMethod method = GENERATE(
-      bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::hybrid);
+  const bnsl::ExploreMethod method =
+      GENERATE(bnsl::ExploreMethod::seq, bnsl::ExploreMethod::is, bnsl::ExploreMethod::hybrid);
   const ScoreParams p = bnsl::custom_score<DoublePenaltyBic>();
   CHECK(bnsl::score_name(p) == "bic-2pen");
   CHECK_FALSE(bnsl::prune_rules(p).bic);

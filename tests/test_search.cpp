@@ -547,7 +547,7 @@ TEST_CASE("a climb leaves a reversed collider by pulling both parents", "[search
       o.epsilon = bnsl::Epsilon::epsilon(0.0);
       o.exhaustive_max_n = 0;  // local search only
       o.dp_max_n = 0;
-      o.max_restarts = 1;   // one climb from one random order ...
+      o.max_restarts = 1;  // one climb from one random order ...
       o.greedy_start = false;
       o.perturb_tries = 0;  // ... and no perturbation
       o.enumerate = false;
@@ -701,7 +701,8 @@ TEST_CASE("OBS: long moves by jumps and swaps keep the exact OBS network", "[sea
       for (int u : obs.order())
         if (u != v) after.push_back(u);
       REQUIRE(after == others);
-      for (std::size_t i = 0; i < n; ++i) REQUIRE(obs.position(obs.order()[i]) == static_cast<int>(i));
+      for (std::size_t i = 0; i < n; ++i)
+        REQUIRE(obs.position(obs.order()[i]) == static_cast<int>(i));
       bnsl::ObsState fresh(cache);
       fresh.set_order(obs.order());
       REQUIRE(obs.choices() == fresh.choices());

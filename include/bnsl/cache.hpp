@@ -67,8 +67,8 @@ class ScoreCache {
 };
 
 struct JklWriteOptions {
-  int precision = 12;          // significant digits of scores (>= 10)
-  std::size_t var_begin = 0;   // write only variables [var_begin, var_end) (job-array slices)
+  int precision = 12;         // significant digits of scores (>= 10)
+  std::size_t var_begin = 0;  // write only variables [var_begin, var_end) (job-array slices)
   std::size_t var_end = static_cast<std::size_t>(-1);
 };
 

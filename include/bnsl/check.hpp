@@ -31,8 +31,8 @@ struct PoolCheckItem {
 };
 
 struct PoolCheck {
-  std::string score;       // the pool's score name
-  std::size_t dags = 0;    // DAGs in the pool
+  std::string score;                 // the pool's score name
+  std::size_t dags = 0;              // DAGs in the pool
   std::vector<PoolCheckItem> items;  // in the order above
   bool summary_skipped = false;      // classes and edges not checked: some DAG is invalid
   std::size_t failures() const;      // problems over all items
@@ -40,8 +40,8 @@ struct PoolCheck {
 };
 
 struct PoolCheckOptions {
-  double tolerance = 0;    // relative score tolerance (0: the project's)
-  std::string data_name;   // how error messages name the data (e.g. its path)
+  double tolerance = 0;   // relative score tolerance (0: the project's)
+  std::string data_name;  // how error messages name the data (e.g. its path)
 };
 
 // Throws InputError (naming the pool file) when the file is not a valid pool JSON, or when

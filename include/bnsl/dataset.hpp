@@ -16,9 +16,9 @@
 namespace bnsl {
 
 struct CsvOptions {
-  bool header = true;              // first line names the columns; otherwise V0..V(n-1)
-  char delimiter = ',';            // field separator
-  bool missing_as_state = false;   // treat "", "NA" and "?" as ordinary values, not errors
+  bool header = true;             // first line names the columns; otherwise V0..V(n-1)
+  char delimiter = ',';           // field separator
+  bool missing_as_state = false;  // treat "", "NA" and "?" as ordinary values, not errors
 };
 
 class Dataset {
@@ -44,8 +44,7 @@ class Dataset {
   // Builds a data set from code columns (each value < arities[v]); names default to V0...
   // State names are the decimal codes. Used by tests, sampling and benchmarks.
   static Dataset from_codes(const std::vector<std::vector<int>>& columns,
-                            const std::vector<int>& arities,
-                            std::vector<std::string> names = {});
+                            const std::vector<int>& arities, std::vector<std::string> names = {});
 
   // Appends a column; `codes` dense in [0, states.size()).
   void add_column(std::string name, std::vector<std::string> states,

@@ -53,12 +53,16 @@ inline constexpr int kAutoDpMaxVars = 24;  // dp tables of 24 variables: 912 MiB
 // OPT for n variables: 1.5e-8 n 2^n (trial runs, uci/parkinsons, 23 variables: 2.8 s;
 // uci/autos, 26: 37 s). Budgets use it to decide whether the DP can finish: a stopped DP has
 // no answer.
-inline double dp_seconds_estimate(int n) { return 1.5e-8 * n * std::ldexp(1.0, n); }
+inline double dp_seconds_estimate(int n) {
+  return 1.5e-8 * n * std::ldexp(1.0, n);
+}
 // Whether `seconds` left (infinite: no deadline) cover twice that estimate. When not, exact's
 // auto runs the ILP and the search its chains instead of the DP.
-inline bool dp_fits(int n, double seconds) { return seconds >= 2 * dp_seconds_estimate(n); }
+inline bool dp_fits(int n, double seconds) {
+  return seconds >= 2 * dp_seconds_estimate(n);
+}
 
-std::string to_string(ExactMethod method);  // "auto" | "ilp" | "dp"
+std::string to_string(ExactMethod method);                // "auto" | "ilp" | "dp"
 ExactMethod parse_exact_method(const std::string& text);  // the same names; throws InputError
 bool ilp_available();                                     // built with COIN-OR CBC
 ExactMethod default_exact_method();                       // automatic
@@ -90,25 +94,25 @@ struct ExactStats {
   bool truncated = false;                                  // max_solutions reached
   std::uint64_t solutions = 0;                             // DAGs listed
   std::uint64_t dp_bytes = 0;                              // dp: memory of the tables
-  std::uint64_t enum_nodes = 0;    // dp: partial networks visited by the enumeration
-  std::uint64_t ilp_solves = 0;    // ilp: CBC runs to prove OPT (repeated when CBC
-                                   // accepted a cyclic point)
-  std::uint64_t ilp_nodes = 0;     // ilp: branch-and-bound nodes (CBC's and collection's)
-  std::uint64_t cluster_cuts = 0;  // ilp: cluster cuts separated from LP solutions
-  std::uint64_t cycle_cuts = 0;    // ilp: cluster cuts from integer solutions with a cycle
-  std::uint64_t cut_nonzeros = 0;  // ilp: nonzeros of the cluster cuts given to CBC
-  bool cut_budget_hit = false;     // ilp: CBC's tree stopped separating at fractional points
+  std::uint64_t enum_nodes = 0;      // dp: partial networks visited by the enumeration
+  std::uint64_t ilp_solves = 0;      // ilp: CBC runs to prove OPT (repeated when CBC
+                                     // accepted a cyclic point)
+  std::uint64_t ilp_nodes = 0;       // ilp: branch-and-bound nodes (CBC's and collection's)
+  std::uint64_t cluster_cuts = 0;    // ilp: cluster cuts separated from LP solutions
+  std::uint64_t cycle_cuts = 0;      // ilp: cluster cuts from integer solutions with a cycle
+  std::uint64_t cut_nonzeros = 0;    // ilp: nonzeros of the cluster cuts given to CBC
+  bool cut_budget_hit = false;       // ilp: CBC's tree stopped separating at fractional points
   std::size_t collect_families = 0;  // ilp: families left to the collection (reduced costs)
   std::uint64_t collect_enumerations = 0;  // ilp: collection regions listed by enumeration
   double start_score = -std::numeric_limits<double>::infinity();  // ilp: first incumbent
-  double seconds_start = 0;           // ilp: the search for it
-  double root_bound = std::numeric_limits<double>::infinity();  // ilp: root LP's bound
-  std::size_t root_families = 0;      // ilp: families left to CBC (reduced costs at the root)
-  std::size_t root_lp_columns = 0;    // ilp: families the root LP priced in
-  std::uint64_t root_rounds = 0;      // ilp: root LP solves (cuts and pricing)
-  double seconds_root = 0;            // ilp: the root LP and screening
-  double seconds_opt = 0;          // until OPT was proven (or given up), start and root included
-  double seconds = 0;              // whole run
+  double seconds_start = 0;                                       // ilp: the search for it
+  double root_bound = std::numeric_limits<double>::infinity();    // ilp: root LP's bound
+  std::size_t root_families = 0;    // ilp: families left to CBC (reduced costs at the root)
+  std::size_t root_lp_columns = 0;  // ilp: families the root LP priced in
+  std::uint64_t root_rounds = 0;    // ilp: root LP solves (cuts and pricing)
+  double seconds_root = 0;          // ilp: the root LP and screening
+  double seconds_opt = 0;           // until OPT was proven (or given up), start and root included
+  double seconds = 0;               // whole run
 
   void print(std::ostream& out) const;  // human-readable summary
   std::string to_json() const;

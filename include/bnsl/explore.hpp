@@ -41,17 +41,17 @@ std::string to_string(ExploreMethod method);
 ExploreMethod parse_explore_method(const std::string& text);  // throws InputError
 
 struct ExploreOptions {
-  ScoreParams score;               // BIC or BDeu, ESS
-  Epsilon epsilon;                 // pruning keeps every set a network within epsilon may use
+  ScoreParams score;  // BIC or BDeu, ESS
+  Epsilon epsilon;    // pruning keeps every set a network within epsilon may use
   ExploreMethod method = ExploreMethod::hybrid;
-  int max_parents = -1;            // in-degree limit; < 0: method default (seq: 3, else none)
-  double time = 0;                 // wall-clock budget of the whole exploration, s (0: none)
-  double time_per_var = 0;         // alternative: budget per variable, s (0: none)
-  int threads = 0;                 // OpenMP threads (0: all cores)
-  std::size_t var_begin = 0;       // explore only variables [var_begin, var_end)
+  int max_parents = -1;       // in-degree limit; < 0: method default (seq: 3, else none)
+  double time = 0;            // wall-clock budget of the whole exploration, s (0: none)
+  double time_per_var = 0;    // alternative: budget per variable, s (0: none)
+  int threads = 0;            // OpenMP threads (0: all cores)
+  std::size_t var_begin = 0;  // explore only variables [var_begin, var_end)
   std::size_t var_end = static_cast<std::size_t>(-1);
-  bool progress = false;           // progress lines on stderr
-  bool prune = true;               // false: keep every scored set (for tests and oracles)
+  bool progress = false;  // progress lines on stderr
+  bool prune = true;      // false: keep every scored set (for tests and oracles)
   // Screening: each variable's candidate parents are its `candidates` best single parents by
   // BIC, read off all-pairs statistics (src/score/pair_stats.hpp) instead of every variable.
   // 0: no screening (every variable is a candidate); kAutoCandidates: screen when the data
@@ -82,30 +82,30 @@ std::size_t default_explore_memory(int threads);
 
 // Counters of one exploration (summed over variables).
 struct ExploreStats {
-  std::uint64_t sets_scored = 0;      // families counted and scored
-  std::uint64_t sets_generated = 0;   // candidates considered (scored or cut before scoring)
-  std::uint64_t sets_swept = 0;       // families counted by conditional sweeps (screening)
+  std::uint64_t sets_scored = 0;          // families counted and scored
+  std::uint64_t sets_generated = 0;       // candidates considered (scored or cut before scoring)
+  std::uint64_t sets_swept = 0;           // families counted by conditional sweeps (screening)
   std::uint64_t candidates_promoted = 0;  // candidate parents the sweeps added
-  std::uint64_t pruned_rule1 = 0;     // dropped from the final cache: a subset is > eps better
-  std::uint64_t pruned_rule2 = 0;     // cut before scoring by the BIC bound (with supersets)
-  std::uint64_t pruned_rule3 = 0;     // sets whose supersets the size bound cut
-  std::uint64_t pruned_rule4 = 0;     // dropped by the entropy rule (with supersets)
-  std::uint64_t pruned_inherited = 0; // cut unscored: an immediate subset's supersets were cut
-  std::uint64_t pruned_rule6 = 0;     // dropped by the BDeu bound (with supersets)
-  std::uint64_t vars_out_of_time = 0; // variables whose exploration the budget ended
-  std::uint64_t vars_out_of_memory = 0; // variables whose exploration the memory cap ended
-  std::uint64_t vars_retried = 0;     // variables explored again (ExploreOptions::retry_cut;
-                                      // the set and rule counters count both passes)
-  std::uint64_t cache_entries = 0;    // entries in the final caches
+  std::uint64_t pruned_rule1 = 0;         // dropped from the final cache: a subset is > eps better
+  std::uint64_t pruned_rule2 = 0;         // cut before scoring by the BIC bound (with supersets)
+  std::uint64_t pruned_rule3 = 0;         // sets whose supersets the size bound cut
+  std::uint64_t pruned_rule4 = 0;         // dropped by the entropy rule (with supersets)
+  std::uint64_t pruned_inherited = 0;     // cut unscored: an immediate subset's supersets were cut
+  std::uint64_t pruned_rule6 = 0;         // dropped by the BDeu bound (with supersets)
+  std::uint64_t vars_out_of_time = 0;     // variables whose exploration the budget ended
+  std::uint64_t vars_out_of_memory = 0;   // variables whose exploration the memory cap ended
+  std::uint64_t vars_retried = 0;         // variables explored again (ExploreOptions::retry_cut;
+                                          // the set and rule counters count both passes)
+  std::uint64_t cache_entries = 0;        // entries in the final caches
   std::uint64_t cache_bytes = 0;
-  std::uint64_t rows = 0;             // rows of the data
-  std::uint64_t rows_counted = 0;     // rows a counting pass visits: the distinct ones, each
-                                      // weighted by its multiplicity, when rows repeat enough
-  double epsilon = 0;                 // the epsilon pruning used
-  int max_parents = -1;               // the in-degree limit applied (-1: none)
-  int candidates = 0;                 // screening: candidate parents per variable (0: all)
-  double pair_seconds = 0;            // wall time of the all-pairs statistics (screening)
-  double seconds = 0;                 // wall time of the exploration
+  std::uint64_t rows = 0;          // rows of the data
+  std::uint64_t rows_counted = 0;  // rows a counting pass visits: the distinct ones, each
+                                   // weighted by its multiplicity, when rows repeat enough
+  double epsilon = 0;              // the epsilon pruning used
+  int max_parents = -1;            // the in-degree limit applied (-1: none)
+  int candidates = 0;              // screening: candidate parents per variable (0: all)
+  double pair_seconds = 0;         // wall time of the all-pairs statistics (screening)
+  double seconds = 0;              // wall time of the exploration
 
   // Every variable explored to the end, without an in-degree limit: the caches hold every
   // family that a network within epsilon of the optimum uses.

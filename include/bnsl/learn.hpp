@@ -94,7 +94,8 @@ struct LearnResult {
 };
 
 // Explores the data's parent sets, then searches orders over the cache, within the stop
-// token's budget; see the example above. On a signal or a stop request returns the best found so far.
+// token's budget; see the example above. On a signal or a stop request returns the best found so
+// far.
 LearnResult learn(const Dataset& data, const LearnOptions& options, const StopToken& stop,
                   const ReportFn& on_report = {});
 
@@ -110,15 +111,15 @@ SearchRunResult search_cache(const ScoreCache& cache, const SearchOptions& optio
 
 // Exact mode from data (`bnsl exact DATA.csv`): an exhaustive exploration with the epsilon-
 // relaxed rules and no in-degree limit (never screened: the proof needs every family within
-// epsilon), within kExactExploreShare of the stop token's budget (each variable a fair share first, then
-// the ones cut explored again with what the others left), then solve_exact() over the cache.
+// epsilon), within kExactExploreShare of the stop token's budget (each variable a fair share first,
+// then the ones cut explored again with what the others left), then solve_exact() over the cache.
 // The report is optimal / complete only if the exploration finished.
 inline constexpr double kExactExploreShare = 0.9;
 
 struct ExactLearnOptions {
   ScoreParams score;
-  ExactOptions exact;              // method, epsilon, max_solutions; threads, progress set below
-  int threads = 0;                 // 0: all cores
+  ExactOptions exact;  // method, epsilon, max_solutions; threads, progress set below
+  int threads = 0;     // 0: all cores
   bool progress = false;
   std::size_t memory_per_var = ExploreOptions::kAutoMemory;  // ExploreOptions::memory_per_var
 };

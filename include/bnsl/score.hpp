@@ -28,11 +28,11 @@ namespace bnsl {
 
 // Everything one counting pass yields about a family (X, P).
 struct FamilyScore {
-  double score = 0;      // the selected score (BIC, BDeu or a custom one)
-  double ll = 0;         // log-likelihood sum_jk n_jk ln(n_jk / n_j), <= 0; = -N H(X|P)
-  double penalty = 0;    // BIC penalty (ln N / 2)(r - 1) q, >= 0 (computed for BDeu too)
-  double h_parents = 0;  // H(P) in nats, from the parent configuration counts
-  double q = 1;          // product of parent arities (may exceed any integer type)
+  double score = 0;        // the selected score (BIC, BDeu or a custom one)
+  double ll = 0;           // log-likelihood sum_jk n_jk ln(n_jk / n_j), <= 0; = -N H(X|P)
+  double penalty = 0;      // BIC penalty (ln N / 2)(r - 1) q, >= 0 (computed for BDeu too)
+  double h_parents = 0;    // H(P) in nats, from the parent configuration counts
+  double q = 1;            // product of parent arities (may exceed any integer type)
   std::size_t r_plus = 1;  // parent configurations seen in the data
   std::size_t cells = 1;   // nonzero cells n_jk: (configuration, child state) pairs seen
   double bic() const { return ll - penalty; }
@@ -88,9 +88,9 @@ struct ScoreParams {
   std::shared_ptr<const ScoreDefinition> custom;  // kind == custom: the score
 };
 
-std::string score_name(const ScoreParams& params);    // "bic", "bdeu" or the custom name
-PruneRules prune_rules(const ScoreParams& params);    // the rules proven for the score
-bool score_uses_ess(const ScoreParams& params);       // the report records params.ess
+std::string score_name(const ScoreParams& params);  // "bic", "bdeu" or the custom name
+PruneRules prune_rules(const ScoreParams& params);  // the rules proven for the score
+bool score_uses_ess(const ScoreParams& params);     // the report records params.ess
 
 // The ScoreDefinition of a traits type (see above).
 template <class Traits>
@@ -165,7 +165,7 @@ class LocalScorer {
 
   const Dataset& data_;
   ScoreParams params_;
-  mutable std::mutex mutex_;                        // guards pool_
+  mutable std::mutex mutex_;                            // guards pool_
   mutable std::vector<std::unique_ptr<Counter>> pool_;  // idle counters
 };
 

@@ -66,7 +66,7 @@ struct SearchOptions {
   // the cache and its sink enumeration lists every DAG within epsilon (22 variables: 214 MB
   // of tables, seconds). 0: never; the ordering search runs instead.
   int dp_max_n = 22;
-  bool enumerate = true;   // enumerate order-consistent DAGs at local optima
+  bool enumerate = true;  // enumerate order-consistent DAGs at local optima
   // After the ordering search, offer the pool every acyclic DAG one family away from a pooled
   // one and within epsilon, breadth first (src/pool/complete_neighbours.cpp), then every DAG
   // Markov equivalent to a pooled one (src/pool/complete_classes.cpp; BIC and BDeu score them
@@ -83,26 +83,26 @@ struct SearchOptions {
   std::size_t incumbent_min_n = 1000;
   // Called on the calling thread of search() each time the best score rises, with the
   // seconds since search() started and the new best: first for the network that seeds the
-  // pool (the greedy network, or the identity order's without greedy_start), then as the monitor sees rises (it polls every 20 ms, so rises
-  // closer together are reported as one, at the time seen), and at the end for a rise after
-  // the last poll (exhaustive runs, n <= exhaustive_max_n: only the seed and the end). Each
-  // reported best exceeds the previous beyond the score tolerance (src/score/compare.hpp).
-  // Empty: not called.
+  // pool (the greedy network, or the identity order's without greedy_start), then as the monitor
+  // sees rises (it polls every 20 ms, so rises closer together are reported as one, at the time
+  // seen), and at the end for a rise after the last poll (exhaustive runs, n <= exhaustive_max_n:
+  // only the seed and the end). Each reported best exceeds the previous beyond the score tolerance
+  // (src/score/compare.hpp). Empty: not called.
   std::function<void(double seconds, double best)> on_improvement;
 };
 
 // Counters of one search, summed over chains.
 struct SearchStats {
-  std::uint64_t orders = 0;          // full order evaluations (OBS or ASOBS)
-  std::uint64_t swaps_tried = 0;     // adjacent swaps evaluated (OBS and ASOBS)
-  std::uint64_t swaps_accepted = 0;  // improving swaps applied
-  std::uint64_t insertions = 0;      // improving insertion moves applied
-  std::uint64_t pulls = 0;           // improving parent pulls applied (local_search.cpp)
-  std::uint64_t restarts = 0;        // climbs from a fresh random order
-  std::uint64_t perturbations = 0;   // climbs from a perturbed local optimum
-  std::uint64_t local_optima = 0;    // climbs finished
-  std::uint64_t improvements = 0;    // times the best-so-far rose
-  std::uint64_t enumerations = 0;    // orders whose consistent DAGs were enumerated
+  std::uint64_t orders = 0;               // full order evaluations (OBS or ASOBS)
+  std::uint64_t swaps_tried = 0;          // adjacent swaps evaluated (OBS and ASOBS)
+  std::uint64_t swaps_accepted = 0;       // improving swaps applied
+  std::uint64_t insertions = 0;           // improving insertion moves applied
+  std::uint64_t pulls = 0;                // improving parent pulls applied (local_search.cpp)
+  std::uint64_t restarts = 0;             // climbs from a fresh random order
+  std::uint64_t perturbations = 0;        // climbs from a perturbed local optimum
+  std::uint64_t local_optima = 0;         // climbs finished
+  std::uint64_t improvements = 0;         // times the best-so-far rose
+  std::uint64_t enumerations = 0;         // orders whose consistent DAGs were enumerated
   std::uint64_t neighbours_expanded = 0;  // DAGs whose one-family neighbourhood was walked
   std::uint64_t neighbours_admitted = 0;  // neighbours the pool admitted
   std::uint64_t completion_classes = 0;   // classes walked by class completion
@@ -112,14 +112,14 @@ struct SearchStats {
   double completion_seconds = 0;          // wall time of both steps
   std::uint64_t completion_runs = 0;      // 2 when the chains stalled and the completion ran
                                           // before the end too (parallel_chains.cpp)
-  std::uint64_t pool_offers = 0;     // DAGs offered to the pool (incl. fast rejects)
-  std::uint64_t pool_inserted = 0;   // distinct DAGs admitted (some later trimmed)
-  std::uint64_t pool_size = 0;       // DAGs in the final pool
-  double seed_score = 0;             // the network that seeds the pool (greedy or identity order)
-  double seed_seconds = 0;           // time to build it
-  double best_score = 0;             // best network found
-  double best_time = 0;              // seconds until it was found
-  double seconds = 0;                // wall time of the search
+  std::uint64_t pool_offers = 0;          // DAGs offered to the pool (incl. fast rejects)
+  std::uint64_t pool_inserted = 0;        // distinct DAGs admitted (some later trimmed)
+  std::uint64_t pool_size = 0;            // DAGs in the final pool
+  double seed_score = 0;    // the network that seeds the pool (greedy or identity order)
+  double seed_seconds = 0;  // time to build it
+  double best_score = 0;    // best network found
+  double best_time = 0;     // seconds until it was found
+  double seconds = 0;       // wall time of the search
 
   void print(std::ostream& out) const;  // human-readable summary
   std::string to_json() const;

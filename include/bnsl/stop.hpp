@@ -15,8 +15,8 @@ namespace bnsl {
 using Clock = std::chrono::steady_clock;
 
 void install_signal_handlers();
-bool signal_received();    // SIGINT or SIGTERM arrived
-int received_signal();     // its number, 0 if none
+bool signal_received();  // SIGINT or SIGTERM arrived
+int received_signal();   // its number, 0 if none
 void raise_stop_signal_for_testing(int sig);
 
 class StopToken {

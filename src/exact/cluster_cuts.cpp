@@ -158,9 +158,9 @@ std::vector<ClusterCut> separate_clusters(const FamilyTable& fam, const ColumnLa
       grow(sup, fam.n, s, path);
       for (Mask c : path) check_cluster(sup, c, min_violation, hist, on_path, 1);
       if (!on_path.empty())
-        found.push_back(*std::max_element(
-            on_path.begin(), on_path.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; }));
+        found.push_back(
+            *std::max_element(on_path.begin(), on_path.end(),
+                              [](const auto& a, const auto& b) { return a.first < b.first; }));
     }
   } else {
     std::vector<Mask> path;

@@ -44,7 +44,9 @@
 
 namespace bnsl::exact {
 
-double threshold_slack(double threshold) { return 1e-7 * std::max(1.0, std::fabs(threshold)); }
+double threshold_slack(double threshold) {
+  return 1e-7 * std::max(1.0, std::fabs(threshold));
+}
 
 void RowBatch::add(const std::vector<int>& columns, const std::vector<double>& coefs, double lb,
                    double ub) {
@@ -229,9 +231,8 @@ bool Collector::enumerate_region() {
   }
   enum_order_.resize(static_cast<std::size_t>(n));
   for (int v = 0; v < n; ++v) enum_order_[v] = v;
-  std::stable_sort(enum_order_.begin(), enum_order_.end(), [&](int a, int b) {
-    return enum_lists_[a].size() < enum_lists_[b].size();
-  });
+  std::stable_sort(enum_order_.begin(), enum_order_.end(),
+                   [&](int a, int b) { return enum_lists_[a].size() < enum_lists_[b].size(); });
   enum_suffix_.assign(static_cast<std::size_t>(n) + 1, 0.0);
   for (int k = n - 1; k >= 0; --k) {
     const int v = enum_order_[k];

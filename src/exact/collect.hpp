@@ -47,8 +47,7 @@ double threshold_slack(double threshold);
 // about a minute, past the deadline).
 class RowBatch {
  public:
-  void add(const std::vector<int>& columns, const std::vector<double>& coefs, double lb,
-           double ub);
+  void add(const std::vector<int>& columns, const std::vector<double>& coefs, double lb, double ub);
   void flush(OsiSolverInterface& lp);  // adds the rows gathered so far, then forgets them
 
  private:

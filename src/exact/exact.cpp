@@ -21,7 +21,9 @@
 
 namespace bnsl {
 
-std::string to_string(ExactMethod method) { return name_of(kExactMethodNames, method); }
+std::string to_string(ExactMethod method) {
+  return name_of(kExactMethodNames, method);
+}
 
 ExactMethod parse_exact_method(const std::string& text) {
   return value_of(kExactMethodNames, text, "exact method");
@@ -35,7 +37,9 @@ bool ilp_available() {
 #endif
 }
 
-ExactMethod default_exact_method() { return ExactMethod::automatic; }
+ExactMethod default_exact_method() {
+  return ExactMethod::automatic;
+}
 
 ExactMethod resolve_exact_method(ExactMethod method, std::size_t n_vars) {
   if (method != ExactMethod::automatic) return method;
@@ -154,8 +158,7 @@ void ExactStats::print(std::ostream& out) const {
     s << "  ilp solves      " << ilp_solves << ", nodes " << ilp_nodes << ", cluster cuts "
       << cluster_cuts << ", cycle cuts " << cycle_cuts << "\n"
       << "  cut rows        " << cut_nonzeros << " nonzeros"
-      << (cut_budget_hit ? " (budget reached: CBC's tree separates at integral points only)"
-                         : "")
+      << (cut_budget_hit ? " (budget reached: CBC's tree separates at integral points only)" : "")
       << "\n"
       << "  start           " << std::setprecision(10) << start_score << std::setprecision(6)
       << " (" << seconds_start << " s of ordering search)\n"

@@ -76,7 +76,7 @@
 namespace bnsl::exact {
 namespace {
 
-constexpr double kMinViolation = 1e-4;  // separate only clearly violated clusters
+constexpr double kMinViolation = 1e-4;     // separate only clearly violated clusters
 constexpr std::size_t kCutsPerRound = 32;  // per separation round at the root
 // Below the root: one round per node of at most kTreeCutsPerRound cuts, and none at fractional
 // points once the tree's cuts have kTreeCutNonzeros nonzeros in all (integral points are always
@@ -132,9 +132,9 @@ class ClusterGenerator : public CglCutGenerator {
       // Below the root, one round of at most kTreeCutsPerRound cuts (see kTreeCutsPerRound).
       const bool in_tree = info.inTree && info.level > 0;
       if (in_tree && (info.pass > 0 || pool_->tree_nonzeros >= kTreeCutNonzeros)) return;
-      for (ClusterCut c : separate_clusters(*fam_, *cols_, x, kMinViolation,
-                                            in_tree ? kTreeCutsPerRound : kCutsPerRound,
-                                            Separation::strong))
+      for (ClusterCut c :
+           separate_clusters(*fam_, *cols_, x, kMinViolation,
+                             in_tree ? kTreeCutsPerRound : kCutsPerRound, Separation::strong))
         add(c, false, in_tree, cs);
     } else if (const Mask cycle = find_cycle(*fam_, choice)) {
       add(ClusterCut{cycle, 1}, true, false, cs);
@@ -417,8 +417,8 @@ Outcome IlpSolver::solve_once() {
   if (model.bestSolution()) o.choice = integral_choice(fam_, cols_, model.bestSolution(), 1e-4);
   o.finished = model.status() == 0 && !stop_.stop_requested();
   // An aborted LP implies a pending stop, so `finished` is already false.
-  o.bound = lp_stop.aborted ? std::numeric_limits<double>::infinity()
-                           : -model.getBestPossibleObjValue();
+  o.bound =
+      lp_stop.aborted ? std::numeric_limits<double>::infinity() : -model.getBestPossibleObjValue();
   return o;
 }
 
@@ -504,9 +504,8 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
   OsiClpSolverInterface lp;
   load_collector_lp(sub, rows, threshold, lp);
   std::vector<std::vector<std::uint32_t>> found;  // the optimum is found again, in its turn
-  const CollectResult r =
-      collect_within(sub, sub_cols, lp, threshold, options_.max_solutions,
-                     options_.collect_enumerate_steps, stop_, found);
+  const CollectResult r = collect_within(sub, sub_cols, lp, threshold, options_.max_solutions,
+                                         options_.collect_enumerate_steps, stop_, found);
   for (auto& choice : found)
     for (int v = 0; v < fam_.n; ++v) choice[v] = original[v][choice[v]];
   stats_.ilp_nodes += r.nodes;

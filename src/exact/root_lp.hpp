@@ -16,11 +16,11 @@ struct RootResult {
   // usable[c] for every column c of ColumnLayout(fam): whether a DAG scoring >= threshold
   // may use that family (0: proven that none does).
   std::vector<char> usable;
-  std::vector<ClusterCut> cuts;    // cluster cuts of the root LP binding at the end (dual != 0)
-  double bound = 0;                // upper bound on the score of every DAG
-  std::size_t lp_columns = 0;      // families in the LP when it stopped
-  std::uint64_t rounds = 0;        // LP solves
-  bool converged = false;          // no violated cut found and no family priced in
+  std::vector<ClusterCut> cuts;  // cluster cuts of the root LP binding at the end (dual != 0)
+  double bound = 0;              // upper bound on the score of every DAG
+  std::size_t lp_columns = 0;    // families in the LP when it stopped
+  std::uint64_t rounds = 0;      // LP solves
+  bool converged = false;        // no violated cut found and no family priced in
 };
 
 inline constexpr std::size_t kRootFirstFamilies = 16;

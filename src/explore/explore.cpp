@@ -11,6 +11,7 @@
 // (score/row_groups.hpp): the same counts in fewer passes.
 #include <omp.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -18,7 +19,6 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
-#include <unistd.h>
 
 #include "bnsl/error.hpp"
 #include "bnsl/explore.hpp"
@@ -98,31 +98,32 @@ ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const Row
     counter.build_empty(empty);
     std::vector<double> best_sub;
 #pragma omp for schedule(dynamic, 16)
-    for (long i = 0; i < static_cast<long>(data.n_vars()); ++i) failure.run([&] {
-      const int v = static_cast<int>(i);
-      VarCache& out = draft.var(v);
-      const double s0 = counter.score(empty, v).score;
-      out.add(s0, {});
-      if (data.arity(v) < 2) return;
-      std::vector<int> top = pairs.top_parents(v, kDraftSingles);
-      std::sort(top.begin(), top.end());
-      best_sub.assign(top.size(), s0);
-      for (std::size_t a = 0; a < top.size(); ++a) {
-        const double s = counter.score_extension(empty, top[a], v).score;
-        best_sub[a] = std::max(s0, s);
-        if (!(s0 > s + eps)) out.add(s, std::span<const int>(&top[a], 1));
-      }
-      for (std::size_t a = 0; a < top.size(); ++a) {
-        sweep.set_base(v, top[a]);
-        for (std::size_t b = a + 1; b < top.size(); ++b) {
-          const double s = sweep.score(top[b]).score;
-          if (std::max(best_sub[a], best_sub[b]) > s + eps) continue;  // rule 1
-          const int pair[2] = {top[a], top[b]};
-          out.add(s, pair);
+    for (long i = 0; i < static_cast<long>(data.n_vars()); ++i)
+      failure.run([&] {
+        const int v = static_cast<int>(i);
+        VarCache& out = draft.var(v);
+        const double s0 = counter.score(empty, v).score;
+        out.add(s0, {});
+        if (data.arity(v) < 2) return;
+        std::vector<int> top = pairs.top_parents(v, kDraftSingles);
+        std::sort(top.begin(), top.end());
+        best_sub.assign(top.size(), s0);
+        for (std::size_t a = 0; a < top.size(); ++a) {
+          const double s = counter.score_extension(empty, top[a], v).score;
+          best_sub[a] = std::max(s0, s);
+          if (!(s0 > s + eps)) out.add(s, std::span<const int>(&top[a], 1));
         }
-      }
-      out.sort_best_first();
-    });
+        for (std::size_t a = 0; a < top.size(); ++a) {
+          sweep.set_base(v, top[a]);
+          for (std::size_t b = a + 1; b < top.size(); ++b) {
+            const double s = sweep.score(top[b]).score;
+            if (std::max(best_sub[a], best_sub[b]) > s + eps) continue;  // rule 1
+            const int pair[2] = {top[a], top[b]};
+            out.add(s, pair);
+          }
+        }
+        out.sort_best_first();
+      });
   }
   failure.rethrow();
   return draft;
@@ -144,7 +145,9 @@ std::size_t default_explore_memory(int threads) {
          static_cast<std::size_t>(std::max(1, t));
 }
 
-std::string to_string(ExploreMethod m) { return name_of(kExploreMethodNames, m); }
+std::string to_string(ExploreMethod m) {
+  return name_of(kExploreMethodNames, m);
+}
 
 ExploreMethod parse_explore_method(const std::string& text) {
   return value_of(kExploreMethodNames, text, "exploration");
@@ -156,8 +159,8 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   const std::size_t end = std::min(options.var_end, data.n_vars());
   validate(data, options, begin, end);
   const int threads = resolve_threads(options.threads);
-  StopToken run_stop = options.time > 0 ? StopToken(std::min(options.time, stop.remaining()))
-                                        : StopToken(stop);
+  StopToken run_stop =
+      options.time > 0 ? StopToken(std::min(options.time, stop.remaining())) : StopToken(stop);
   LocalScorer check(data, options.score);  // validates the score parameters
 
   ExploreStats total;
@@ -186,8 +189,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
                 << pairs->seconds() << " s; " << total.candidates
                 << " candidate parents per variable\n";
     if (options.on_draft && !run_stop.stop_requested())
-      options.on_draft(
-          draft_cache(data, options.score, groups, *bits, *pairs, eps, threads));
+      options.on_draft(draft_cache(data, options.score, groups, *bits, *pairs, eps, threads));
   }
 
   const std::size_t max_bytes = options.memory_per_var == ExploreOptions::kAutoMemory

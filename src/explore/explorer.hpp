@@ -23,14 +23,14 @@ struct VarTask {
   // With screening: every variable with arity >= 2 (the child included, skipped), for the
   // conditional sweeps of the best-first explorers (best_first.cpp); null: no sweeps.
   const std::vector<int>* universe = nullptr;
-  const BitColumns* bits = nullptr;  // bit-packed columns for the sweeps (may be null)
-  double eps = 0;               // pruning slack
-  int max_parents = 3;          // in-degree limit
-  bool prune = true;            // apply the pruning rules (false: keep every scored set)
+  const BitColumns* bits = nullptr;   // bit-packed columns for the sweeps (may be null)
+  double eps = 0;                     // pruning slack
+  int max_parents = 3;                // in-degree limit
+  bool prune = true;                  // apply the pruning rules (false: keep every scored set)
   const StopToken* global = nullptr;  // run-wide stop (deadline or signal)
   Clock::time_point deadline;         // this variable's own deadline
   bool has_deadline = false;
-  std::size_t max_bytes = 0;          // memory cap of the explorer's own state (0: none)
+  std::size_t max_bytes = 0;  // memory cap of the explorer's own state (0: none)
 
   bool expired() const {
     return global->stop_requested() || (has_deadline && Clock::now() >= deadline);
@@ -50,7 +50,7 @@ void explore_sequential(Counter& counter, const VarTask& task, VarCache& out, Ex
 // Best-first exploration: independence selection (BIC*-guided), greedy selection, or both
 // over one closed list (hybrid: one pop in 32 from greedy's open list).
 enum class BestFirstKind { independence, greedy, hybrid };
-void explore_best_first(Counter& counter, const VarTask& task, BestFirstKind kind,
-                        VarCache& out, ExploreStats& stats);
+void explore_best_first(Counter& counter, const VarTask& task, BestFirstKind kind, VarCache& out,
+                        ExploreStats& stats);
 
 }  // namespace bnsl

@@ -6,8 +6,8 @@
 // candidate only if every immediate subset is present and extendable, i.e. no pruning rule
 // has cut it or its supersets. Each record carries the best score over all its subsets, so
 // rules 1, 2 and 6 see the best proper subset without a search. Rules 2 and 6 (with a lower
-// bound of the nonzero cells) cut candidates before counting; rules 3 and 6 cut supersets after. Kept
-// entries go to the cache as soon as they are scored; only two levels live in memory.
+// bound of the nonzero cells) cut candidates before counting; rules 3 and 6 cut supersets after.
+// Kept entries go to the cache as soon as they are scored; only two levels live in memory.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -20,10 +20,10 @@ namespace bnsl {
 namespace {
 
 struct Record {
-  double best_sub;          // best score over all subsets, this set included
-  double q;                 // product of parent arities
-  std::uint32_t cells;      // nonzero cells n_jk of the contingency table (rule 6)
-  bool extendable;          // supersets may still be needed
+  double best_sub;      // best score over all subsets, this set included
+  double q;             // product of parent arities
+  std::uint32_t cells;  // nonzero cells n_jk of the contingency table (rule 6)
+  bool extendable;      // supersets may still be needed
 };
 
 struct Level {
@@ -34,7 +34,10 @@ struct Level {
 class SequentialExplorer {
  public:
   SequentialExplorer(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats)
-      : counter_(counter), task_(task), out_(out), stats_(stats),
+      : counter_(counter),
+        task_(task),
+        out_(out),
+        stats_(stats),
         rules_(prune_rules(counter.params())),
         r_child_(counter.data().arity(task.child)) {}
 
@@ -58,8 +61,7 @@ class SequentialExplorer {
     ++stats_.sets_scored;
     ++stats_.sets_generated;
     out_.add(f.score, {});
-    bool extendable =
-        !(task_.prune && rules_.bic && prune::size_bound(f.penalty, f.ll, task_.eps));
+    bool extendable = !(task_.prune && rules_.bic && prune::size_bound(f.penalty, f.ll, task_.eps));
     if (!extendable) ++stats_.pruned_rule3;
     level.sets.insert({});
     level.recs.push_back({f.score, 1, static_cast<std::uint32_t>(f.cells), extendable});
@@ -145,8 +147,8 @@ class SequentialExplorer {
     }
     if (keep) out_.add(f.score, cand_);
     next.sets.insert(cand_);
-    next.recs.push_back({std::max(best_sub, f.score), q, static_cast<std::uint32_t>(f.cells),
-                         extendable});
+    next.recs.push_back(
+        {std::max(best_sub, f.score), q, static_cast<std::uint32_t>(f.cells), extendable});
   }
 
   Counter& counter_;
@@ -162,8 +164,7 @@ class SequentialExplorer {
 
 }  // namespace
 
-void explore_sequential(Counter& counter, const VarTask& task, VarCache& out,
-                        ExploreStats& stats) {
+void explore_sequential(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats) {
   SequentialExplorer(counter, task, out, stats).run();
 }
 

@@ -6,10 +6,10 @@
 
 #include <xxhash.h>
 
+#include <tsl/robin_set.h>
 #include <algorithm>
 #include <cstdint>
 #include <span>
-#include <tsl/robin_set.h>
 #include <vector>
 
 namespace bnsl {

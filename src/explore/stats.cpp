@@ -50,17 +50,28 @@ void ExploreStats::print(std::ostream& out) const {
 }
 
 std::string ExploreStats::to_json() const {
-  nlohmann::json j = {{"sets_generated", sets_generated}, {"sets_scored", sets_scored},
-                      {"pruned", {{"rule1", pruned_rule1}, {"rule2", pruned_rule2},
-                                  {"rule3", pruned_rule3}, {"rule4", pruned_rule4},
-                                  {"rule6", pruned_rule6}, {"inherited", pruned_inherited}}},
+  nlohmann::json j = {{"sets_generated", sets_generated},
+                      {"sets_scored", sets_scored},
+                      {"pruned",
+                       {{"rule1", pruned_rule1},
+                        {"rule2", pruned_rule2},
+                        {"rule3", pruned_rule3},
+                        {"rule4", pruned_rule4},
+                        {"rule6", pruned_rule6},
+                        {"inherited", pruned_inherited}}},
                       {"vars_out_of_time", vars_out_of_time},
-                      {"vars_out_of_memory", vars_out_of_memory}, {"vars_retried", vars_retried},
+                      {"vars_out_of_memory", vars_out_of_memory},
+                      {"vars_retried", vars_retried},
                       {"cache_entries", cache_entries},
-                      {"cache_bytes", cache_bytes}, {"rows", rows},
-                      {"rows_counted", rows_counted}, {"epsilon", epsilon}, {"seconds", seconds},
-                      {"candidates", candidates}, {"pair_seconds", pair_seconds},
-                      {"sets_swept", sets_swept}, {"candidates_promoted", candidates_promoted}};
+                      {"cache_bytes", cache_bytes},
+                      {"rows", rows},
+                      {"rows_counted", rows_counted},
+                      {"epsilon", epsilon},
+                      {"seconds", seconds},
+                      {"candidates", candidates},
+                      {"pair_seconds", pair_seconds},
+                      {"sets_swept", sets_swept},
+                      {"candidates_promoted", candidates_promoted}};
   return j.dump(2);
 }
 

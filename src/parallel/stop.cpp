@@ -12,7 +12,9 @@ namespace {
 std::atomic<int> g_signal{0};  // process-wide by nature (signals are)
 static_assert(std::atomic<int>::is_always_lock_free);
 
-extern "C" void on_stop_signal(int sig) { g_signal.store(sig, std::memory_order_relaxed); }
+extern "C" void on_stop_signal(int sig) {
+  g_signal.store(sig, std::memory_order_relaxed);
+}
 
 }  // namespace
 
@@ -25,9 +27,15 @@ void install_signal_handlers() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
-bool signal_received() { return g_signal.load(std::memory_order_relaxed) != 0; }
-int received_signal() { return g_signal.load(std::memory_order_relaxed); }
-void raise_stop_signal_for_testing(int sig) { g_signal.store(sig, std::memory_order_relaxed); }
+bool signal_received() {
+  return g_signal.load(std::memory_order_relaxed) != 0;
+}
+int received_signal() {
+  return g_signal.load(std::memory_order_relaxed);
+}
+void raise_stop_signal_for_testing(int sig) {
+  g_signal.store(sig, std::memory_order_relaxed);
+}
 
 StopToken::StopToken(double seconds)
     : start_(Clock::now()),
@@ -35,8 +43,8 @@ StopToken::StopToken(double seconds)
       has_deadline_(seconds > 0),
       budget_(has_deadline_ ? seconds : 0) {
   if (has_deadline_)
-    deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
-                             std::chrono::duration<double>(seconds));
+    deadline_ = start_ +
+                std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
 StopToken::StopToken(const StopToken& other)

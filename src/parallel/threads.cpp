@@ -5,6 +5,8 @@
 
 namespace bnsl {
 
-int resolve_threads(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+int resolve_threads(int threads) {
+  return threads > 0 ? threads : omp_get_max_threads();
+}
 
 }  // namespace bnsl

@@ -86,8 +86,8 @@ NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
           }
         if (!acyclic) continue;
         const auto vv = static_cast<std::uint32_t>(v);
-        const std::uint64_t h = g_hash ^ entry_hash(vv, g[v]) ^
-                                entry_hash(vv, static_cast<std::uint32_t>(i));
+        const std::uint64_t h =
+            g_hash ^ entry_hash(vv, g[v]) ^ entry_hash(vv, static_cast<std::uint32_t>(i));
         if (!reached.insert(h).second) continue;
         Choices next = g;
         next[v] = static_cast<std::uint32_t>(i);

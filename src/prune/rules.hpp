@@ -36,8 +36,8 @@
 // hold beyond the score tolerance (compare.hpp): rounding can only keep more sets.
 #pragma once
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 #include "score/compare.hpp"

@@ -16,9 +16,13 @@ inline double score_tolerance(double a, double b) {
 }
 
 // a > b beyond rounding noise.
-inline bool clearly_greater(double a, double b) { return a > b + score_tolerance(a, b); }
+inline bool clearly_greater(double a, double b) {
+  return a > b + score_tolerance(a, b);
+}
 
 // a and b equal within rounding noise.
-inline bool score_equal(double a, double b) { return std::fabs(a - b) <= score_tolerance(a, b); }
+inline bool score_equal(double a, double b) {
+  return std::fabs(a - b) <= score_tolerance(a, b);
+}
 
 }  // namespace bnsl

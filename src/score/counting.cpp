@@ -2,10 +2,10 @@
 // counting.hpp for the scheme).
 #include "score/counting.hpp"
 
+#include <tsl/robin_map.h>
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <tsl/robin_map.h>
 
 #include "bnsl/error.hpp"
 #include "score/scores.hpp"
@@ -29,8 +29,7 @@ void with_column(const Dataset& data, int v, F&& f) {
 template <class Traits>
 struct StaticTerm {
   static constexpr bool per_config() { return Traits::per_config; }
-  static double term(const std::uint32_t* counts, int r, std::uint32_t n_j, double q,
-                     double ess) {
+  static double term(const std::uint32_t* counts, int r, std::uint32_t n_j, double q, double ess) {
     return Traits::config_term(counts, r, n_j, q, ess);
   }
   static double family(const FamilyScore& f, double sum) { return Traits::family(f, sum); }
@@ -39,8 +38,7 @@ struct StaticTerm {
 struct DynamicTerm {
   const ScoreDefinition* def;
   bool per_config() const { return def->per_config(); }
-  double term(const std::uint32_t* counts, int r, std::uint32_t n_j, double q,
-              double ess) const {
+  double term(const std::uint32_t* counts, int r, std::uint32_t n_j, double q, double ess) const {
     return def->config_term(counts, r, n_j, q, ess);
   }
   double family(const FamilyScore& f, double sum) const { return def->family(f, sum); }

@@ -52,9 +52,10 @@ class Counter {
   // The FamilyScore of a count table counted elsewhere (bit_columns.hpp): cells[j * r + k] =
   // n_jk for n_configs configurations j of a parent set with arity product q (r = arity of
   // child). Bit-identical to score() on the same counts.
-  FamilyScore summarize(const std::uint32_t* cells, std::size_t n_configs, double q, int child) const;
+  FamilyScore summarize(const std::uint32_t* cells, std::size_t n_configs, double q,
+                        int child) const;
 
-  const Dataset& data() const { return data_; }  // the data scored (every row)
+  const Dataset& data() const { return data_; }         // the data scored (every row)
   std::size_t rows_counted() const { return n_rows_; }  // rows a counting pass visits
   const ScoreParams& params() const { return params_; }
   double penalty(int child, double q) const { return half_log_n_ * (data_.arity(child) - 1) * q; }
@@ -78,11 +79,11 @@ class Counter {
   double nlogn(std::uint32_t n) const { return nlogn_[n]; }
 
   const Dataset& data_;
-  const Dataset& rows_;            // what the passes visit: data_, or its distinct rows
-  const std::uint32_t* weight_;    // multiplicity of each row of rows_ (null: 1)
+  const Dataset& rows_;          // what the passes visit: data_, or its distinct rows
+  const std::uint32_t* weight_;  // multiplicity of each row of rows_ (null: 1)
   ScoreParams params_;
-  std::size_t n_rows_;             // rows of rows_
-  std::size_t n_total_;            // rows of data_ (N)
+  std::size_t n_rows_;   // rows of rows_
+  std::size_t n_total_;  // rows of data_ (N)
   double half_log_n_;
   std::vector<double> nlogn_;         // nlogn_[n] = n ln n
   std::vector<std::uint32_t> remap_;  // key -> dense id, UINT32_MAX when unset

@@ -9,7 +9,9 @@
 
 namespace bnsl {
 
-std::string to_string(ScoreKind kind) { return name_of(kScoreKindNames, kind); }
+std::string to_string(ScoreKind kind) {
+  return name_of(kScoreKindNames, kind);
+}
 
 ScoreKind parse_score_kind(const std::string& text) {
   return value_of(kScoreKindNames, text, "score");

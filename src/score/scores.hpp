@@ -25,9 +25,7 @@ struct BicTraits {
   static constexpr bool uses_ess = false;
   static constexpr bool per_config = false;
   static constexpr PruneRules rules{.bic = true};
-  static double config_term(const std::uint32_t*, int, std::uint32_t, double, double) {
-    return 0;
-  }
+  static double config_term(const std::uint32_t*, int, std::uint32_t, double, double) { return 0; }
   static double family(const FamilyScore& f, double) { return f.ll - f.penalty; }
 };
 

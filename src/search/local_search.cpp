@@ -53,9 +53,9 @@ std::uint64_t chain_seed(std::uint64_t seed, std::uint64_t chain_index) {
 
 namespace {
 
-constexpr std::size_t kFloodOrders = 64;     // orders enumerated per local optimum: this + 4 n,
-constexpr std::size_t kFloodMax = 256;       // ... but at most this many
-constexpr std::uint32_t kPullEntries = 4;    // parent pulls: entries tried per node
+constexpr std::size_t kFloodOrders = 64;       // orders enumerated per local optimum: this + 4 n,
+constexpr std::size_t kFloodMax = 256;         // ... but at most this many
+constexpr std::uint32_t kPullEntries = 4;      // parent pulls: entries tried per node
 constexpr std::size_t kAsobsSweepMaxN = 3000;  // ASOBS swap sweeps up to this many variables
 
 class Chain {
@@ -97,12 +97,12 @@ class Chain {
   ObsState obs_;
   std::optional<AsobsState> asobs_;
   Offerer off_;
-  tsl::robin_set<std::uint64_t> enumerated_;  // local optima already enumerated
-  std::vector<std::size_t> later_;            // scratch of enumerate_near
-  std::vector<int> pulled_;                   // parents a pull moves, in order
+  tsl::robin_set<std::uint64_t> enumerated_;        // local optima already enumerated
+  std::vector<std::size_t> later_;                  // scratch of enumerate_near
+  std::vector<int> pulled_;                         // parents a pull moves, in order
   std::vector<std::pair<int, std::size_t>> pulls_;  // moves of a parent pull, to undo it
-  std::vector<int> positions_;                // scratch of insert_best
-  bool first_ = true;  // no climb yet
+  std::vector<int> positions_;                      // scratch of insert_best
+  bool first_ = true;                               // no climb yet
   std::uint64_t index_;
 };
 
@@ -224,7 +224,8 @@ bool Chain::insert_best(int v) {
   for (int p : positions_) {
     obs_.jump(v, static_cast<std::size_t>(p) + 1);
     pass(static_cast<std::size_t>(p), true);
-    if (clearly_greater(obs_.score(), best)) best = obs_.score(), best_pos = static_cast<std::size_t>(p);
+    if (clearly_greater(obs_.score(), best))
+      best = obs_.score(), best_pos = static_cast<std::size_t>(p);
   }
   const std::size_t left = static_cast<std::size_t>(obs_.position(v));
   positions_.clear();  // related nodes right of v, nearest first
@@ -234,7 +235,8 @@ bool Chain::insert_best(int v) {
   for (int p : positions_) {
     obs_.jump(v, static_cast<std::size_t>(p) - 1);
     pass(static_cast<std::size_t>(p) - 1, static_cast<std::size_t>(p) > start);
-    if (clearly_greater(obs_.score(), best)) best = obs_.score(), best_pos = static_cast<std::size_t>(p);
+    if (clearly_greater(obs_.score(), best))
+      best = obs_.score(), best_pos = static_cast<std::size_t>(p);
   }
   obs_.move(v, best_pos);
   if (best_pos == start) return false;

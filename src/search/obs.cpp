@@ -63,8 +63,7 @@ void ObsState::jump(int v, std::size_t to) {
     for (std::size_t i = to + 1; i <= from; ++i) pos_[order_[i]] = static_cast<int>(i);
   } else if (to > from) {
     std::move(order_.begin() + static_cast<long>(from) + 1,
-              order_.begin() + static_cast<long>(to) + 1,
-              order_.begin() + static_cast<long>(from));
+              order_.begin() + static_cast<long>(to) + 1, order_.begin() + static_cast<long>(from));
     for (std::size_t i = from; i < to; ++i) pos_[order_[i]] = static_cast<int>(i);
   }
   order_[to] = v;

@@ -8,8 +8,8 @@
 // seconds even for ten thousand variables, and even if the run is stopped at once. After the
 // chains, class completion (complete_classes.cpp) adds the Markov equivalent DAGs of the
 // pooled ones, then neighbour completion (complete_neighbours.cpp) the DAGs within epsilon one
-// family away from pooled ones, and class completion runs again for those. Small problems are solved exactly
-// instead, which finds the optimum over the cache and every DAG within epsilon of it
+// family away from pooled ones, and class completion runs again for those. Small problems are
+// solved exactly instead, which finds the optimum over the cache and every DAG within epsilon of it
 // (optimal and complete, unless stopped or capped by pool_max): for
 // n <= exhaustive_max_n every order is enumerated (order_enum.cpp on all n! orders; every DAG
 // is consistent with some order), and for n <= dp_max_n the subset DP and sink enumeration of
@@ -49,10 +49,10 @@
 #include "bnsl/search.hpp"
 #include "exact/dp.hpp"
 #include "exact/families.hpp"
+#include "parallel/threads.hpp"
 #include "pool/complete_classes.hpp"
 #include "pool/complete_neighbours.hpp"
 #include "pool/order_enum.hpp"
-#include "parallel/threads.hpp"
 #include "score/compare.hpp"
 #include "search/greedy_dag.hpp"
 #include "search/search_internal.hpp"
@@ -64,7 +64,9 @@ std::size_t SearchOptions::pool_capacity(std::size_t n) const {
   return std::min(pool_max, std::max<std::size_t>(1000, pool_max_cells / n));
 }
 
-std::string to_string(SearchAlgo algo) { return name_of(kSearchAlgoNames, algo); }
+std::string to_string(SearchAlgo algo) {
+  return name_of(kSearchAlgoNames, algo);
+}
 
 SearchAlgo parse_search_algo(const std::string& text) {
   return value_of(kSearchAlgoNames, text, "search algorithm");
@@ -85,8 +87,8 @@ void SearchStats::print(std::ostream& out) const {
       << "  seed network      " << seed_score << " (" << seed_seconds << " s)\n"
       << "  improvements      " << improvements << "\n"
       << "  enumerations      " << enumerations << "\n"
-      << "  neighbours        " << neighbours_expanded << " DAGs expanded, "
-      << neighbours_admitted << " one-family neighbours admitted\n"
+      << "  neighbours        " << neighbours_expanded << " DAGs expanded, " << neighbours_admitted
+      << " one-family neighbours admitted\n"
       << "  classes completed " << completion_classes << " classes, " << completion_members
       << " DAGs reached, " << completion_admitted << " admitted"
       << (completion_stopped ? " (stopped early)" : "") << ", " << completion_seconds << " s"
@@ -233,8 +235,8 @@ std::pair<bool, bool> run_dp(const ScoreCache& cache, DagPool& pool, const Searc
   offer(dp.best_choice());
   for (double eps = full;; eps /= 2) {
     const double threshold = opt - eps - score_tolerance(opt, opt);
-    exact::Enumeration e = exact::enumerate_within(
-        fam, dp, threshold, kDpOverfill * o.pool_capacity(fam.n) + 1, stop);
+    exact::Enumeration e =
+        exact::enumerate_within(fam, dp, threshold, kDpOverfill * o.pool_capacity(fam.n) + 1, stop);
     ++stats.enumerations;
     if (e.truncated && eps > 1e-9) continue;
     for (const auto& d : e.dags) offer(d);

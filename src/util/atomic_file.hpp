@@ -16,7 +16,8 @@ namespace bnsl {
 // Throws RuntimeError naming the file when it cannot be written or renamed (PATH.tmp is
 // removed then); exceptions from `write` propagate after the same clean-up (a RuntimeError
 // with PATH.tmp prefixed to its message).
-void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& write);
 void write_file_atomically(const std::string& path, std::string_view text);
 
 }  // namespace bnsl

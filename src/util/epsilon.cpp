@@ -25,9 +25,12 @@ Epsilon Epsilon::factor(double rho) {
 
 double Epsilon::resolve(double best_abs) const {
   switch (kind_) {
-    case Kind::epsilon: return value_;
-    case Kind::bayes_factor: return std::log(value_);
-    case Kind::factor: return (value_ - 1) * std::fabs(best_abs);
+    case Kind::epsilon:
+      return value_;
+    case Kind::bayes_factor:
+      return std::log(value_);
+    case Kind::factor:
+      return (value_ - 1) * std::fabs(best_abs);
   }
   return value_;
 }
@@ -35,12 +38,16 @@ double Epsilon::resolve(double best_abs) const {
 std::string Epsilon::describe() const {
   char buf[96];
   switch (kind_) {
-    case Kind::epsilon: std::snprintf(buf, sizeof buf, "epsilon %.6g", value_); break;
+    case Kind::epsilon:
+      std::snprintf(buf, sizeof buf, "epsilon %.6g", value_);
+      break;
     case Kind::bayes_factor:
       std::snprintf(buf, sizeof buf, "Bayes factor %.6g (epsilon = ln %.6g = %.6g)", value_, value_,
                     std::log(value_));
       break;
-    case Kind::factor: std::snprintf(buf, sizeof buf, "factor %.6g of the best", value_); break;
+    case Kind::factor:
+      std::snprintf(buf, sizeof buf, "factor %.6g of the best", value_);
+      break;
   }
   return buf;
 }
