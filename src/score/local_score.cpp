@@ -22,28 +22,34 @@ std::string score_name(const ScoreParams& p) {
   return to_string(p.kind);
 }
 
-PruneRules prune_rules(const ScoreParams& p) {
+namespace {
+
+// The definition behind a ScoreParams: the built-in traits as definitions, or the custom one
+// (null when a custom score lacks it).
+const ScoreDefinition* definition(const ScoreParams& p) {
+  static const TraitsScore<BicTraits> bic;
+  static const TraitsScore<BdeuTraits> bdeu;
   switch (p.kind) {
     case ScoreKind::bic:
-      return BicTraits::rules;
+      return &bic;
     case ScoreKind::bdeu:
-      return BdeuTraits::rules;
+      return &bdeu;
     case ScoreKind::custom:
       break;
   }
-  return p.custom ? p.custom->rules() : PruneRules{};
+  return p.custom.get();
+}
+
+}  // namespace
+
+PruneRules prune_rules(const ScoreParams& p) {
+  const ScoreDefinition* d = definition(p);
+  return d ? d->rules() : PruneRules{};
 }
 
 bool score_uses_ess(const ScoreParams& p) {
-  switch (p.kind) {
-    case ScoreKind::bic:
-      return BicTraits::uses_ess;
-    case ScoreKind::bdeu:
-      return BdeuTraits::uses_ess;
-    case ScoreKind::custom:
-      break;
-  }
-  return p.custom && p.custom->uses_ess();
+  const ScoreDefinition* d = definition(p);
+  return d && d->uses_ess();
 }
 
 LocalScorer::LocalScorer(const Dataset& data, ScoreParams params) : data_(data), params_(params) {
