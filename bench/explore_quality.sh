@@ -30,7 +30,7 @@ fi
 bnsl=$build/bnsl
 
 best_entry_sum() {  # sum over variables of the first (best) entry of a jkl cache
-  awk 'NR == 1 { next } /^#/ { next } want == 0 { want = $2; first = 1; next }
+  awk '/^#/ { next } !n { n = $1; next } want == 0 { want = $2; first = 1; next }
        { if (first) { s += $1; first = 0 } want-- } END { printf "%.2f", s }' "$1"
 }
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
