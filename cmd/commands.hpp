@@ -18,5 +18,6 @@ Action register_exact(CLI::App& app);
 Action register_sample(CLI::App& app);
 Action register_eval(CLI::App& app);
 Action register_generate(CLI::App& app);
+Action register_merge(CLI::App& app);
 
 }  // namespace bnsl::cli

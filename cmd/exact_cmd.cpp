@@ -64,8 +64,7 @@ struct ExactCommand {
     if (!r.cache_exhaustive)
       summary << "bnsl: exact: exploration did not finish: the cache may lack families, so the "
                  "result is neither proven optimal nor complete\n";
-    summary << "bnsl: exact: " << r.report.dags.size() << " DAGs in " << r.report.mec_count
-            << " equivalence classes; wrote " << prefix << ".pool.json\n";
+    summary << "bnsl: exact: " << classes_text(r.report) << "; wrote " << prefix << ".pool.json\n";
     return finish("exact", run, stats.dump(2), summary.str(), "wrote the networks found so far");
   }
 };

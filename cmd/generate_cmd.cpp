@@ -26,7 +26,9 @@ int parse_int(const std::string& text, const std::string& what) {
 
 struct GenerateCommand {
   GenerateOptions options;
-  std::string arity = "2:4", out_path;
+  std::string arity = std::to_string(GenerateOptions{}.arity_min) + ":" +
+                      std::to_string(GenerateOptions{}.arity_max),
+              out_path;
   bool quiet = false;
 
   int execute() {
@@ -66,17 +68,17 @@ Action register_generate(CLI::App& app) {
   sub->add_option("--max-parents", cmd->options.max_parents,
                   "In-degree limit K; each node's in-degree is uniform in 0..K")
       ->check(CLI::Range(0, 64))
-      ->default_str("3");
+      ->capture_default_str();
   sub->add_option("--arity", cmd->arity,
                   "States per variable, uniform in A..B (A:B), or exactly A; states are "
                   "named 0..r-1")
-      ->default_str("2:4");
+      ->capture_default_str();
   sub->add_option("--alpha", cmd->options.alpha,
                   "Dirichlet concentration of each CPT row (1: uniform over distributions; "
                   "smaller: stronger dependences)")
       ->check(CLI::PositiveNumber)
-      ->default_str("1");
-  sub->add_option("--seed", cmd->options.seed, "Random seed")->default_str("1");
+      ->capture_default_str();
+  sub->add_option("--seed", cmd->options.seed, "Random seed")->capture_default_str();
   sub->add_option("-o,--output", cmd->out_path, "BIF file to write")->required();
   sub->add_flag("-q,--quiet", cmd->quiet, "No summary on stderr");
   return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };

@@ -72,9 +72,11 @@ Action register_learn(CLI::App& app) {
   add_explore_share_option(*sub, cmd->o.explore_share);
   add_search_options(*sub, cmd->o.search, cmd->trace);
   add_run_options(*sub, cmd->run);
-  sub->get_option("--time")->default_str("60")->description(
-      "Wall-clock budget in seconds for exploration and search together (default 60; 0: "
-      "until interrupted)");
+  sub->get_option("--time")
+      ->default_str(number_text(kDefaultLearnTime))
+      ->description(
+          "Wall-clock budget in seconds for exploration and search together (0: until "
+          "interrupted)");
   return [sub, cmd]() {
     if (!sub->parsed()) return -1;
     cmd->time_given = sub->count("--time") > 0;

@@ -17,10 +17,10 @@ int main(int argc, char** argv) {
       "128+N when stopped by signal N (results so far are written)."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "bnsl 0.1.0");
-  std::vector<cli::Action> actions = {cli::register_learn(app),  cli::register_score(app),
-                                      cli::register_search(app), cli::register_exact(app),
-                                      cli::register_check(app),  cli::register_sample(app),
-                                      cli::register_eval(app),   cli::register_generate(app)};
+  std::vector<cli::Action> actions = {
+      cli::register_learn(app), cli::register_score(app),    cli::register_search(app),
+      cli::register_exact(app), cli::register_check(app),    cli::register_sample(app),
+      cli::register_eval(app),  cli::register_generate(app), cli::register_merge(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

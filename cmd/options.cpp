@@ -65,25 +65,24 @@ void add_epsilon_options(CLI::App& app, EpsilonArgs& a) {
   eps->excludes(rho);
 }
 
+std::string number_text(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
 void add_run_options(CLI::App& app, RunArgs& a) {
   app.add_option("--time", a.time, "Wall-clock budget in seconds (0: no limit)")
       ->check(CLI::Range(0.0, 1e9))
-      ->default_str("0");
+      ->capture_default_str();
   app.add_option("--threads", a.threads, "Worker threads (0: all cores)")
       ->check(CLI::Range(0, 4096))
-      ->default_str("0");
+      ->capture_default_str();
   app.add_flag("-q,--quiet", a.quiet, "No progress or summary on stderr");
   app.add_option("--stats", a.stats_file, "Write run statistics as JSON to this file");
 }
 
 namespace {
-
-// 0.5, 0.75, 30: the shortest text that reads back as the number.
-std::string number_text(double x) {
-  std::ostringstream out;
-  out << x;
-  return out.str();
-}
 
 int parse_candidates(const std::string& text) {
   std::size_t used = 0;

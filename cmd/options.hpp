@@ -36,6 +36,9 @@ struct CsvArgs {
   CsvOptions resolve() const;
 };
 
+// A default value as --help prints it: "60", "0.5", "0.75" (six significant digits).
+std::string number_text(double value);
+
 void add_csv_options(CLI::App& app, CsvArgs& args);
 void add_score_options(CLI::App& app, ScoreParams& params);
 void add_epsilon_options(CLI::App& app, EpsilonArgs& args);

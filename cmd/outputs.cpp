@@ -2,6 +2,8 @@
 // summarised from the library; this only writes them, keeps the trace and talks to the user.
 #include "outputs.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -22,13 +24,13 @@ void write_trace(const std::string& path, const std::vector<std::pair<double, do
   write_file_atomically(path, text);
 }
 
+}  // namespace
+
 std::string score_text(double score) {
   char text[64];
   std::snprintf(text, sizeof text, "%.4f", score);
   return text;
 }
-
-}  // namespace
 
 ReportWriter::ReportWriter(std::string command, std::string prefix, const Dataset* data, bool quiet,
                            std::string trace_file)
@@ -58,13 +60,32 @@ ReportFn ReportWriter::writer() {
   };
 }
 
+std::string classes_text(const PoolReport& report) {
+  std::string total = class_dag_count(report);
+  if (total.size() > 15) {  // "about 1.23e+40", not 41 digits
+    const std::size_t digits = std::min<std::size_t>(total.size(), 17);
+    double mantissa = std::stod(total.substr(0, digits)) / std::pow(10.0, digits - 1.0);
+    std::size_t exponent = total.size() - 1;
+    if (mantissa >= 9.995) {  // would print as 10.00
+      mantissa /= 10;
+      ++exponent;
+    }
+    char text[64];
+    std::snprintf(text, sizeof text, "about %.2fe+%zu", mantissa, exponent);
+    total = text;
+  }
+  std::ostringstream out;
+  out << report.dags.size() << " DAGs in " << report.mec_count << " equivalence classes (" << total
+      << " DAGs in all)";
+  return out.str();
+}
+
 std::string pool_summary(const std::string& command, const PoolReport& report,
                          const std::string& prefix, bool with_bif, double seconds) {
   std::ostringstream out;
   out << "bnsl: " << command << ": best " << score_text(report.dags.front().score) << "; "
-      << report.dags.size() << " DAGs in " << report.mec_count << " equivalence classes; wrote "
-      << prefix << ".pool.json" << (with_bif ? ", .best.bif" : "")
-      << ", .best.dot, .consensus.dot (" << seconds << " s)\n";
+      << classes_text(report) << "; wrote " << prefix << ".pool.json"
+      << (with_bif ? ", .best.bif" : "") << ", .best.dot, .consensus.dot (" << seconds << " s)\n";
   return out.str();
 }
 

@@ -35,8 +35,15 @@ class ReportWriter {
   std::vector<std::pair<double, double>> trace_;
 };
 
-// "best -54209.2900; 12 DAGs in 3 equivalence classes; wrote PREFIX.pool.json, ..." for the
-// summary of learn and search.
+// A score as the summaries print it: "-54209.2900".
+std::string score_text(double score);
+
+// "12 DAGs in 3 equivalence classes (14 DAGs in all)": the pool's DAGs, its classes, and the
+// DAGs those classes hold (exact up to 15 digits, else about 1.2e+40).
+std::string classes_text(const PoolReport& report);
+
+// "best -54209.2900; 12 DAGs in 3 equivalence classes (14 DAGs in all); wrote
+// PREFIX.pool.json, ..." for the summary of learn and search.
 std::string pool_summary(const std::string& command, const PoolReport& report,
                          const std::string& prefix, bool with_bif, double seconds);
 

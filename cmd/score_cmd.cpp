@@ -1,8 +1,8 @@
 // `bnsl score DATA.csv -o CACHE.jkl`: explore parent sets and write the pruned score cache.
-#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <string>
 
 #include "bnsl/cache.hpp"
 #include "bnsl/dataset.hpp"
@@ -14,20 +14,6 @@
 
 namespace bnsl::cli {
 namespace {
-
-// Best-first explorers are anytime: without a budget they would run to exhaustion, which on
-// hundreds of variables takes hours. Default to one second per variable (as the paper), unless
-// the user asked for no limit with --time 0 (exact mode's exhaustive exploration).
-std::string budget_text(const ExploreOptions& o) {
-  char buf[64] = ", no time limit";
-  if (o.time > 0) std::snprintf(buf, sizeof buf, ", budget %g s", o.time);
-  if (o.time_per_var > 0) std::snprintf(buf, sizeof buf, ", %g s per variable", o.time_per_var);
-  return buf;
-}
-
-void apply_default_budget(ExploreOptions& o, bool time_given) {
-  if (o.method != ExploreMethod::seq && !time_given && o.time_per_var <= 0) o.time_per_var = 1;
-}
 
 struct ScoreCommand {
   std::string data_path, out_path, vars;
@@ -49,13 +35,15 @@ struct ScoreCommand {
       std::cerr << "bnsl: score: " << data_path << ": " << data.n_vars() << " variables, "
                 << data.n_rows() << " rows; " << to_string(explore.score.kind) << ", "
                 << to_string(explore.method) << " exploration, " << explore.epsilon.describe()
-                << budget_text(explore) << "\n";
+                << describe_budget(explore) << "\n";
     ExploreStats stats;
     StopToken stop;
     ScoreCache cache = bnsl::explore(data, explore, stop, &stats);
+    const CacheProvenance provenance = cache_provenance(data, explore, stats);
     JklWriteOptions w;
     w.var_begin = explore.var_begin;
     w.var_end = explore.var_end;
+    w.provenance = &provenance;
     write_jkl(out_path, cache, w);
     std::ostringstream summary;
     stats.print(summary);
@@ -90,8 +78,9 @@ Action register_score(CLI::App& app) {
   time_opt->excludes(sub->get_option("--time-per-var"));
   sub->get_option("--time-per-var")
       ->description(
-          "Budget per variable in seconds, instead of one shared --time (default "
-          "for is, greedy and hybrid when --time is not given: 1)");
+          "Budget per variable in seconds, instead of one shared --time (default for is, "
+          "greedy and hybrid when --time is not given: " +
+          std::to_string(static_cast<int>(kDefaultTimePerVar)) + ")");
   return [sub, cmd, time_opt]() {
     if (!sub->parsed()) return -1;
     cmd->time_given = time_opt->count() > 0;

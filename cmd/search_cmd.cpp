@@ -73,8 +73,9 @@ Action register_search(CLI::App& app) {
   add_epsilon_options(*sub, cmd->eps);
   add_search_options(*sub, cmd->o, cmd->trace);
   add_run_options(*sub, cmd->run);
-  sub->get_option("--time")->default_str("60")->description(
-      "Wall-clock budget in seconds (default 60; 0: until interrupted)");
+  sub->get_option("--time")
+      ->default_str(number_text(kDefaultLearnTime))
+      ->description("Wall-clock budget in seconds (0: until interrupted)");
   return [sub, cmd]() {
     if (!sub->parsed()) return -1;
     cmd->time_given = sub->count("--time") > 0;

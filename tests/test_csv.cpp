@@ -11,38 +11,13 @@
 
 #include "bnsl/dataset.hpp"
 #include "bnsl/error.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh directory under the system temp directory, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    std::random_device rd;
-    path_ = fs::temp_directory_path() /
-            ("bnsl_test_csv_" + std::to_string(rd()) + "_" + std::to_string(counter++));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  // Writes `content` byte for byte to NAME in this directory; returns its path.
-  std::string write(const std::string& name, const std::string& content) const {
-    fs::path p = path_ / name;
-    std::ofstream(p, std::ios::binary) << content;
-    return p.string();
-  }
-
- private:
-  fs::path path_;
-};
+using bnsl_test::TempDir;
 
 std::vector<int> column(const bnsl::Dataset& d, std::size_t v) {
   std::vector<int> out;

@@ -2,10 +2,12 @@
 // (a reversed arc inside a class, a v-structure lost or reversed, an extra edge, a Meek-rule
 // orientation), arc and edge counts with precision and recall, the true network against
 // itself, structure files (names, errors with line and column), and the test
-// log-likelihood against the asia CPTs written out here and multiplied by hand.
+// log-likelihood against the asia CPTs written out here and multiplied by hand; evaluate(), the
+// whole of `bnsl eval`, on asia against itself.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include "bnsl/bif.hpp"
@@ -207,4 +209,52 @@ TEST_CASE("eval: unknown states, zero-probability rows, parameters from training
   CHECK(p.states[0] == asia.states[0]);
   CHECK(p.prob(0, 0, 0) == Approx(0.5 / 4));
   CHECK(p.prob(0, 0, 1) == Approx(3.5 / 4));
+}
+
+TEST_CASE("eval: evaluate() runs what bnsl eval runs, and refuses what it cannot do", "[eval]") {
+  const std::string asia_bif = kDatasets + "/asia.bif";
+  const bnsl::BayesNet asia = bnsl::read_bif(asia_bif);
+  const std::string csv = std::filesystem::temp_directory_path() / "bnsl_test_eval_asia.csv";
+  bnsl::write_csv(csv, bnsl::sample(asia, 500, 3));
+
+  bnsl::EvalRequest request;
+  request.truth_path = asia_bif;
+  request.learned_path = asia_bif;  // the truth against itself
+  request.test_path = csv;
+  request.data_path = csv;
+  const bnsl::EvalReport r = bnsl::evaluate(request);
+  REQUIRE(r.structure);
+  CHECK(r.structure->shd == 0);
+  CHECK(r.variables == 8);
+  CHECK(r.learned_arcs == 8);
+  CHECK(r.learned_kind == "bif");
+  REQUIRE(r.data);
+  REQUIRE(r.data->truth);
+  CHECK(*r.data->truth == r.data->learned);
+  REQUIRE(r.test);
+  CHECK(r.test->parameters == "learned-bif");
+  REQUIRE(r.test->truth);
+  REQUIRE(r.test->learned);
+  CHECK(r.test->truth->total == r.test->learned->total);
+  CHECK(r.test->rows == 500);
+  const std::string json = r.to_json();
+  CHECK(json.find("\"shd_cpdag\": 0") != std::string::npos);
+  CHECK(json.find("\"parameters\": \"learned-bif\"") != std::string::npos);
+
+  bnsl::EvalRequest alone;  // no truth: the learned network's score on --data only
+  alone.learned_path = asia_bif;
+  alone.data_path = csv;
+  const bnsl::EvalReport a = bnsl::evaluate(alone);
+  CHECK_FALSE(a.structure);
+  CHECK_FALSE(a.test);
+  REQUIRE(a.data);
+  CHECK(a.data->learned == r.data->learned);
+  CHECK(a.to_json().find("\"truth\": null") != std::string::npos);
+
+  alone.data_path.clear();  // nothing left to do
+  CHECK_THROWS_AS(bnsl::evaluate(alone), bnsl::InputError);
+  request.test_path.clear();
+  request.train_path = csv;  // --train without --test
+  CHECK_THROWS_AS(bnsl::evaluate(request), bnsl::InputError);
+  std::filesystem::remove(csv);
 }

@@ -337,6 +337,31 @@ TEST_CASE("exact ilp: wine, every DAG within ln 3 equals the dp enumeration",
   CHECK(dp.mec_count == ilp.mec_count);
 }
 
+// Two independent counts of each class: the members the DP's sink enumeration lists (every DAG
+// within epsilon; a class's DAGs share its score, and the exhaustive epsilon-safe cache keeps
+// every parent set they use) and Clique-Picking's count from the essential graph.
+TEST_CASE("exact dp: wine, each class of the complete list holds the DAGs its size says",
+          "[exact][dp][wine][mec]") {
+  const bnsl::Dataset d = read_wine();
+  const double eps = std::log(20.0);
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, eps);
+  bnsl::PoolReport dp = solve(cache, ExactMethod::dp, eps);
+  REQUIRE(dp.complete);
+  bnsl::summarize(dp);
+  REQUIRE(dp.classes.size() == static_cast<std::size_t>(dp.mec_count));
+  std::size_t total = 0, multi = 0;
+  for (const bnsl::PoolClass& c : dp.classes) {
+    CHECK(c.size == std::to_string(c.members));
+    CHECK(c.log10_size == Approx(std::log10(static_cast<double>(c.members))).margin(1e-12));
+    CHECK(dp.dags[c.first].score == c.score);
+    total += c.members;
+    multi += c.members > 1;
+  }
+  CHECK(total == dp.dags.size());
+  CHECK(multi > 0);  // not all singletons: the sizes were put to the test
+  CHECK(bnsl::class_dag_count(dp) == std::to_string(dp.dags.size()));
+}
+
 TEST_CASE("exact ilp: OPT equals dp OPT on random data (BIC and BDeu)", "[exact][ilp]") {
   if (!bnsl::ilp_available()) return;
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {

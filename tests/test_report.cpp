@@ -80,6 +80,19 @@ TEST_CASE("report: classes and edge probabilities of a hand-computed pool", "[re
   CHECK(r.dags[0].mec == 0);
   CHECK(r.dags[1].mec == 0);
   CHECK(r.dags[2].mec == 1);
+  REQUIRE(r.classes.size() == 2);
+  CHECK(r.classes[0].size == "2");  // x - y: either direction
+  CHECK(r.classes[0].members == 2);
+  CHECK(r.classes[0].first == 0);
+  CHECK(r.classes[0].score == -10.0);
+  CHECK(r.classes[0].arcs.empty());
+  CHECK(r.classes[0].edges == std::vector<std::pair<int, int>>{{0, 1}});
+  CHECK(r.classes[1].size == "3");  // x - y - z: no v-structure, 3 of 4 orientations
+  CHECK(r.classes[1].log10_size == Approx(std::log10(3.0)).epsilon(1e-12));
+  CHECK(r.classes[1].members == 1);
+  CHECK(r.classes[1].first == 2);
+  CHECK(r.classes[1].edges == std::vector<std::pair<int, int>>{{0, 1}, {1, 2}});
+  CHECK(bnsl::class_dag_count(r) == "5");
   REQUIRE(r.edges.size() == 3);
   CHECK(r.edges[0].from == 0);
   CHECK(r.edges[0].to == 1);
@@ -131,6 +144,16 @@ TEST_CASE("report: pool JSON round trip", "[report]") {
     CHECK(back.dags[i].parents == r.dags[i].parents);
     CHECK(back.dags[i].mec == r.dags[i].mec);
   }
+  REQUIRE(back.classes.size() == r.classes.size());
+  for (std::size_t i = 0; i < r.classes.size(); ++i) {
+    CHECK(back.classes[i].score == r.classes[i].score);
+    CHECK(back.classes[i].size == r.classes[i].size);
+    CHECK(back.classes[i].log10_size == r.classes[i].log10_size);
+    CHECK(back.classes[i].members == r.classes[i].members);
+    CHECK(back.classes[i].first == r.classes[i].first);
+    CHECK(back.classes[i].arcs == r.classes[i].arcs);
+    CHECK(back.classes[i].edges == r.classes[i].edges);
+  }
   REQUIRE(back.edges.size() == r.edges.size());
   for (std::size_t i = 0; i < r.edges.size(); ++i) {
     CHECK(back.edges[i].from == r.edges[i].from);
@@ -158,6 +181,11 @@ TEST_CASE("report: malformed pool JSON is an InputError naming the problem", "[r
   std::string range = good;
   range.replace(range.find("[[],[0],[1]]"), 12, "[[],[0],[7]]");
   CHECK(message(range).find("dags[2].parents[2][0]") != std::string::npos);
+  bnsl::PoolReport summarized = three_dag_pool();
+  bnsl::summarize(summarized);
+  std::string size = bnsl::pool_json_text(summarized);
+  size.replace(size.find("\"size\":\"3\""), 10, "\"size\":\"3x\"");
+  CHECK(message(size).find("'classes[1].size': expected a decimal number") != std::string::npos);
   CHECK(message("[1, 2]").find("object") != std::string::npos);
   CHECK_THROWS_AS(bnsl::read_pool_json("/nonexistent/x.pool.json"), bnsl::InputError);
 }

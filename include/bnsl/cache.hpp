@@ -10,11 +10,12 @@
 //
 // jkl format: first line n; then per variable a line "VAR COUNT" followed by COUNT lines
 // "SCORE SIZE P1 ... PSIZE". Variables are 0-based column indices or names. Lines starting
-// with '#' are comments.
+// with '#' are comments; bnsl writes its provenance header in them (CacheProvenance).
 #pragma once
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -66,10 +67,31 @@ class ScoreCache {
   std::vector<std::string> names_;
 };
 
+// Where a cache comes from, so that caches computed in parts (job-array slices, `bnsl score
+// --vars A:B`) can be checked to belong together before `bnsl merge` joins them. Written as
+// comment lines "# bnsl KEY VALUE" at the top of a jkl file, which GOBNILP and BLIP skip.
+struct CacheProvenance {
+  std::string data;           // data_fingerprint() of the data scored
+  std::size_t rows = 0;       // rows of the data
+  std::string score;          // score_name(): "bic", "bdeu"
+  double ess = 0;             // BDeu's equivalent sample size (0: the score has none)
+  double epsilon = 0;         // the epsilon the pruning kept every set within
+  int max_parents = -1;       // the in-degree limit applied (-1: none)
+  int candidates = 0;         // screening: candidate parents per variable (0: none)
+  std::size_t var_begin = 0;  // the variables explored: [var_begin, var_end)
+  std::size_t var_end = 0;
+  bool exhaustive = false;  // each of them explored to the end, unscreened (provably complete)
+
+  // True when two parts come from the same data, score and pruning (all but the variables
+  // and exhaustive); otherwise `why` names the first field that differs.
+  bool same_run(const CacheProvenance& other, std::string& why) const;
+};
+
 struct JklWriteOptions {
   int precision = 12;         // significant digits of scores (>= 10)
   std::size_t var_begin = 0;  // write only variables [var_begin, var_end) (job-array slices)
   std::size_t var_end = static_cast<std::size_t>(-1);
+  const CacheProvenance* provenance = nullptr;  // written as the header, when given
 };
 
 void write_jkl(std::ostream& out, const ScoreCache& cache, const JklWriteOptions& options = {});
@@ -84,5 +106,11 @@ void write_jkl(const std::string& path, const ScoreCache& cache,
 ScoreCache read_jkl(const std::string& path, const std::vector<std::string>& names = {});
 ScoreCache read_jkl(std::istream& in, const std::string& display_name,
                     const std::vector<std::string>& names = {});
+
+// The provenance header of a jkl file (the "# bnsl KEY VALUE" comment lines before its first
+// other line), or nullopt when it has none (a cache written by another tool, or by bnsl
+// before 0.1.0's merge). Unknown keys are skipped; a known key with a malformed value is an
+// InputError "FILE:LINE:COL: ...".
+std::optional<CacheProvenance> read_jkl_provenance(const std::string& path);
 
 }  // namespace bnsl

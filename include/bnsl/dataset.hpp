@@ -63,6 +63,12 @@ class Dataset {
 // score cache without names).
 std::string default_variable_name(std::size_t v);
 
+// A fingerprint of the data as read: 16 hex digits of a 64-bit hash (XXH3) of the column
+// names, each column's state names in code order, and every code. Equal data give equal
+// fingerprints; a score cache records it (CacheProvenance) so that caches computed in parts
+// can be checked to come from the same data before they are merged.
+std::string data_fingerprint(const Dataset& data);
+
 // Reads a CSV file. Throws InputError("FILE:LINE:COL: ...") on: missing or unreadable file,
 // empty file, header without rows, ragged row, missing value (unless missing_as_state), more
 // than 65,535 states in one column, duplicate column names.

@@ -35,6 +35,7 @@
 #include "bnsl/bif.hpp"
 #include "bnsl/dataset.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/score.hpp"
 
 namespace bnsl {
 
@@ -110,5 +111,48 @@ BayesNet estimate_on_domain(const BayesNet& domain, const ParentSets& parents, c
 // `test` that train never showed (so every test value is a state). Throws InputError naming
 // `test_file` when test's columns are not train's.
 BayesNet data_domain(const Dataset& train, const Dataset& test, const std::string& test_file);
+
+// One evaluation, as `bnsl eval` runs it (src/eval/evaluate.cpp): the learned network against
+// the true one (when given), scored on --data, and its held-out log-likelihood on --test with
+// parameters from --train (estimated on the learned structure) or else the learned BIF's.
+struct EvalRequest {
+  std::string truth_path;     // the true network (BIF); empty: none
+  std::string learned_path;   // .bif, .pool.json (its best DAG) or a structure file; required
+  std::string test_path;      // held-out CSV: mean log-likelihood per row; empty: none
+  std::string train_path;     // CSV the learned structure's parameters are estimated from
+  std::string data_path;      // CSV both structures are scored on (arities as observed)
+  CsvOptions csv;             // how every CSV is read
+  ScoreParams score;          // the score on data_path
+  double pseudo_count = 0.5;  // per CPT cell, when estimating from train_path
+};
+
+struct EvalReport {
+  std::string truth_path, learned_path, learned_kind;
+  std::size_t variables = 0, learned_arcs = 0;
+  std::optional<StructureComparison> structure;  // with a true network
+  struct DataScores {
+    std::string file;
+    std::size_t rows = 0;
+    ScoreParams score;
+    std::optional<double> truth;  // the true network's score (with one)
+    double learned = 0;
+  };
+  std::optional<DataScores> data;  // with data_path
+  struct TestScores {
+    std::string file;
+    std::size_t rows = 0;
+    std::optional<TestLikelihood> truth, learned;  // learned: none without parameters
+    std::string parameters;  // whence the learned ones: "train", "learned-bif" or "none"
+  };
+  std::optional<TestScores> test;  // with test_path
+  std::vector<std::string> notes;  // e.g. that the learned network has no parameters
+  // The JSON object of `bnsl eval --json` (NaN and infinities as null).
+  std::string to_json() const;
+};
+
+// Throws InputError on a request that cannot be evaluated (--train without --test; without a
+// true network, neither test_path nor data_path; a learned file without parameters and no
+// train_path when only a test log-likelihood is asked) and on bad files.
+EvalReport evaluate(const EvalRequest& request);
 
 }  // namespace bnsl

@@ -80,6 +80,18 @@ struct ExploreOptions {
 // `threads` explorers (0: all cores).
 std::size_t default_explore_memory(int threads);
 
+// The budget of a stand-alone exploration (`bnsl score`) when none is given: the best-first
+// explorers are anytime, and without a budget they run to exhaustion, which on hundreds of
+// variables takes hours; so they get kDefaultTimePerVar seconds per variable (as Scanagatta et
+// al.) unless a budget was given (`time_given`: --time, whose 0 asks for no limit, exact
+// mode's exhaustive exploration) or time_per_var is set. The sequential explorer, bounded by
+// its in-degree limit, keeps no budget.
+inline constexpr double kDefaultTimePerVar = 1;
+void apply_default_budget(ExploreOptions& options, bool time_given);
+
+// ", budget 30 s", ", 1 s per variable" or ", no time limit".
+std::string describe_budget(const ExploreOptions& options);
+
 // Counters of one exploration (summed over variables).
 struct ExploreStats {
   std::uint64_t sets_scored = 0;          // families counted and scored
@@ -129,5 +141,10 @@ int auto_candidates(const ExploreOptions& options, const Dataset& data);
 
 ScoreCache explore(const Dataset& data, const ExploreOptions& options, const StopToken& stop,
                    ExploreStats* stats = nullptr);
+
+// The provenance of the cache an explore(data, options, ..., &stats) call returned, for its
+// jkl header: the variables it explored, and whether it is exhaustive (stats.exhaustive()).
+CacheProvenance cache_provenance(const Dataset& data, const ExploreOptions& options,
+                                 const ExploreStats& stats);
 
 }  // namespace bnsl

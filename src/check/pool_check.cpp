@@ -1,6 +1,7 @@
 // The pool checker (include/bnsl/check.hpp): independent of the search and the pool code it
 // checks; it shares with them only LocalScorer (the scores) and summarize() (classes and edge
-// probabilities, checked by recomputation).
+// probabilities, checked by recomputation), and with `bnsl merge` the re-scoring of
+// pool/rescore.hpp.
 #include "bnsl/check.hpp"
 
 #include <algorithm>
@@ -15,59 +16,12 @@
 #include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
 #include "bnsl/score.hpp"
+#include "pool/rescore.hpp"
 #include "score/compare.hpp"
+#include "util/big_uint.hpp"
 
 namespace bnsl {
 namespace {
-
-// Empty when the parent lists are a valid acyclic graph; otherwise what is wrong.
-std::string graph_problem(const ParentSets& parents) {
-  const std::size_t n = parents.size();
-  std::vector<std::vector<int>> children(n);
-  std::vector<std::size_t> missing(n);
-  for (std::size_t v = 0; v < n; ++v) {
-    std::set<int> seen;
-    for (int p : parents[v]) {
-      if (static_cast<std::size_t>(p) == v)
-        return "node " + std::to_string(v) + " is its own parent";
-      if (!seen.insert(p).second)
-        return "node " + std::to_string(v) + " lists parent " + std::to_string(p) + " twice";
-      children[p].push_back(static_cast<int>(v));
-    }
-    missing[v] = parents[v].size();
-  }
-  std::vector<int> ready;
-  for (std::size_t v = 0; v < n; ++v)
-    if (missing[v] == 0) ready.push_back(static_cast<int>(v));
-  std::size_t done = 0;
-  while (!ready.empty()) {
-    int v = ready.back();
-    ready.pop_back();
-    ++done;
-    for (int c : children[v])
-      if (--missing[c] == 0) ready.push_back(c);
-  }
-  return done == n ? "" : "directed cycle among " + std::to_string(n - done) + " nodes";
-}
-
-// Local scores already computed, by (child, sorted parents): pooled DAGs share most families.
-using FamilyMemo = std::map<std::pair<int, std::vector<int>>, double>;
-
-// The DAG's score from the data: the sum of its local scores, in variable order.
-double rescore(const LocalScorer& scorer, const ParentSets& parents, FamilyMemo& memo) {
-  double total = 0;
-  for (std::size_t v = 0; v < parents.size(); ++v) {
-    std::pair<int, std::vector<int>> key{static_cast<int>(v), parents[v]};
-    std::sort(key.second.begin(), key.second.end());
-    auto it = memo.find(key);
-    if (it == memo.end()) {
-      const double s = scorer.score(key.first, key.second).score;
-      it = memo.emplace(std::move(key), s).first;
-    }
-    total += it->second;
-  }
-  return total;
-}
 
 class Checker {
  public:
@@ -210,6 +164,36 @@ class Checker {
     add("best_score", "", std::move(best));
   }
 
+  // The file's class list against the recomputed one (sizes by mec_size, from the checker's
+  // own essential graphs); a class never lists more DAGs than it holds.
+  void check_classes(const PoolReport& pool, const PoolReport& fresh,
+                     std::vector<std::string>& problems) const {
+    if (pool.classes.size() != fresh.classes.size()) {
+      problems.push_back(std::to_string(pool.classes.size()) + " classes listed, " +
+                         std::to_string(fresh.classes.size()) + " recomputed");
+      return;
+    }
+    for (std::size_t c = 0; c < pool.classes.size(); ++c) {
+      const PoolClass& a = pool.classes[c];
+      const PoolClass& b = fresh.classes[c];
+      const std::string at = "classes[" + std::to_string(c) + "]";
+      if (a.size != b.size) problems.push_back(at + ".size " + a.size + ", recomputed " + b.size);
+      if (std::fabs(a.log10_size - b.log10_size) > 1e-9)
+        problems.push_back(at + ".log10_size differs from log10(size)");
+      if (a.members != b.members || a.first != b.first)
+        problems.push_back(at + ": " + std::to_string(a.members) + " members from dags[" +
+                           std::to_string(a.first) + "], recomputed " + std::to_string(b.members) +
+                           " from dags[" + std::to_string(b.first) + "]");
+      if (a.arcs != b.arcs || a.edges != b.edges)
+        problems.push_back(at + ": the CPDAG differs from the recomputed one");
+      if (!same(a.score, b.score)) problems.push_back(at + ".score differs from its first DAG's");
+      BigUint size;
+      if (BigUint::parse(b.size, size) && size < BigUint(b.members))
+        problems.push_back(at + " lists " + std::to_string(b.members) + " DAGs but holds " +
+                           b.size);
+    }
+  }
+
   void check_summary(const PoolReport& pool) {
     if (pool.dags.empty() || pool.mec_count == 0) return;  // no summary in the file
     PoolReport fresh = pool;
@@ -232,6 +216,7 @@ class Checker {
     if (pool.edges.size() != fresh.edges.size())
       edges.push_back(std::to_string(pool.edges.size()) + " arcs listed, " +
                       std::to_string(fresh.edges.size()) + " with p > 0 recomputed");
+    if (!pool.classes.empty()) check_classes(pool, fresh, classes);
     add("classes", std::to_string(fresh.mec_count) + " classes", std::move(classes));
     add("edges", std::to_string(fresh.edges.size()) + " arcs", std::move(edges));
   }

@@ -4,10 +4,15 @@
 // sequentially. Columns with at most 256 states use one byte per value, wider ones two bytes
 // (at most Dataset::kMaxStates = 65,535 states), which keeps large data sets cache-friendly.
 // Reading CSV files into this representation is in csv.cpp.
+#include <cstdint>
+#include <cstdio>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <xxhash.h>
 
 #include "bnsl/dataset.hpp"
 
@@ -52,6 +57,36 @@ void Dataset::add_column(std::string name, std::vector<std::string> states,
   wide_.push_back(is_wide);
   col8_.push_back(is_wide ? std::vector<std::uint8_t>{} : convert_codes<std::uint8_t>(codes));
   col16_.push_back(is_wide ? convert_codes<std::uint16_t>(codes) : std::vector<std::uint16_t>{});
+}
+
+std::string data_fingerprint(const Dataset& data) {
+  XXH3_state_t* state = XXH3_createState();
+  if (!state) throw std::bad_alloc();
+  XXH3_64bits_reset(state);
+  // Each string with its length first, so that ("ab", "c") and ("a", "bc") differ.
+  auto add_text = [state](const std::string& text) {
+    const std::uint64_t size = text.size();
+    XXH3_64bits_update(state, &size, sizeof size);
+    XXH3_64bits_update(state, text.data(), text.size());
+  };
+  const std::uint64_t shape[2] = {data.n_vars(), data.n_rows()};
+  XXH3_64bits_update(state, shape, sizeof shape);
+  for (std::size_t v = 0; v < data.n_vars(); ++v) {
+    add_text(data.name(v));
+    const std::uint64_t arity = static_cast<std::uint64_t>(data.arity(v));
+    XXH3_64bits_update(state, &arity, sizeof arity);
+    for (int c = 0; c < data.arity(v); ++c) add_text(data.state_name(v, c));
+    // The codes as 16-bit values whatever the column's storage, so the width is not hashed.
+    std::vector<std::uint16_t> codes(data.n_rows());
+    for (std::size_t i = 0; i < data.n_rows(); ++i)
+      codes[i] = static_cast<std::uint16_t>(data.code(v, i));
+    XXH3_64bits_update(state, codes.data(), codes.size() * sizeof(std::uint16_t));
+  }
+  const std::uint64_t hash = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return text;
 }
 
 std::string default_variable_name(std::size_t v) {

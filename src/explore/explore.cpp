@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <iostream>
 #include <mutex>
@@ -143,6 +144,18 @@ std::size_t default_explore_memory(int threads) {
   const int t = resolve_threads(threads);
   return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2 /
          static_cast<std::size_t>(std::max(1, t));
+}
+
+void apply_default_budget(ExploreOptions& o, bool time_given) {
+  if (o.method != ExploreMethod::seq && !time_given && o.time_per_var <= 0)
+    o.time_per_var = kDefaultTimePerVar;
+}
+
+std::string describe_budget(const ExploreOptions& o) {
+  char buf[64] = ", no time limit";
+  if (o.time > 0) std::snprintf(buf, sizeof buf, ", budget %g s", o.time);
+  if (o.time_per_var > 0) std::snprintf(buf, sizeof buf, ", %g s per variable", o.time_per_var);
+  return buf;
 }
 
 std::string to_string(ExploreMethod m) {

@@ -1,4 +1,5 @@
 // ExploreStats: counters of an exploration, their sum over threads, and their reports.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -73,6 +74,22 @@ std::string ExploreStats::to_json() const {
                       {"sets_swept", sets_swept},
                       {"candidates_promoted", candidates_promoted}};
   return j.dump(2);
+}
+
+CacheProvenance cache_provenance(const Dataset& data, const ExploreOptions& options,
+                                 const ExploreStats& stats) {
+  CacheProvenance p;
+  p.data = data_fingerprint(data);
+  p.rows = data.n_rows();
+  p.score = score_name(options.score);
+  p.ess = score_uses_ess(options.score) ? options.score.ess : 0;
+  p.epsilon = stats.epsilon;
+  p.max_parents = stats.max_parents;
+  p.candidates = stats.candidates;
+  p.var_begin = std::min(options.var_begin, data.n_vars());
+  p.var_end = std::min(options.var_end, data.n_vars());
+  p.exhaustive = stats.exhaustive();
+  return p;
 }
 
 }  // namespace bnsl

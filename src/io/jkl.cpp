@@ -32,11 +32,14 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <istream>
+#include <optional>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -390,13 +393,127 @@ void append_entry(std::string& out, double score, std::span<const std::int32_t> 
   out += '\n';
 }
 
+// Numbers in the provenance header read back to the same double.
+std::string exact_number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+std::string provenance_header(const CacheProvenance& p) {
+  std::string out;
+  auto line = [&out](const char* key, const std::string& value) {
+    out.append("# bnsl ").append(key).append(" ").append(value).append("\n");
+  };
+  line("data", p.data);
+  line("rows", std::to_string(p.rows));
+  line("score", p.score);
+  line("ess", exact_number(p.ess));
+  line("epsilon", exact_number(p.epsilon));
+  line("max_parents", std::to_string(p.max_parents));
+  line("candidates", std::to_string(p.candidates));
+  line("vars", std::to_string(p.var_begin) + ":" + std::to_string(p.var_end));
+  line("exhaustive", p.exhaustive ? "1" : "0");
+  return out;
+}
+
 }  // namespace
+
+bool CacheProvenance::same_run(const CacheProvenance& o, std::string& why) const {
+  auto differs = [&why](const std::string& field, const std::string& a, const std::string& b) {
+    why = field + " " + a + ", not " + b;
+    return false;
+  };
+  if (data != o.data) return differs("data fingerprint", data, o.data);
+  if (rows != o.rows) return differs("rows", std::to_string(rows), std::to_string(o.rows));
+  if (score != o.score) return differs("score", score, o.score);
+  if (ess != o.ess) return differs("ess", exact_number(ess), exact_number(o.ess));
+  if (epsilon != o.epsilon)
+    return differs("epsilon", exact_number(epsilon), exact_number(o.epsilon));
+  if (max_parents != o.max_parents)
+    return differs("max_parents", std::to_string(max_parents), std::to_string(o.max_parents));
+  if (candidates != o.candidates)
+    return differs("candidates", std::to_string(candidates), std::to_string(o.candidates));
+  return true;
+}
+
+std::optional<CacheProvenance> read_jkl_provenance(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+  CacheProvenance p;
+  std::vector<std::string> seen;
+  std::string text;
+  std::vector<Token> tokens;
+  for (std::size_t line = 1; std::getline(in, text); ++line) {
+    split_tokens(text, tokens);
+    if (tokens.empty()) continue;
+    if (tokens[0].text.front() != '#') break;  // the header ends at the first other line
+    if (tokens[0].text != "#" || tokens.size() < 2 || tokens[1].text != "bnsl") continue;
+    if (tokens.size() != 4)
+      throw InputError(path, line, tokens[0].col, "expected '# bnsl KEY VALUE'");
+    const std::string key(tokens[2].text);
+    const Token& value = tokens[3];
+    auto fail = [&](const char* what) {
+      throw InputError(
+          path, line, value.col,
+          "provenance '" + key + "': expected " + what + ", got '" + std::string(value.text) + "'");
+    };
+    long long i = 0;
+    double x = 0;
+    auto integer = [&](long long lo) {
+      if (!parse_int(value.text, i) || i < lo) fail("an integer");
+      return i;
+    };
+    auto number = [&] {
+      if (!parse_score(value.text, x)) fail("a number");
+      return x;
+    };
+    if (key == "data") {
+      p.data = std::string(value.text);
+    } else if (key == "rows") {
+      p.rows = static_cast<std::size_t>(integer(0));
+    } else if (key == "score") {
+      p.score = std::string(value.text);
+    } else if (key == "ess") {
+      p.ess = number();
+    } else if (key == "epsilon") {
+      p.epsilon = number();
+    } else if (key == "max_parents") {
+      p.max_parents = static_cast<int>(integer(-1));
+    } else if (key == "candidates") {
+      p.candidates = static_cast<int>(integer(0));
+    } else if (key == "vars") {
+      const std::string_view v = value.text;
+      const std::size_t colon = v.find(':');
+      long long a = 0, b = 0;
+      if (colon == std::string_view::npos || !parse_int(v.substr(0, colon), a) ||
+          !parse_int(v.substr(colon + 1), b) || a < 0 || b < a)
+        fail("A:B with 0 <= A <= B");
+      p.var_begin = static_cast<std::size_t>(a);
+      p.var_end = static_cast<std::size_t>(b);
+    } else if (key == "exhaustive") {
+      if (value.text != "0" && value.text != "1") fail("0 or 1");
+      p.exhaustive = value.text == "1";
+    } else {
+      continue;  // a key of a later version
+    }
+    seen.push_back(key);
+  }
+  if (in.bad()) throw RuntimeError(path + ": read failed");
+  if (seen.empty()) return std::nullopt;
+  for (const char* key : {"data", "rows", "score", "ess", "epsilon", "max_parents", "candidates",
+                          "vars", "exhaustive"})
+    if (std::find(seen.begin(), seen.end(), key) == seen.end())
+      throw InputError(path, 0, 0, std::string("provenance header: no '") + key + "' line");
+  return p;
+}
 
 void write_jkl(std::ostream& out, const ScoreCache& cache, const JklWriteOptions& options) {
   constexpr std::size_t kFlushBytes = 1 << 16;
   const int precision = std::clamp(options.precision, 10, 17);
   const std::size_t end = std::min(options.var_end, cache.n_vars());
-  std::string buffer = std::to_string(cache.n_vars()) + '\n';
+  std::string buffer = options.provenance ? provenance_header(*options.provenance) : "";
+  buffer += std::to_string(cache.n_vars()) + '\n';
   for (std::size_t v = options.var_begin; v < end; ++v) {
     const VarCache& var = cache.var(v);
     buffer += std::to_string(v) + ' ' + std::to_string(var.size()) + '\n';

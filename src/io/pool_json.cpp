@@ -10,9 +10,12 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "bnsl/error.hpp"
 #include "io/report_io.hpp"
+#include "util/big_uint.hpp"
 
 namespace bnsl {
 namespace {
@@ -46,6 +49,34 @@ void append_dag_json(std::string& out, const PoolDag& d) {
     out += ']';
   }
   out += "]}";
+}
+
+void append_pairs(std::string& out, const std::vector<std::pair<int, int>>& pairs) {
+  out += '[';
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (i) out += ',';
+    out += '[';
+    out += std::to_string(pairs[i].first);
+    out += ',';
+    out += std::to_string(pairs[i].second);
+    out += ']';
+  }
+  out += ']';
+}
+
+// One class as {"score":S,"size":"N","log10_size":L,"members":M,"first":I,"arcs":[[a,b],...],
+// "edges":[[u,v],...]}.
+void append_class_json(std::string& out, const PoolClass& c) {
+  out += "{\"score\":" + dump(json(c.score));
+  out += ",\"size\":" + dump(json(c.size));
+  out += ",\"log10_size\":" + dump(json(c.log10_size));
+  out += ",\"members\":" + std::to_string(c.members);
+  out += ",\"first\":" + std::to_string(c.first);
+  out += ",\"arcs\":";
+  append_pairs(out, c.arcs);
+  out += ",\"edges\":";
+  append_pairs(out, c.edges);
+  out += '}';
 }
 
 std::string edge_json(const EdgeProb& e) {
@@ -134,6 +165,34 @@ EdgeProb parse_edge(const json& j, const Field& f, long long n) {
   return e;
 }
 
+std::vector<std::pair<int, int>> parse_pairs(const json& j, const Field& f, long long n) {
+  std::vector<std::pair<int, int>> out;
+  for (std::size_t i = 0; i < array(j, f).size(); ++i) {
+    const json& pair = array(j[i], f.at(i));
+    if (pair.size() != 2) f.at(i).fail("expected a pair of variable indices");
+    out.emplace_back(static_cast<int>(integer(pair[0], f.at(i).at(0), 0, n - 1)),
+                     static_cast<int>(integer(pair[1], f.at(i).at(1), 0, n - 1)));
+  }
+  return out;
+}
+
+PoolClass parse_class(const json& j, const Field& f, long long n, std::size_t dags) {
+  if (!j.is_object()) f.fail("expected an object");
+  PoolClass c;
+  c.score = number(member(j, f, "score"), f.at("score"));
+  c.size = text(member(j, f, "size"), f.at("size"));
+  BigUint size;
+  if (!BigUint::parse(c.size, size)) f.at("size").fail("expected a decimal number");
+  c.log10_size = number(member(j, f, "log10_size"), f.at("log10_size"));
+  c.members = static_cast<std::size_t>(
+      integer(member(j, f, "members"), f.at("members"), 1, static_cast<long long>(dags)));
+  c.first = static_cast<std::size_t>(
+      integer(member(j, f, "first"), f.at("first"), 0, static_cast<long long>(dags) - 1));
+  c.arcs = parse_pairs(member(j, f, "arcs"), f.at("arcs"), n);
+  c.edges = parse_pairs(member(j, f, "edges"), f.at("edges"), n);
+  return c;
+}
+
 void parse_header(const json& j, const Field& f, PoolReport& r) {
   r.score = text(member(j, f, "score"), f.at("score"));
   if (r.score != "bic" && r.score != "bdeu") f.at("score").fail("expected \"bic\" or \"bdeu\"");
@@ -188,7 +247,13 @@ std::string pool_json_text(const PoolReport& r) {
   out += ",\n \"algorithm\": " + dump(r.algorithm) + ", \"seconds\": " + dump(r.seconds);
   out += ", \"dag_count\": " + std::to_string(r.dags.size());
   out += ", \"mec_count\": " + std::to_string(r.mec_count);
-  out += ",\n \"dags\": [";
+  out += ", \"dags_in_classes\": " + dump(json(class_dag_count(r)));
+  out += ",\n \"classes\": [";
+  for (std::size_t i = 0; i < r.classes.size(); ++i) {
+    out += i ? ",\n  " : "\n  ";
+    append_class_json(out, r.classes[i]);
+  }
+  out += "\n ],\n \"dags\": [";
   for (std::size_t i = 0; i < r.dags.size(); ++i) {
     out += i ? ",\n  " : "\n  ";
     append_dag_json(out, r.dags[i]);
@@ -218,6 +283,11 @@ PoolReport parse_pool_json(const std::string& text, const std::string& file) {
   if (const json& m = member(j, root, "mec_count", false); !m.is_null())
     r.mec_count =
         static_cast<int>(integer(m, root.at("mec_count"), 0, std::numeric_limits<int>::max()));
+  if (const json& classes = member(j, root, "classes", false); !classes.is_null()) {
+    array(classes, root.at("classes"));
+    for (std::size_t i = 0; i < classes.size(); ++i)
+      r.classes.push_back(parse_class(classes[i], root.at("classes").at(i), n, r.dags.size()));
+  }
   if (const json& edges = member(j, root, "edges", false); !edges.is_null()) {
     array(edges, root.at("edges"));
     for (std::size_t i = 0; i < edges.size(); ++i)

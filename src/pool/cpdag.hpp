@@ -77,6 +77,8 @@ class MecIndex {
   // in parallel blocks on `threads` threads (0: all cores).
   std::vector<int> classify_all(int threads);
   int size() const { return static_cast<int>(representative_.size()); }
+  // Index of the first DAG of class `id` (the one whose call met it first).
+  std::size_t representative(int id) const { return representative_[static_cast<std::size_t>(id)]; }
 
  private:
   int class_of(std::size_t i, std::vector<std::uint32_t>&& code);

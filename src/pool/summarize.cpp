@@ -7,14 +7,18 @@
 // probability of the undirected edge a - b is p(a -> b) + p(b -> a) (a DAG has at most one of
 // the two). Classes: DAGs with equal essential graphs (pool/cpdag.hpp) share an id; ids are
 // given in order of first appearance in the pool, which is sorted best first, so class 0 is
-// the class of the best DAG.
+// the class of the best DAG. Each class's size (the number of DAGs it holds, whether the pool
+// lists them or not) is counted exactly from its essential graph (pool/mec_size.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <unordered_map>
 
+#include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
+#include "parallel/threads.hpp"
 #include "pool/cpdag.hpp"
+#include "pool/mec_size.hpp"
 
 namespace bnsl {
 namespace {
@@ -56,17 +60,56 @@ std::vector<EdgeProb> edge_probabilities(const std::vector<PoolDag>& dags) {
   return edges;
 }
 
+// The class of the DAG `dag`: its essential graph as arc and edge lists, and its size.
+PoolClass describe_class(const PoolDag& dag) {
+  const Cpdag e = essential_graph(dag.parents);
+  PoolClass c;
+  c.score = dag.score;
+  for (std::size_t v = 0; v < e.n_vars(); ++v) {
+    const int to = static_cast<int>(v);
+    for (int p : e.directed[v]) c.arcs.emplace_back(p, to);
+    for (int u : e.undirected[v])
+      if (u < to) c.edges.emplace_back(u, to);
+  }
+  std::sort(c.arcs.begin(), c.arcs.end());
+  std::sort(c.edges.begin(), c.edges.end());
+  const BigUint size = mec_size(e);
+  c.size = size.to_string();
+  c.log10_size = size.log10();
+  return c;
+}
+
 }  // namespace
 
 void summarize(PoolReport& report, int threads) {
   report.edges.clear();
+  report.classes.clear();
   report.mec_count = 0;
   if (report.dags.empty()) return;
-  MecIndex classes(report.dags);
-  const std::vector<int> ids = classes.classify_all(threads);
+  MecIndex index(report.dags);
+  const std::vector<int> ids = index.classify_all(threads);
   for (std::size_t i = 0; i < report.dags.size(); ++i) report.dags[i].mec = ids[i];
-  report.mec_count = classes.size();
+  report.mec_count = index.size();
+  report.classes.resize(static_cast<std::size_t>(index.size()));
+  parallel_for(index.size(), threads, 16, [&](long id) {
+    const std::size_t first = index.representative(static_cast<int>(id));
+    PoolClass& c = report.classes[static_cast<std::size_t>(id)];
+    c = describe_class(report.dags[first]);
+    c.first = first;
+  });
+  for (int id : ids) ++report.classes[static_cast<std::size_t>(id)].members;
   report.edges = edge_probabilities(report.dags);
+}
+
+std::string class_dag_count(const PoolReport& report) {
+  BigUint total;
+  for (const PoolClass& c : report.classes) {
+    BigUint size;
+    if (!BigUint::parse(c.size, size))
+      throw RuntimeError("class size '" + c.size + "' is not a decimal number");
+    total += size;
+  }
+  return total.to_string();
 }
 
 }  // namespace bnsl

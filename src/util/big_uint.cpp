@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace bnsl {
 
@@ -20,6 +21,18 @@ BigUint BigUint::factorial(unsigned n) {
   BigUint f(1);
   for (unsigned k = 2; k <= n; ++k) f *= static_cast<std::uint32_t>(k);
   return f;
+}
+
+bool BigUint::parse(const std::string& text, BigUint& out) {
+  if (text.empty()) return false;
+  BigUint value;
+  for (char ch : text) {
+    if (ch < '0' || ch > '9') return false;
+    value *= 10u;
+    value += static_cast<std::uint64_t>(ch - '0');
+  }
+  out = std::move(value);
+  return true;
 }
 
 void BigUint::trim() {

@@ -5,6 +5,7 @@
 //   a *= b; a += 7; a -= bnsl::BigUint(2);
 //   a.to_string();   // decimal digits
 //   a.log10();       // ~ log10 of the value (-inf for 0)
+//   bnsl::BigUint::parse("123", a);   // true, a == 123
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,8 @@ class BigUint {
   BigUint(std::uint64_t value);  // NOLINT: implicit, as for the built-in integers
 
   static BigUint factorial(unsigned n);
+  // The value of a decimal numeral (digits only, at least one); false if `text` is not one.
+  static bool parse(const std::string& text, BigUint& out);
 
   BigUint& operator+=(const BigUint& other);
   BigUint& operator-=(const BigUint& other);  // requires *this >= other (throws otherwise)

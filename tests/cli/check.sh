@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Command-line tests of `bnsl check`: a pool JSON written by hand for a tiny CSV, with BIC
 # scores, classes and edge probabilities computed here in python3 (independently of bnsl),
-# must pass (exit 0); a corrupted score, a cyclic DAG, a duplicate DAG, a DAG outside epsilon
-# and a wrong class id must fail (exit 1, naming the problem); malformed JSON, a missing file
+# must pass (exit 0); a corrupted score, a cyclic DAG, a duplicate DAG, a DAG outside epsilon,
+# a wrong class id, class size or CPDAG (sizes and CPDAGs here by brute force over every DAG on
+# three nodes) must fail (exit 1, naming the problem); malformed JSON, a missing file
 # and a pool for other data are bad input (exit 2).
 #
 # Usage: bash check.sh PATH_TO_bnsl_BINARY DATASETS_DIR
@@ -46,7 +47,8 @@ b,x,0
 CSV
 
 # Writes pool.json: BIC of every DAG below from the counts, sorted best first; classes by
-# skeleton + v-structures; arc probabilities weighted by exp(score - best).
+# skeleton + v-structures, with their sizes and CPDAGs; arc probabilities weighted by
+# exp(score - best).
 python3 - <<'PY' || fail "python3 could not write the pool"
 import csv, json, math
 from collections import Counter
@@ -78,6 +80,36 @@ best = pool[0]["score"]
 classes = {}
 for d in pool:
     d["mec"] = classes.setdefault(signature(d["parents"]), len(classes))
+# Each class's size, compelled arcs and reversible edges by brute force: every DAG on n nodes
+# (each node's parents any subset of the others, kept when acyclic), grouped by signature.
+from itertools import product
+def acyclic(dag):
+    left = set(range(n))
+    while left:
+        free = [v for v in left if not set(dag[v]) & left]
+        if not free:
+            return False
+        left -= set(free)
+    return True
+subsets = [[[p for p in range(n) if p != v and m >> p & 1] for m in range(1 << n)
+            if not m >> v & 1] for v in range(n)]
+members = {}
+for dag in product(*subsets):
+    if acyclic(dag):
+        members.setdefault(signature(list(dag)), []).append(dag)
+class_list = [None] * len(classes)
+for i, d in enumerate(pool):
+    sig = signature(d["parents"])
+    if class_list[d["mec"]] is None:
+        all_arcs = [{(p, v) for v in range(n) for p in g[v]} for g in members[sig]]
+        compelled = set.intersection(*all_arcs)
+        edges_u = {(min(a, b), max(a, b)) for a, b in set.union(*all_arcs) - compelled}
+        size = len(members[sig])
+        class_list[d["mec"]] = {"score": d["score"], "size": str(size),
+                                "log10_size": math.log10(size), "members": 0, "first": i,
+                                "arcs": sorted(map(list, compelled)),
+                                "edges": sorted(map(list, edges_u))}
+    class_list[d["mec"]]["members"] += 1
 w = [math.exp(d["score"] - best) for d in pool]
 mass = Counter()
 for wi, d in zip(w, pool):
@@ -87,7 +119,7 @@ for wi, d in zip(w, pool):
 edges = [{"from": a, "to": b, "p": m / sum(w)} for (a, b), m in mass.items() if m > 0]
 json.dump({"score": "bic", "ess": None, "n": n, "rows": N, "variables": names,
            "epsilon": 100.0, "best_score": best, "optimal": False, "complete": False,
-           "dags": pool, "mec_count": len(classes), "edges": edges},
+           "dags": pool, "mec_count": len(classes), "classes": class_list, "edges": edges},
           open("pool.json", "w"), indent=1)
 PY
 
@@ -125,6 +157,12 @@ expect 1 "a wrong best_score" "best_score: FAILED" data.csv best.json
 
 mutate "p['dags'][0]['mec'] = 5" mec.json
 expect 1 "a wrong class id" "classes: FAILED" data.csv mec.json
+
+mutate "p['classes'][0]['size'] = str(int(p['classes'][0]['size']) + 1)" size.json
+expect 1 "a wrong class size" "classes\[0\]\.size" data.csv size.json
+
+mutate "c = p['classes'][0]; c['edges'], c['arcs'] = c['arcs'], c['edges']" cpdag.json
+expect 1 "a wrong CPDAG" "CPDAG differs" data.csv cpdag.json
 
 mutate "p['edges'][0]['p'] = 0.123" edges.json
 expect 1 "a wrong edge probability" "edges: FAILED" data.csv edges.json

@@ -45,7 +45,8 @@ def bic(child, parents):
     for p in parents:
         q *= arity[p]
     return ll - 0.5 * math.log(n_rows) * (arity[child] - 1) * q
-lines = iter(open(sys.argv[2]).read().split("\n"))
+# '#' lines are comments (bnsl's provenance header)
+lines = iter(l for l in open(sys.argv[2]).read().split("\n") if not l.startswith("#"))
 assert int(next(lines)) == n
 checked = 0
 for _ in range(n):
