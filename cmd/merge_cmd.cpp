@@ -16,11 +16,6 @@
 namespace bnsl::cli {
 namespace {
 
-bool ends_with(const std::string& text, const std::string& tail) {
-  return text.size() >= tail.size() &&
-         text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 struct MergeCommand {
   std::vector<std::string> inputs;
   std::string out, data_path;
@@ -31,7 +26,7 @@ struct MergeCommand {
 
   int execute() {
     std::size_t pools = 0;  // .json files; anything else is read as a jkl cache
-    for (const auto& path : inputs) pools += ends_with(path, ".json");
+    for (const auto& path : inputs) pools += path.ends_with(".json");
     if (pools == 0) return merge_caches_to_file();
     if (pools == inputs.size()) return merge_pools_to_files();
     throw InputError("merge: give score caches (jkl) or pools (.pool.json), all of one kind");

@@ -44,16 +44,23 @@ bnsl::Dataset wine() {
   return bnsl::read_csv(kDir + "/wine.csv", bnsl::CsvOptions{.header = false});
 }
 
-// Explores variables [begin, end) of `data` to the end (no budget, no in-degree limit) and
-// writes them with their provenance header, as `bnsl score --time 0 --vars A:B` does.
-void score_slice(const bnsl::Dataset& data, std::size_t begin, std::size_t end, double eps,
-                 const std::string& path) {
+// Exploration of variables [begin, end) to the end: no budget, no in-degree limit.
+bnsl::ExploreOptions exhaustive(double eps, std::size_t begin = 0,
+                                std::size_t end = static_cast<std::size_t>(-1)) {
   bnsl::ExploreOptions o;
   o.method = bnsl::ExploreMethod::is;
   o.epsilon = bnsl::Epsilon::epsilon(eps);
   o.threads = 1;
   o.var_begin = begin;
   o.var_end = end;
+  return o;
+}
+
+// Explores variables [begin, end) of `data` to the end and writes them with their provenance
+// header, as `bnsl score --time 0 --vars A:B` does.
+void score_slice(const bnsl::Dataset& data, std::size_t begin, std::size_t end, double eps,
+                 const std::string& path) {
+  const bnsl::ExploreOptions o = exhaustive(eps, begin, end);
   bnsl::ExploreStats stats;
   const bnsl::ScoreCache cache = bnsl::explore(data, o, bnsl::StopToken(), &stats);
   const bnsl::CacheProvenance p = bnsl::cache_provenance(data, o, stats);
@@ -159,11 +166,7 @@ TEST_CASE("merge: parts that do not belong together are refused, naming the file
 TEST_CASE("merge: pools splitting exact mode's complete list merge back into it", "[merge]") {
   const bnsl::Dataset d = wine();
   const double eps = std::log(20.0);
-  bnsl::ExploreOptions eo;
-  eo.method = bnsl::ExploreMethod::is;
-  eo.epsilon = bnsl::Epsilon::epsilon(eps);
-  eo.threads = 1;
-  const bnsl::ScoreCache cache = bnsl::explore(d, eo, bnsl::StopToken());
+  const bnsl::ScoreCache cache = bnsl::explore(d, exhaustive(eps), bnsl::StopToken());
   bnsl::ExactOptions xo;
   xo.method = bnsl::ExactMethod::dp;
   xo.epsilon = bnsl::Epsilon::epsilon(eps);
