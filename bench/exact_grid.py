@@ -89,7 +89,7 @@ def exact_stats(prefix):
     st["vars_cut"] = ex.get("vars_out_of_time", 0) + ex.get("vars_out_of_memory", 0)
     st["optimal"] = st["optimal"] and st["vars_cut"] == 0
     st["complete"] = st["complete"] and st["vars_cut"] == 0
-    st["classes"] = suite.pool_header(prefix + ".pool.json")["mec_count"]
+    st["classes"] = suite.pool_header(prefix + ".pool.json")["class_count"]
     return st
 
 

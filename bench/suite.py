@@ -204,18 +204,28 @@ def measure(argv, stderr_path, budget):
 
 
 def pool_header(path):
-    """The fields of a pool JSON before its DAG list (bnsl writes them first), parsed without
-    reading the DAGs: a pool can hold 100,000 DAGs, and a Python copy of them would inflate
-    the peak RSS measured for every later run (see measure)."""
+    """The fields of a pool JSON before its class and DAG lists (bnsl writes them first),
+    parsed without reading the lists: a pool can hold 100,000 classes and DAGs, and a Python
+    copy of them would inflate the peak RSS measured for every later run (see measure).
+    Older pools (mec_count, dag_count = DAGs listed) are read into the current fields
+    (class_count, dag_count = DAGs in the classes, dags_listed)."""
     head = []
     with open(path) as f:
         for line in f:
-            cut = line.find('"dags": [')
+            cut = min((i for i in (line.find('"classes": ['), line.find('"dags": [')) if i >= 0),
+                      default=-1)
             if cut >= 0:
-                head.append(line[:cut] + '"dags": []}')
+                head.append(line[:cut])
                 break
             head.append(line)
-    return json.loads("".join(head))
+    p = json.loads("".join(head).rstrip().rstrip(",") + "}")
+    if "class_count" not in p:
+        p["class_count"] = p.get("mec_count")
+        p["dags_listed"] = p.get("dag_count")
+        p["dag_count"] = p.get("dags_in_classes", p.get("dag_count"))
+    if isinstance(p.get("dag_count"), str):
+        p["dag_count"] = int(p["dag_count"])
+    return p
 
 
 def read_trace(path):
@@ -305,7 +315,7 @@ def execute(run, args, runs_dir):
     pool = prefix + ".pool.json"
     if os.path.exists(pool):
         p = pool_header(pool)
-        r.update(best_score=p["best_score"], dags=p["dag_count"], classes=p["mec_count"],
+        r.update(best_score=p["best_score"], dags=p["dag_count"], classes=p["class_count"],
                  optimal=p.get("optimal"), complete=p.get("complete"))
         r.update(evaluate(args.tools, args.data, run, prefix, prefix + ".stderr"))
         if r.get("truth_score") is not None:

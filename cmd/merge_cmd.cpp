@@ -86,7 +86,12 @@ Action register_merge(CLI::App& app) {
       ->description(
           "Pools only: keep the DAGs within this Bayes factor of the merged best, epsilon = ln "
           "BF (default: the pools' epsilon, which must then agree)");
-  sub->add_option("--pool-max", cmd->pool.pool_max, "Pools only: most DAGs kept (the best)")
+  sub->add_option("--pool-max", cmd->pool.pool_max,
+                  "Pools only: most equivalence classes kept (the best)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
+      ->capture_default_str();
+  sub->add_option("--max-dags", cmd->pool.max_dags,
+                  "Pools only: most DAGs of those classes listed, best classes first")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
       ->capture_default_str();
   sub->add_option("--threads", cmd->pool.threads, "Threads for the classes (0: all cores)")

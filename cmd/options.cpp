@@ -180,13 +180,19 @@ void add_search_options(CLI::App& app, SearchOptions& o, std::string& trace) {
                  "Random seed; chain c of the search uses a stream derived "
                  "from (seed, c)")
       ->capture_default_str();
-  app.add_option("--pool-max", o.pool_max, "Most DAGs kept in the pool (the best are kept)")
+  app.add_option("--pool-max", o.pool_max,
+                 "Most equivalence classes kept in the pool (the best are kept)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
+      ->capture_default_str();
+  app.add_option("--max-dags", o.max_dags,
+                 "Most DAGs of those classes listed in the pool file, best classes first")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
       ->capture_default_str();
   app.add_option("--pool-max-cells", o.pool_max_cells,
-                 "Also keep at most this many DAGs x variables (but at least 1,000 DAGs), so "
-                 "pools of large networks stay small: 10,000,000 is 9,606 DAGs of munin's "
-                 "1,041 variables, about 60 MB of JSON (0: no such cap)")
+                 "Also keep at most this many classes x variables and list at most this many "
+                 "DAGs x variables (but at least 1,000 of each), so pools of large networks "
+                 "stay small: 10,000,000 is 9,606 DAGs of munin's 1,041 variables, about 60 MB "
+                 "of JSON (0: no such cap)")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 50))
       ->capture_default_str();
   app.add_option("--checkpoint", o.checkpoint,

@@ -75,8 +75,8 @@ std::string classes_text(const PoolReport& report) {
     total = text;
   }
   std::ostringstream out;
-  out << report.dags.size() << " DAGs in " << report.mec_count << " equivalence classes (" << total
-      << " DAGs in all)";
+  out << report.classes.size() << " equivalence classes of " << total << " DAGs ("
+      << report.dags.size() << " listed)";
   return out.str();
 }
 

@@ -38,11 +38,11 @@ class ReportWriter {
 // A score as the summaries print it: "-54209.2900".
 std::string score_text(double score);
 
-// "12 DAGs in 3 equivalence classes (14 DAGs in all)": the pool's DAGs, its classes, and the
-// DAGs those classes hold (exact up to 15 digits, else about 1.2e+40).
+// "3 equivalence classes of 14 DAGs (12 listed)": the pool's classes, the DAGs they hold
+// (exact up to 15 digits, else about 1.2e+40) and the DAGs the pool file lists.
 std::string classes_text(const PoolReport& report);
 
-// "best -54209.2900; 12 DAGs in 3 equivalence classes (14 DAGs in all); wrote
+// "best -54209.2900; 3 equivalence classes of 14 DAGs (12 listed); wrote
 // PREFIX.pool.json, ..." for the summary of learn and search.
 std::string pool_summary(const std::string& command, const PoolReport& report,
                          const std::string& prefix, bool with_bif, double seconds);

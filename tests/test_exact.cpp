@@ -3,7 +3,9 @@
 // (the set of DAGs within epsilon). The DP and the ILP are also compared with each other.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,6 +16,8 @@
 #include "bnsl/exact.hpp"
 #include "bnsl/explore.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/search.hpp"
+#include "bnsl/stop.hpp"
 #include "oracle.hpp"
 
 namespace {
@@ -360,6 +364,70 @@ TEST_CASE("exact dp: wine, each class of the complete list holds the DAGs its si
   CHECK(total == dp.dags.size());
   CHECK(multi > 0);  // not all singletons: the sizes were put to the test
   CHECK(bnsl::class_dag_count(dp) == std::to_string(dp.dags.size()));
+}
+
+// Edge probabilities weighting each listed DAG by exp(score - best): the definition, for a
+// list of every DAG of its classes.
+std::map<std::pair<int, int>, double> dag_weighted_arcs(const bnsl::PoolReport& r) {
+  std::map<std::pair<int, int>, double> mass;
+  double total = 0;
+  for (const auto& d : r.dags) {
+    const double w = std::exp(d.score - r.dags.front().score);
+    total += w;
+    for (std::size_t v = 0; v < d.parents.size(); ++v)
+      for (int p : d.parents[v]) mass[{p, static_cast<int>(v)}] += w;
+  }
+  for (auto& [arc, m] : mass) m /= total;
+  return mass;
+}
+
+TEST_CASE("search: wine's class pool lists the exact list's classes, DAGs and edge probabilities",
+          "[exact][dp][wine][mec]") {
+  const bnsl::Dataset d = read_wine();
+  const double eps = std::log(20.0);
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, eps);
+  bnsl::PoolReport dp = solve(cache, ExactMethod::dp, eps);
+  REQUIRE(dp.complete);
+  bnsl::summarize(dp);
+  bnsl::SearchOptions o;
+  o.epsilon = bnsl::Epsilon::epsilon(eps);
+  o.threads = 1;
+  bnsl::StopToken stop;
+  bnsl::PoolReport r = bnsl::search(cache, o, stop);  // the DP fills the pool of classes
+  REQUIRE(r.complete);
+  bnsl::summarize(r);
+  REQUIRE(r.classes.size() == dp.classes.size());
+  std::map<std::pair<std::vector<std::pair<int, int>>, std::vector<std::pair<int, int>>>,
+           std::pair<std::string, double>>
+      want;
+  for (const auto& c : dp.classes) want[{c.arcs, c.edges}] = {c.size, c.score};
+  for (const auto& c : r.classes) {
+    auto it = want.find({c.arcs, c.edges});
+    REQUIRE(it != want.end());
+    CHECK(c.size == it->second.first);
+    CHECK(c.score == Approx(it->second.second).epsilon(1e-12));
+    CHECK(c.members == std::stoul(c.size));  // every member listed
+  }
+  std::set<bnsl::ParentSets> listed, exact;
+  for (const auto& g : r.dags) listed.insert(g.parents);
+  for (auto g : dp.dags) {
+    for (auto& ps : g.parents) std::sort(ps.begin(), ps.end());
+    exact.insert(g.parents);
+  }
+  CHECK(listed.size() == r.dags.size());
+  CHECK(listed == exact);
+  const auto oracle = dag_weighted_arcs(dp);
+  for (const bnsl::PoolReport* report : {&r, &dp}) {
+    CHECK(report->edges.size() == oracle.size());
+    for (const auto& e : report->edges) {
+      INFO(e.from << " -> " << e.to);
+      auto it = oracle.find({e.from, e.to});
+      REQUIRE(it != oracle.end());
+      CHECK(std::fabs(e.p - it->second) < 1e-9);
+      auto back = oracle.find({e.to, e.from});
+      CHECK(std::fabs(e.p_edge - it->second - (back == oracle.end() ? 0 : back->second)) < 1e-9);
+    }
+  }
 }
 
 TEST_CASE("exact ilp: OPT equals dp OPT on random data (BIC and BDeu)", "[exact][ilp]") {

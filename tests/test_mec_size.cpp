@@ -1,7 +1,9 @@
-// Sizes of Markov equivalence classes (src/pool/mec_size.*, Clique-Picking) against an
-// independent count: every orientation of a random DAG's skeleton that is acyclic and has the
-// same v-structures (Verma & Pearl 1990) is a member of its class. Also graphs whose AMO counts
-// are known in closed form, and the big integers that hold them.
+// Sizes of Markov equivalence classes (src/pool/mec_size.*, Clique-Picking), their members
+// (src/pool/class_members.*) and the orientation fractions of their reversible edges
+// (src/pool/orientations.*) against an independent enumeration: every orientation of a random
+// DAG's skeleton that is acyclic and has the same v-structures (Verma & Pearl 1990) is a
+// member of its class. Also graphs whose AMO counts are known in closed form, and the big
+// integers that hold them.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,8 +14,10 @@
 #include <vector>
 
 #include "bnsl/error.hpp"
+#include "pool/class_members.hpp"
 #include "pool/cpdag.hpp"
 #include "pool/mec_size.hpp"
+#include "pool/orientations.hpp"
 #include "util/big_uint.hpp"
 
 using bnsl::BigUint;
@@ -66,13 +70,13 @@ std::set<std::tuple<int, int, int>> v_structures(const ParentSets& g) {
   return out;
 }
 
-// Members of g's class, by trying every orientation of its skeleton.
-std::uint64_t brute_force_class_size(const ParentSets& g) {
+// Members of g's class (parent lists sorted), by trying every orientation of its skeleton.
+std::set<ParentSets> brute_force_members(const ParentSets& g) {
   std::vector<std::pair<int, int>> edges;  // (parent, child) in g
   for (std::size_t v = 0; v < g.size(); ++v)
     for (int p : g[v]) edges.emplace_back(p, static_cast<int>(v));
   const auto target = v_structures(g);
-  std::uint64_t members = 0;
+  std::set<ParentSets> members;
   for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << edges.size()); ++mask) {
     ParentSets h(g.size());
     for (std::size_t e = 0; e < edges.size(); ++e) {
@@ -82,9 +86,19 @@ std::uint64_t brute_force_class_size(const ParentSets& g) {
       else
         h[b].push_back(a);
     }
-    if (acyclic(h) && v_structures(h) == target) ++members;
+    if (!acyclic(h) || v_structures(h) != target) continue;
+    for (auto& ps : h) std::sort(ps.begin(), ps.end());
+    members.insert(std::move(h));
   }
   return members;
+}
+
+std::uint64_t brute_force_class_size(const ParentSets& g) {
+  return brute_force_members(g).size();
+}
+
+bool has_arc(const ParentSets& g, int from, int to) {
+  return std::find(g[to].begin(), g[to].end(), from) != g[to].end();
 }
 
 ParentSets random_dag(int n, double density, std::mt19937_64& rng) {
@@ -134,6 +148,129 @@ TEST_CASE("mec size: random DAGs of up to 10 nodes against enumeration", "[mec]"
       }
   CHECK(checked > 200);
   CHECK(nontrivial > 50);  // not only trees and singletons
+}
+
+// Random DAGs of up to 10 nodes whose skeleton has at most 18 arcs (2^18 orientations), with
+// enough classes of more than two members.
+template <typename Check>
+void for_random_classes(std::uint64_t seed, Check check) {
+  std::mt19937_64 rng(seed);
+  int nontrivial = 0;
+  for (int n = 2; n <= 10; ++n)
+    for (double density : {0.2, 0.4, 0.7})
+      for (int rep = 0; rep < 8; ++rep) {
+        const ParentSets g = random_dag(n, density, rng);
+        std::size_t arcs = 0;
+        for (const auto& p : g) arcs += p.size();
+        if (arcs > 18) continue;
+        const std::set<ParentSets> members = brute_force_members(g);
+        if (members.size() > 2) ++nontrivial;
+        INFO("n " << n << ", density " << density << ", rep " << rep);
+        check(g, members);
+      }
+  CHECK(nontrivial > 40);
+}
+
+TEST_CASE("class members: the covered-arc walk lists exactly the class", "[mec]") {
+  for_random_classes(7, [](const ParentSets& g, const std::set<ParentSets>& members) {
+    const std::vector<ParentSets> listed = bnsl::class_members(g, 1u << 20);
+    const std::set<ParentSets> got(listed.begin(), listed.end());
+    CHECK(got.size() == listed.size());  // no DAG twice
+    CHECK(got == members);
+    ParentSets first = g;
+    for (auto& ps : first) std::sort(ps.begin(), ps.end());
+    CHECK(listed.front() == first);
+    if (members.size() > 1)
+      CHECK(bnsl::class_members(g, members.size() - 1).size() == members.size() - 1);
+  });
+}
+
+TEST_CASE("orientations: reversible edges' fractions equal enumeration, exact and sampled",
+          "[mec]") {
+  for_random_classes(11, [](const ParentSets& g, const std::set<ParentSets>& members) {
+    const bnsl::Cpdag e = bnsl::essential_graph(g);
+    const bnsl::EdgeOrientations exact = bnsl::edge_orientations(e);
+    CHECK(exact.sampled == 0);
+    CHECK(size_u64(exact.size) == members.size());
+    bnsl::OrientationLimits sampling;
+    sampling.max_subproblems = 0;  // every component sampled
+    sampling.samples = 4000;
+    const bnsl::EdgeOrientations sampled = bnsl::edge_orientations(e, sampling);
+    std::size_t reversible = 0;
+    for (const auto& u : e.undirected) reversible += u.size();
+    REQUIRE(exact.fractions.size() * 2 == reversible);
+    REQUIRE(sampled.fractions.size() == exact.fractions.size());
+    for (std::size_t i = 0; i < exact.fractions.size(); ++i) {
+      const auto [u, v, p] = exact.fractions[i];
+      std::size_t forward = 0;
+      for (const ParentSets& m : members) forward += has_arc(m, u, v);
+      const double want = static_cast<double>(forward) / static_cast<double>(members.size());
+      INFO("edge " << u << " - " << v);
+      CHECK(std::fabs(p - want) < 1e-12);
+      const double sd = std::sqrt(want * (1 - want) / sampling.samples);
+      CHECK(std::fabs(std::get<2>(sampled.fractions[i]) - want) <= 5 * sd + 1e-12);
+    }
+  });
+}
+
+// The subgraph of g induced by the sorted vertex set s, over indices 0..|s|-1.
+Adjacency induced(const Adjacency& g, const std::vector<int>& s) {
+  Adjacency h(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i)
+    for (int w : g[static_cast<std::size_t>(s[i])]) {
+      auto it = std::lower_bound(s.begin(), s.end(), w);
+      if (it != s.end() && *it == w) h[i].push_back(static_cast<int>(it - s.begin()));
+    }
+  return h;
+}
+
+TEST_CASE("orientations: the AMOs of a chordal graph split by their source", "[mec]") {
+  // Chain components of random CPDAGs: the rooted splits' counts add up to the AMO count.
+  std::mt19937_64 rng(13);
+  int components = 0;
+  for (int n = 3; n <= 10; ++n)
+    for (int rep = 0; rep < 20; ++rep) {
+      const bnsl::Cpdag e = bnsl::essential_graph(random_dag(n, 0.5, rng));
+      Adjacency und(static_cast<std::size_t>(n));
+      for (int v = 0; v < n; ++v)
+        for (int u : e.undirected[static_cast<std::size_t>(v)]) {
+          und[static_cast<std::size_t>(v)].push_back(u);
+          und[static_cast<std::size_t>(u)].push_back(v);
+        }
+      for (auto& row : und) {
+        std::sort(row.begin(), row.end());
+        row.erase(std::unique(row.begin(), row.end()), row.end());
+      }
+      std::vector<char> seen(static_cast<std::size_t>(n), 0);
+      for (int s = 0; s < n; ++s) {
+        if (seen[static_cast<std::size_t>(s)] || und[static_cast<std::size_t>(s)].empty()) continue;
+        std::vector<int> comp, stack{s};
+        seen[static_cast<std::size_t>(s)] = 1;
+        while (!stack.empty()) {
+          const int v = stack.back();
+          stack.pop_back();
+          comp.push_back(v);
+          for (int w : und[static_cast<std::size_t>(v)])
+            if (!seen[static_cast<std::size_t>(w)]) {
+              seen[static_cast<std::size_t>(w)] = 1;
+              stack.push_back(w);
+            }
+        }
+        std::sort(comp.begin(), comp.end());
+        const Adjacency h = induced(und, comp);
+        BigUint sum;
+        for (std::size_t r = 0; r < h.size(); ++r) {
+          BigUint product(1);
+          for (const auto& piece : bnsl::rooted_split(h, static_cast<int>(r)).pieces)
+            product *= bnsl::count_amos(induced(h, piece));
+          sum += product;
+        }
+        INFO("n " << n << ", rep " << rep << ", component of " << comp.size());
+        CHECK(sum == bnsl::count_amos(h));
+        ++components;
+      }
+    }
+  CHECK(components > 50);
 }
 
 TEST_CASE("mec size: closed forms", "[mec]") {

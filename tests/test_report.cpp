@@ -18,13 +18,14 @@ namespace fs = std::filesystem;
 namespace {
 
 bnsl::PoolReport three_dag_pool() {
-  // Weights exp(s - best): A = 1, B = 1/2, C = 1/4 (total 7/4).
+  // A and B form one class (size 2, score -10: class weight 2 x 1), C's class holds 3 DAGs
+  // (weight 3 x 1/4); total 11/4.
   bnsl::PoolReport r;
   r.variables = {"x", "y", "z"};
   r.rows = 100;
   r.epsilon = 2.0;
   r.dags.push_back({-10.0, {{}, {0}, {}}, -1});                   // A: 0 -> 1
-  r.dags.push_back({-10.0 - std::log(2.0), {{1}, {}, {}}, -1});   // B: 1 -> 0
+  r.dags.push_back({-10.0, {{1}, {}, {}}, -1});                   // B: 1 -> 0
   r.dags.push_back({-10.0 - std::log(4.0), {{}, {0}, {1}}, -1});  // C: 0 -> 1 -> 2
   return r;
 }
@@ -93,22 +94,28 @@ TEST_CASE("report: classes and edge probabilities of a hand-computed pool", "[re
   CHECK(r.classes[1].first == 2);
   CHECK(r.classes[1].edges == std::vector<std::pair<int, int>>{{0, 1}, {1, 2}});
   CHECK(bnsl::class_dag_count(r) == "5");
-  REQUIRE(r.edges.size() == 3);
-  CHECK(r.edges[0].from == 0);
-  CHECK(r.edges[0].to == 1);
-  CHECK(r.edges[0].p == Approx(5.0 / 7).epsilon(1e-12));  // (1 + 1/4) / (7/4)
+  // Class weights 2 and 3/4 over 11/4; x - y is oriented either way by half of A's class and
+  // by one of C's class's three DAGs (0 -> 1 -> 2) one way, two (0 <- 1 -> 2, 0 <- 1 <- 2) the
+  // other; y -> z by two of three.
+  REQUIRE(r.edges.size() == 4);
+  CHECK(r.edges[0].from == 1);
+  CHECK(r.edges[0].to == 0);
+  CHECK(r.edges[0].p == Approx(6.0 / 11).epsilon(1e-12));  // (2/2 + 3/4 x 2/3) / (11/4)
   CHECK(r.edges[0].p_edge == Approx(1.0).epsilon(1e-12));
-  CHECK(r.edges[1].from == 1);
-  CHECK(r.edges[1].to == 0);
-  CHECK(r.edges[1].p == Approx(2.0 / 7).epsilon(1e-12));  // (1/2) / (7/4)
+  CHECK(r.edges[1].from == 0);
+  CHECK(r.edges[1].to == 1);
+  CHECK(r.edges[1].p == Approx(5.0 / 11).epsilon(1e-12));  // (2/2 + 3/4 x 1/3) / (11/4)
   CHECK(r.edges[2].from == 1);
   CHECK(r.edges[2].to == 2);
-  CHECK(r.edges[2].p == Approx(1.0 / 7).epsilon(1e-12));
-  CHECK(r.edges[2].p_edge == Approx(1.0 / 7).epsilon(1e-12));
+  CHECK(r.edges[2].p == Approx(2.0 / 11).epsilon(1e-12));
+  CHECK(r.edges[2].p_edge == Approx(3.0 / 11).epsilon(1e-12));
+  CHECK(r.edges[3].from == 2);
+  CHECK(r.edges[3].to == 1);
+  CHECK(r.edges[3].p == Approx(1.0 / 11).epsilon(1e-12));
 
   const std::string dot = bnsl::consensus_dot_text(r);
-  CHECK(dot.find("n0 -> n1 [label=\"0.71\"") != std::string::npos);
-  CHECK(dot.find("n1 -> n2") == std::string::npos);  // p = 1/7 <= 0.5
+  CHECK(dot.find("n1 -> n0 [label=\"0.55\"") != std::string::npos);
+  CHECK(dot.find("n1 -> n2") == std::string::npos);  // p_edge = 3/11 <= 0.5
   const std::string best = bnsl::best_dot_text(r);
   CHECK(best.find("n0 -> n1;") != std::string::npos);
   CHECK(best.find("[label=\"x\"]") != std::string::npos);

@@ -255,7 +255,7 @@ TEST_CASE("ASOBS sweeps keep the network equal to ASOBS of the order and never w
   for (int round = 0; round < 40; ++round) {
     const std::size_t n = 2 + round % 30;
     auto cache = random_cache(n, 10, 3, 3000 + round);
-    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(2), 1000);
+    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(2), 1000, false);
     bnsl::SearchStats stats;
     bnsl::Offerer off{pool, stats, nullptr};
     bnsl::AsobsState asobs(cache);
@@ -279,7 +279,7 @@ TEST_CASE("order enumeration finds every consistent DAG within the slack", "[poo
     const std::size_t n = 2 + round % 5;
     auto cache = random_cache(n, 5, 2, 4000 + round);
     const double eps = 3.0;
-    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(eps), 1000000);
+    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(eps), 1000000, false);
     auto order = random_order(n, rng);
     auto r = bnsl::enumerate_order(cache, order, pool, {}, nullptr, 0);
     REQUIRE(!r.truncated);
@@ -322,7 +322,7 @@ TEST_CASE("the pool dedupes exactly when distinct DAGs share a 64-bit hash", "[p
   auto cache = random_cache(4, 6, 2, 7);
   std::mt19937_64 rng(3);
   std::map<bnsl::Choices, double> offered;
-  bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(1.5), 1000);
+  bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(1.5), 1000, false);
   for (int t = 0; t < 300; ++t) {
     bnsl::Choices ch(4);
     for (std::size_t v = 0; v < 4; ++v)
@@ -345,6 +345,7 @@ TEST_CASE("the pool dedupes exactly when distinct DAGs share a 64-bit hash", "[p
 
 TEST_CASE("pool capacity: the DAG cap, and the cell cap with its floor", "[pool]") {
   bnsl::SearchOptions o;
+  o.classes = false;                      // random caches are not score equivalent
   CHECK(o.pool_capacity(37) == 100000);   // 10M / 37 > 100,000
   CHECK(o.pool_capacity(1041) == 9606);   // munin
   CHECK(o.pool_capacity(50000) == 1000);  // never fewer than 1,000
@@ -357,7 +358,7 @@ TEST_CASE("pool capacity: the DAG cap, and the cell cap with its floor", "[pool]
 
 TEST_CASE("the pool keeps distinct DAGs within epsilon, re-trims, and caps", "[pool]") {
   auto cache = random_cache(4, 6, 2, 99);
-  bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(2.0), 3);
+  bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(2.0), 3, false);
   std::mt19937_64 rng(5);
   std::map<bnsl::Choices, double> offered;
   for (int t = 0; t < 400; ++t) {
@@ -390,6 +391,7 @@ TEST_CASE("search pools satisfy the invariants on random caches", "[search]") {
     const std::size_t n = 8 + 3 * round;
     auto cache = random_cache(n, 12, 3, 5000 + round);
     bnsl::SearchOptions o;
+    o.classes = false;  // random caches are not score equivalent
     o.algo = round % 2 ? bnsl::SearchAlgo::obs : bnsl::SearchAlgo::asobs;
     o.threads = 1 + round % 2;
     o.seed = round;
@@ -421,6 +423,7 @@ TEST_CASE("on tiny caches the pool is exactly the brute-force set within epsilon
     const auto expect = brute_force_pool(cache, eps);
     for (int mode = 0; mode < 2; ++mode) {
       bnsl::SearchOptions o;
+      o.classes = false;  // random caches are not score equivalent
       o.epsilon = bnsl::Epsilon::epsilon(eps);
       o.threads = 1;
       o.time = 30;
@@ -455,6 +458,7 @@ TEST_CASE("a stalled search completes its pool before the end, then resumes", "[
     auto cache = tiny_cache(5, 6100 + threads, eps);
     const auto expect = brute_force_pool(cache, eps);
     bnsl::SearchOptions o;
+    o.classes = false;  // random caches are not score equivalent
     o.epsilon = bnsl::Epsilon::epsilon(eps);
     o.threads = threads;
     o.time = 2.5;
@@ -476,6 +480,7 @@ TEST_CASE("same seed and one thread give the same pool", "[search]") {
   auto cache = random_cache(25, 15, 3, 77);
   auto run = [&](std::uint64_t seed) {
     bnsl::SearchOptions o;
+    o.classes = false;  // random caches are not score equivalent
     o.threads = 1;
     o.seed = seed;
     o.max_restarts = 8;
@@ -493,6 +498,7 @@ TEST_CASE("same seed and one thread give the same pool", "[search]") {
 TEST_CASE("a search stopped at once still returns a network", "[search]") {
   auto cache = random_cache(30, 10, 3, 123);
   bnsl::SearchOptions o;
+  o.classes = false;  // random caches are not score equivalent
   o.threads = 2;
   bnsl::StopToken stop;
   stop.request_stop();
@@ -504,6 +510,7 @@ TEST_CASE("a search stopped at once still returns a network", "[search]") {
 TEST_CASE("checkpoints deliver valid snapshots while the search runs", "[search]") {
   auto cache = random_cache(40, 10, 3, 321);
   bnsl::SearchOptions o;
+  o.classes = false;  // random caches are not score equivalent
   o.threads = 2;
   o.time = 3;  // ~12 checkpoints; at least 2 even when a loaded machine slows the first ones
   o.checkpoint = 0.25;
@@ -542,6 +549,7 @@ TEST_CASE("a climb leaves a reversed collider by pulling both parents", "[search
   for (auto algo : {bnsl::SearchAlgo::asobs, bnsl::SearchAlgo::obs})
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {
       bnsl::SearchOptions o;
+      o.classes = false;  // random caches are not score equivalent
       o.algo = algo;
       o.seed = seed;
       o.epsilon = bnsl::Epsilon::epsilon(0.0);
@@ -570,6 +578,7 @@ TEST_CASE("small problems are solved exactly by the DP: the pool equals all orde
     const double eps = round < 3 ? 3.0 : 8.0;
     auto solve = [&](int exhaustive_max_n, std::size_t pool_max) {
       bnsl::SearchOptions o;
+      o.classes = false;  // random caches are not score equivalent
       o.epsilon = bnsl::Epsilon::epsilon(eps);
       o.exhaustive_max_n = exhaustive_max_n;
       o.pool_max = pool_max;
@@ -606,6 +615,7 @@ TEST_CASE("the DP gives way to the chains when the budget cannot cover it", "[se
   REQUIRE(bnsl::dp_seconds_estimate(static_cast<int>(n)) > 0.25);
   auto solve = [&](double time) {
     bnsl::SearchOptions o;
+    o.classes = false;  // random caches are not score equivalent
     o.epsilon = bnsl::Epsilon::epsilon(2.0);
     o.time = time;
     o.threads = 1;

@@ -29,24 +29,27 @@ struct PoolDag {
   int mec = -1;  // equivalence class id (filled by summarize)
 };
 
-// One Markov equivalence class of the pool (summarize fills them, in order of class id: the
-// class of the best DAG first). Score-equivalent scores (BIC, BDeu) give every DAG of a class
-// the same score, so a class holds `size` DAGs of score `score`, of which `members` are listed
-// in the pool; a pool that is complete lists all of them.
+// One Markov equivalence class of the pool, best first. Score-equivalent scores (BIC, BDeu)
+// give every DAG of a class the same score, so a class holds `size` DAGs of score `score`; the
+// pool lists `members` of them in `dags` (all of them when the list is not cut by max_dags).
 struct PoolClass {
-  double score = 0;         // the score of its first (best) DAG in the pool
+  double score = 0;         // the score of its DAGs
   std::string size;         // the number of DAGs in the class, exactly (decimal)
   double log10_size = 0;    // log10 of size
-  std::size_t members = 0;  // DAGs of the class in the pool
-  std::size_t first = 0;    // index in PoolReport::dags of its first DAG
+  ParentSets dag;           // one of its DAGs
+  std::size_t members = 0;  // DAGs of the class listed in PoolReport::dags
+  std::size_t first = 0;    // index in PoolReport::dags of the first of them (if members > 0)
   // The class's essential graph (CPDAG): compelled arcs (from, to) and reversible edges
   // (u, v) with u < v, each list sorted.
   std::vector<std::pair<int, int>> arcs, edges;
 };
 
+// Edge probabilities weigh each class by size * exp(score - best): BIC and BDeu approximate
+// the log marginal likelihood, so this is (approximately) the posterior mass of the class's
+// DAGs under a uniform prior over the DAGs of the pool's classes.
 struct EdgeProb {
   int from = 0, to = 0;  // arc from -> to
-  double p = 0;          // posterior weight of DAGs with this arc (p_arc) ...
+  double p = 0;          // posterior mass of the DAGs with this arc (p_arc) ...
   double p_edge = 0;     // ... and with the edge in either direction
 };
 
@@ -57,18 +60,26 @@ struct PoolReport {
   std::size_t rows = 0;
   double epsilon = 0;
   bool optimal = false;            // best score proven optimal
-  bool complete = false;           // every DAG within epsilon of the optimum is listed
-  std::vector<PoolDag> dags;       // sorted best first
-  int mec_count = 0;               // filled by summarize
-  std::vector<PoolClass> classes;  // filled by summarize: mec_count of them, by class id
+  bool complete = false;           // every class within epsilon of the optimum is listed
+  std::vector<PoolDag> dags;       // DAGs of the classes, sorted best first
+  int mec_count = 0;               // filled by summarize: classes.size()
+  std::vector<PoolClass> classes;  // best first, by class id (summarize derives them from
+                                   // dags when empty)
   std::vector<EdgeProb> edges;     // filled by summarize: arcs with p > 0, by decreasing p
-  std::string algorithm;           // e.g. "asobs", "ilp"
-  double seconds = 0;              // wall time of the run
+  // Reversible edges' orientations: chain components estimated from sampled members (0: all
+  // exact), and the members drawn for each.
+  std::size_t orientation_sampled = 0, orientation_samples = 0;
+  std::string algorithm;  // e.g. "asobs", "ilp"
+  double seconds = 0;     // wall time of the run
 };
 
-// Computes each DAG's equivalence class (CPDAG), each class's size (src/pool/mec_size.cpp)
-// and the edge probabilities, weighting DAG G by exp(score(G) - best). The classes are
-// computed on `threads` threads (0: all cores).
+// Completes the classes and computes the edge probabilities. When report.classes is empty,
+// the classes are those of report.dags (in order of first appearance, each with its first
+// DAG); otherwise each class is described from its `dag`. Then: each class's CPDAG and size
+// (src/pool/mec_size.cpp), the class id of every listed DAG (a DAG of no listed class throws
+// RuntimeError), and edge probabilities from the classes, a reversible edge's orientation
+// weighed by the fraction of the class's DAGs that have it (src/pool/orientations.cpp). On
+// `threads` threads (0: all cores).
 void summarize(PoolReport& report, int threads = 0);
 
 // summarize() (if not done) and write PREFIX.pool.json, PREFIX.best.dot,

@@ -52,12 +52,20 @@ struct SearchOptions {
   int threads = 1;                // independent chains (0: all cores)
   std::uint64_t seed = 1;         // chain c uses a stream derived from (seed, c)
   Epsilon epsilon;                // the pool keeps DAGs with score >= best - epsilon
-  std::size_t pool_max = 100000;  // pool capacity; the best are kept
-  // ... and at most this many DAG x variable cells (0: no such cap), so that a pool of a
-  // thousand-variable problem stays a few hundred MB in memory and tens of MB on disk.
+  std::size_t pool_max = 100000;  // pool capacity in equivalence classes; the best are kept
+  std::size_t max_dags = 100000;  // DAGs of those classes listed in the report, best first
+  // The pool keeps one DAG per Markov equivalence class and the report lists the others, which
+  // assumes a score-equivalent score (BIC, BDeu: equivalent DAGs score the same). False: the
+  // pool keeps distinct DAGs, for caches of other scores (the report's classes are then those
+  // of the DAGs kept).
+  bool classes = true;
+  // ... and at most this many class (or DAG) x variable cells (0: no such cap), so that a pool
+  // of a thousand-variable problem stays a few hundred MB in memory and tens of MB on disk.
   std::size_t pool_max_cells = 10'000'000;
-  // The capacity for n variables: min(pool_max, max(1000, pool_max_cells / n)).
+  // The capacity for n variables: min(pool_max, max(1000, pool_max_cells / n)) classes ...
   std::size_t pool_capacity(std::size_t n) const;
+  // ... and min(max_dags, max(1000, pool_max_cells / n)) DAGs listed.
+  std::size_t dag_capacity(std::size_t n) const;
   double checkpoint = 30;          // seconds between checkpoint callbacks (<= 0: none)
   bool progress = false;           // progress lines on stderr
   std::uint64_t max_restarts = 0;  // stop after this many restarts in total (0: no limit)
@@ -68,9 +76,9 @@ struct SearchOptions {
   int dp_max_n = 22;
   bool enumerate = true;  // enumerate order-consistent DAGs at local optima
   // After the ordering search, offer the pool every acyclic DAG one family away from a pooled
-  // one and within epsilon, breadth first (src/pool/complete_neighbours.cpp), then every DAG
-  // Markov equivalent to a pooled one (src/pool/complete_classes.cpp; BIC and BDeu score them
-  // the same). With a deadline, the chains leave 5% of the budget for both.
+  // one and within epsilon, breadth first (src/pool/complete_neighbours.cpp), best first, so
+  // the final best's neighbourhood is walked however late it was found. With a deadline, the
+  // chains leave 5% of the budget for it.
   bool complete_classes = true;
   int perturb_tries = 20;  // non-improving perturbations before a fresh restart
   // Seed the pool with the greedy network over the cache (src/search/greedy_dag.cpp: seconds
@@ -105,16 +113,14 @@ struct SearchStats {
   std::uint64_t enumerations = 0;         // orders whose consistent DAGs were enumerated
   std::uint64_t neighbours_expanded = 0;  // DAGs whose one-family neighbourhood was walked
   std::uint64_t neighbours_admitted = 0;  // neighbours the pool admitted
-  std::uint64_t completion_classes = 0;   // classes walked by class completion
-  std::uint64_t completion_members = 0;   // DAGs it reached (the pooled ones included)
-  std::uint64_t completion_admitted = 0;  // ... that the pool admitted
-  bool completion_stopped = false;        // either step ended before walking all it could
-  double completion_seconds = 0;          // wall time of both steps
+  bool completion_stopped = false;        // the neighbour walk ended before walking all it could
+  double completion_seconds = 0;          // its wall time
   std::uint64_t completion_runs = 0;      // 2 when the chains stalled and the completion ran
                                           // before the end too (parallel_chains.cpp)
   std::uint64_t pool_offers = 0;          // DAGs offered to the pool (incl. fast rejects)
-  std::uint64_t pool_inserted = 0;        // distinct DAGs admitted (some later trimmed)
-  std::uint64_t pool_size = 0;            // DAGs in the final pool
+  std::uint64_t pool_inserted = 0;        // distinct classes admitted (some later trimmed)
+  std::uint64_t pool_equivalent = 0;      // offers equivalent to a kept class (not admitted)
+  std::uint64_t pool_size = 0;            // classes in the final pool
   double seed_score = 0;    // the network that seeds the pool (greedy or identity order)
   double seed_seconds = 0;  // time to build it
   double best_score = 0;    // best network found

@@ -131,8 +131,26 @@ class Checker {
         scores.push_back(msg.str());
       }
     }
+    for (std::size_t i = 0; i < pool.classes.size(); ++i) {
+      const PoolClass& c = pool.classes[i];
+      if (auto why = graph_problem(c.dag); !why.empty()) {
+        graphs.push_back("classes[" + std::to_string(i) + "].dag: " + why);
+        continue;
+      }
+      const double s = rescore(scorer, c.dag, memo);
+      worst = std::max(worst, std::fabs(s - c.score));
+      if (!same(s, c.score)) {
+        std::ostringstream msg;
+        msg.precision(17);
+        msg << "classes[" << i << "]: reported " << c.score << ", its DAG recomputed " << s;
+        scores.push_back(msg.str());
+      }
+    }
     const bool valid = graphs.empty();
-    add("acyclic", std::to_string(pool.dags.size()) + " DAGs", std::move(graphs));
+    add("acyclic",
+        std::to_string(pool.dags.size()) + " DAGs, " + std::to_string(pool.classes.size()) +
+            " class DAGs",
+        std::move(graphs));
     std::ostringstream detail;
     detail << "largest difference " << worst;
     add("scores", detail.str(), std::move(scores));
@@ -154,6 +172,15 @@ class Checker {
       if (above(top - pool.epsilon, d.score))
         within.push_back(at + " is " + std::to_string(top - d.score) + " below the best");
     }
+    for (std::size_t i = 0; i < pool.classes.size(); ++i) {
+      const PoolClass& c = pool.classes[i];
+      const std::string at = "classes[" + std::to_string(i) + "]";
+      if (i > 0 && above(c.score, pool.classes[i - 1].score))
+        order.push_back(at + " scores above classes[" + std::to_string(i - 1) + "]");
+      if (above(top - pool.epsilon, c.score))
+        within.push_back(at + " is " + std::to_string(top - c.score) + " below the best");
+      if (above(c.score, top)) best.push_back(at + " scores above dags[0]");
+    }
     if (auto field = best_score_field(); !pool.dags.empty() && (!field || !same(*field, top)))
       best.push_back("best_score differs from dags[0].score");
     add("sorted", "best first", std::move(order));
@@ -164,29 +191,29 @@ class Checker {
     add("best_score", "", std::move(best));
   }
 
-  // The file's class list against the recomputed one (sizes by mec_size, from the checker's
-  // own essential graphs); a class never lists more DAGs than it holds.
+  // The file's class list against the recomputed one (sizes by mec_size and CPDAGs from the
+  // checker's own essential graphs of each class's DAG); classes are distinct; a class never
+  // lists more DAGs than it holds.
   void check_classes(const PoolReport& pool, const PoolReport& fresh,
                      std::vector<std::string>& problems) const {
-    if (pool.classes.size() != fresh.classes.size()) {
-      problems.push_back(std::to_string(pool.classes.size()) + " classes listed, " +
-                         std::to_string(fresh.classes.size()) + " recomputed");
-      return;
-    }
+    std::map<std::pair<std::vector<std::pair<int, int>>, std::vector<std::pair<int, int>>>,
+             std::size_t>
+        seen;
     for (std::size_t c = 0; c < pool.classes.size(); ++c) {
       const PoolClass& a = pool.classes[c];
       const PoolClass& b = fresh.classes[c];
       const std::string at = "classes[" + std::to_string(c) + "]";
+      if (auto [it, fresh_class] = seen.emplace(std::make_pair(b.arcs, b.edges), c); !fresh_class)
+        problems.push_back(at + " is the class of classes[" + std::to_string(it->second) + "]");
       if (a.size != b.size) problems.push_back(at + ".size " + a.size + ", recomputed " + b.size);
       if (std::fabs(a.log10_size - b.log10_size) > 1e-9)
         problems.push_back(at + ".log10_size differs from log10(size)");
-      if (a.members != b.members || a.first != b.first)
+      if (a.members != b.members || (b.members > 0 && a.first != b.first))
         problems.push_back(at + ": " + std::to_string(a.members) + " members from dags[" +
                            std::to_string(a.first) + "], recomputed " + std::to_string(b.members) +
                            " from dags[" + std::to_string(b.first) + "]");
       if (a.arcs != b.arcs || a.edges != b.edges)
         problems.push_back(at + ": the CPDAG differs from the recomputed one");
-      if (!same(a.score, b.score)) problems.push_back(at + ".score differs from its first DAG's");
       BigUint size;
       if (BigUint::parse(b.size, size) && size < BigUint(b.members))
         problems.push_back(at + " lists " + std::to_string(b.members) + " DAGs but holds " +
@@ -195,13 +222,22 @@ class Checker {
   }
 
   void check_summary(const PoolReport& pool) {
-    if (pool.dags.empty() || pool.mec_count == 0) return;  // no summary in the file
+    if (pool.dags.empty() || pool.classes.empty()) return;  // no summary in the file
     PoolReport fresh = pool;
-    summarize(fresh);
+    for (PoolDag& d : fresh.dags) d.mec = -1;
+    for (PoolClass& c : fresh.classes) {
+      c.size.clear();
+      c.arcs.clear();
+      c.edges.clear();
+    }
     std::vector<std::string> classes, edges;
-    if (fresh.mec_count != pool.mec_count)
-      classes.push_back("mec_count " + std::to_string(pool.mec_count) + ", recomputed " +
-                        std::to_string(fresh.mec_count));
+    try {
+      summarize(fresh);
+    } catch (const RuntimeError& e) {
+      classes.push_back(e.what());
+      add("classes", "", std::move(classes));
+      return;
+    }
     for (std::size_t i = 0; i < pool.dags.size(); ++i)
       if (pool.dags[i].mec != fresh.dags[i].mec)
         classes.push_back("dags[" + std::to_string(i) + "].mec " +
@@ -216,8 +252,8 @@ class Checker {
     if (pool.edges.size() != fresh.edges.size())
       edges.push_back(std::to_string(pool.edges.size()) + " arcs listed, " +
                       std::to_string(fresh.edges.size()) + " with p > 0 recomputed");
-    if (!pool.classes.empty()) check_classes(pool, fresh, classes);
-    add("classes", std::to_string(fresh.mec_count) + " classes", std::move(classes));
+    check_classes(pool, fresh, classes);
+    add("classes", std::to_string(fresh.classes.size()) + " classes", std::move(classes));
     add("edges", std::to_string(fresh.edges.size()) + " arcs", std::move(edges));
   }
 };

@@ -1,11 +1,12 @@
 // Graphviz renderings of a pool report: the best DAG, and the consensus graph.
 //
 // Consensus graph: the undirected edges a - b whose probability p_edge (the weight of the
-// pooled DAGs containing a -> b or b -> a) exceeds 0.5. Such an edge is drawn as the arc a -> b
-// when that direction alone carries more than 0.5, and without arrowhead otherwise; its label
-// is the drawn probability (the arc's, or the edge's when undirected) with two decimals and
-// its pen width grows linearly from 1 (p = 0.5) to 4 (p = 1). Node labels are the variable
-// names, written as DOT quoted strings (backslash and double quote escaped).
+// pool's classes whose DAGs contain a -> b or b -> a, include/bnsl/report.hpp) exceeds 0.5. Such an
+// edge is drawn as the arc a -> b when that direction alone carries more than 0.5, and without
+// arrowhead otherwise; its label is the drawn probability (the arc's, or the edge's when
+// undirected) with two decimals and its pen width grows linearly from 1 (p = 0.5) to 4 (p = 1).
+// Node labels are the variable names, written as DOT quoted strings (backslash and double quote
+// escaped).
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -67,8 +68,8 @@ std::string consensus_dot_text(const PoolReport& r) {
     (e.from < e.to ? slot.first : slot.second) = e.p;
   }
   std::string out = header(r, "consensus",
-                           "consensus of " + std::to_string(r.dags.size()) +
-                               " pooled DAGs: edges with probability > 0.5");
+                           "consensus of the pool's " + std::to_string(r.classes.size()) +
+                               " equivalence classes: edges with probability > 0.5");
   for (const auto& [key, p] : edges) {
     const double p_edge = p.first + p.second;
     if (!(p_edge > 0.5)) continue;

@@ -28,27 +28,34 @@ std::string dump(const json& j) {
 
 using ordered = nlohmann::ordered_json;  // keeps the documented key order
 
-// One DAG as {"score":S,"mec":M,"parents":[[...],...]}, formatted directly into `out`
-// (a pool can hold 100,000 DAGs of thousands of variables; building a json tree per DAG
-// costs more than the search's last seconds can spare).
+// Parent lists as [[...],...], formatted directly into `out` (a pool can hold 100,000 DAGs
+// of thousands of variables; building a json tree per DAG costs more than the search's last
+// seconds can spare).
+void append_parents(std::string& out, const ParentSets& parents) {
+  out += '[';
+  char buf[16];
+  for (std::size_t v = 0; v < parents.size(); ++v) {
+    if (v) out += ',';
+    out += '[';
+    for (std::size_t k = 0; k < parents[v].size(); ++k) {
+      if (k) out += ',';
+      const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, parents[v][k]);
+      out.append(buf, end);
+    }
+    out += ']';
+  }
+  out += ']';
+}
+
+// One DAG as {"score":S,"mec":M,"parents":[[...],...]}.
 void append_dag_json(std::string& out, const PoolDag& d) {
   out += "{\"score\":";
   out += dump(json(d.score));
   out += ",\"mec\":";
   out += std::to_string(d.mec);
-  out += ",\"parents\":[";
-  char buf[16];
-  for (std::size_t v = 0; v < d.parents.size(); ++v) {
-    if (v) out += ',';
-    out += '[';
-    for (std::size_t k = 0; k < d.parents[v].size(); ++k) {
-      if (k) out += ',';
-      const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d.parents[v][k]);
-      out.append(buf, end);
-    }
-    out += ']';
-  }
-  out += "]}";
+  out += ",\"parents\":";
+  append_parents(out, d.parents);
+  out += '}';
 }
 
 void append_pairs(std::string& out, const std::vector<std::pair<int, int>>& pairs) {
@@ -65,17 +72,19 @@ void append_pairs(std::string& out, const std::vector<std::pair<int, int>>& pair
 }
 
 // One class as {"score":S,"size":"N","log10_size":L,"members":M,"first":I,"arcs":[[a,b],...],
-// "edges":[[u,v],...]}.
+// "edges":[[u,v],...],"dag":[[...],...]} ("first": null when no DAG of it is listed).
 void append_class_json(std::string& out, const PoolClass& c) {
   out += "{\"score\":" + dump(json(c.score));
   out += ",\"size\":" + dump(json(c.size));
   out += ",\"log10_size\":" + dump(json(c.log10_size));
   out += ",\"members\":" + std::to_string(c.members);
-  out += ",\"first\":" + std::to_string(c.first);
+  out += ",\"first\":" + (c.members > 0 ? std::to_string(c.first) : std::string("null"));
   out += ",\"arcs\":";
   append_pairs(out, c.arcs);
   out += ",\"edges\":";
   append_pairs(out, c.edges);
+  out += ",\"dag\":";
+  append_parents(out, c.dag);
   out += '}';
 }
 
@@ -134,23 +143,28 @@ std::string text(const json& j, const Field& f) {
   return j.get<std::string>();
 }
 
+ParentSets parse_parents(const json& j, const Field& f, long long n) {
+  const json& parents = array(j, f);
+  if (static_cast<long long>(parents.size()) != n)
+    f.fail("expected " + std::to_string(n) + " parent lists (one per variable), got " +
+           std::to_string(parents.size()));
+  ParentSets out;
+  for (std::size_t v = 0; v < parents.size(); ++v) {
+    const json& list = array(parents[v], f.at(v));
+    auto& ps = out.emplace_back();
+    for (std::size_t k = 0; k < list.size(); ++k)
+      ps.push_back(static_cast<int>(integer(list[k], f.at(v).at(k), 0, n - 1)));
+  }
+  return out;
+}
+
 PoolDag parse_dag(const json& j, const Field& f, long long n) {
   if (!j.is_object()) f.fail("expected an object");
   PoolDag d;
   d.score = number(member(j, f, "score"), f.at("score"));
   if (const json& mec = member(j, f, "mec", false); !mec.is_null())
     d.mec = static_cast<int>(integer(mec, f.at("mec"), -1, std::numeric_limits<int>::max()));
-  Field fp = f.at("parents");
-  const json& parents = array(member(j, f, "parents"), fp);
-  if (static_cast<long long>(parents.size()) != n)
-    fp.fail("expected " + std::to_string(n) + " parent lists (one per variable), got " +
-            std::to_string(parents.size()));
-  for (std::size_t v = 0; v < parents.size(); ++v) {
-    const json& list = array(parents[v], fp.at(v));
-    auto& out = d.parents.emplace_back();
-    for (std::size_t k = 0; k < list.size(); ++k)
-      out.push_back(static_cast<int>(integer(list[k], fp.at(v).at(k), 0, n - 1)));
-  }
+  d.parents = parse_parents(member(j, f, "parents"), f.at("parents"), n);
   return d;
 }
 
@@ -185,11 +199,14 @@ PoolClass parse_class(const json& j, const Field& f, long long n, std::size_t da
   if (!BigUint::parse(c.size, size)) f.at("size").fail("expected a decimal number");
   c.log10_size = number(member(j, f, "log10_size"), f.at("log10_size"));
   c.members = static_cast<std::size_t>(
-      integer(member(j, f, "members"), f.at("members"), 1, static_cast<long long>(dags)));
-  c.first = static_cast<std::size_t>(
-      integer(member(j, f, "first"), f.at("first"), 0, static_cast<long long>(dags) - 1));
+      integer(member(j, f, "members"), f.at("members"), 0, static_cast<long long>(dags)));
+  if (c.members > 0)
+    c.first = static_cast<std::size_t>(
+        integer(member(j, f, "first"), f.at("first"), 0, static_cast<long long>(dags) - 1));
   c.arcs = parse_pairs(member(j, f, "arcs"), f.at("arcs"), n);
   c.edges = parse_pairs(member(j, f, "edges"), f.at("edges"), n);
+  if (const json& dag = member(j, f, "dag", false); !dag.is_null())
+    c.dag = parse_parents(dag, f.at("dag"), n);
   return c;
 }
 
@@ -242,12 +259,16 @@ std::string pool_json_text(const PoolReport& r) {
   out += ", \"rows\": " + std::to_string(r.rows);
   out += ",\n \"variables\": " + dump(r.variables);
   out += ",\n \"epsilon\": " + dump(r.epsilon);
-  out += ", \"best_score\": " + (r.dags.empty() ? std::string("null") : dump(r.dags[0].score));
+  out += ", \"best_score\": " + (r.classes.empty()
+                                     ? r.dags.empty() ? std::string("null") : dump(r.dags[0].score)
+                                     : dump(r.classes[0].score));
   out += ", \"optimal\": " + dump(r.optimal) + ", \"complete\": " + dump(r.complete);
   out += ",\n \"algorithm\": " + dump(r.algorithm) + ", \"seconds\": " + dump(r.seconds);
-  out += ", \"dag_count\": " + std::to_string(r.dags.size());
-  out += ", \"mec_count\": " + std::to_string(r.mec_count);
-  out += ", \"dags_in_classes\": " + dump(json(class_dag_count(r)));
+  out += ", \"class_count\": " + std::to_string(r.classes.size());
+  out += ", \"dag_count\": " + dump(json(class_dag_count(r)));
+  out += ", \"dags_listed\": " + std::to_string(r.dags.size());
+  out += ",\n \"orientations\": {\"sampled_components\": " + std::to_string(r.orientation_sampled) +
+         ", \"samples\": " + std::to_string(r.orientation_samples) + "}";
   out += ",\n \"classes\": [";
   for (std::size_t i = 0; i < r.classes.size(); ++i) {
     out += i ? ",\n  " : "\n  ";
@@ -280,13 +301,23 @@ PoolReport parse_pool_json(const std::string& text, const std::string& file) {
   const json& dags = array(member(j, root, "dags"), root.at("dags"));
   for (std::size_t i = 0; i < dags.size(); ++i)
     r.dags.push_back(parse_dag(dags[i], root.at("dags").at(i), n));
-  if (const json& m = member(j, root, "mec_count", false); !m.is_null())
-    r.mec_count =
-        static_cast<int>(integer(m, root.at("mec_count"), 0, std::numeric_limits<int>::max()));
   if (const json& classes = member(j, root, "classes", false); !classes.is_null()) {
     array(classes, root.at("classes"));
-    for (std::size_t i = 0; i < classes.size(); ++i)
+    for (std::size_t i = 0; i < classes.size(); ++i) {
       r.classes.push_back(parse_class(classes[i], root.at("classes").at(i), n, r.dags.size()));
+      PoolClass& c = r.classes.back();
+      if (c.dag.empty()) {  // files written before classes held a DAG
+        if (c.members == 0) root.at("classes").at(i).fail("expected a \"dag\" or members");
+        c.dag = r.dags[c.first].parents;
+      }
+    }
+    r.mec_count = static_cast<int>(r.classes.size());
+  }
+  if (const json& o = member(j, root, "orientations", false); o.is_object()) {
+    if (o.contains("sampled_components") && o["sampled_components"].is_number_unsigned())
+      r.orientation_sampled = o["sampled_components"].get<std::size_t>();
+    if (o.contains("samples") && o["samples"].is_number_unsigned())
+      r.orientation_samples = o["samples"].get<std::size_t>();
   }
   if (const json& edges = member(j, root, "edges", false); !edges.is_null()) {
     array(edges, root.at("edges"));

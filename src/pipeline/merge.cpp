@@ -6,21 +6,23 @@
 // entries only for its own variables. The merged cache takes each variable's entries from the
 // part that explored it; nothing is re-scored (the parts come from the same data and score).
 //
-// Pools: every DAG is re-scored from the data (pool/rescore.hpp), so a pool written by an
-// older or foreign run cannot bring a wrong score in; duplicates are dropped by parent sets;
-// the DAGs within epsilon of the merged best are kept best first, up to the capacity of a
-// search's pool; classes and edge probabilities are recomputed by summarize().
+// Pools: one DAG of every class is re-scored from the data (pool/rescore.hpp), so a pool
+// written by an older or foreign run cannot bring a wrong score in; a class met in several
+// pools is kept once (by essential graph); the classes within epsilon of the merged best are
+// kept best first, up to the capacity of a search's pool, and their members listed as a
+// search lists them; sizes and edge probabilities are recomputed by summarize().
 #include "bnsl/merge.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
 #include <utility>
 
 #include "bnsl/error.hpp"
 #include "bnsl/score.hpp"
 #include "bnsl/search.hpp"
+#include "pool/class_members.hpp"
+#include "pool/cpdag.hpp"
 #include "pool/rescore.hpp"
 #include "score/compare.hpp"
 
@@ -133,23 +135,30 @@ PoolReport merge_pools(const Dataset& data, const std::vector<std::string>& path
   }
   const LocalScorer scorer(data, params);
   FamilyMemo memo;
-  std::set<ParentSets> seen;
-  std::vector<PoolDag> dags;
+  std::vector<PoolDag> reps;  // one DAG of each input class, re-scored
   double proven = -std::numeric_limits<double>::infinity();  // the best an input proved optimal
   for (std::size_t k = 0; k < pools.size(); ++k) {
     for (std::size_t i = 0; i < pools[k].dags.size(); ++i)
       if (const std::string why = graph_problem(pools[k].dags[i].parents); !why.empty())
         throw InputError(paths[k], 0, 0, "dags[" + std::to_string(i) + "]: " + why);
-    if (pools[k].optimal && !pools[k].dags.empty())
-      proven = std::max(proven, rescore(scorer, pools[k].dags.front().parents, memo));
-    for (PoolDag& d : pools[k].dags) {
+    for (std::size_t i = 0; i < pools[k].classes.size(); ++i)
+      if (const std::string why = graph_problem(pools[k].classes[i].dag); !why.empty())
+        throw InputError(paths[k], 0, 0, "classes[" + std::to_string(i) + "].dag: " + why);
+    if (pools[k].classes.empty()) summarize(pools[k], options.threads);  // a list of DAGs only
+    if (pools[k].optimal && !pools[k].classes.empty())
+      proven = std::max(proven, rescore(scorer, pools[k].classes.front().dag, memo));
+    for (PoolClass& c : pools[k].classes) {
+      PoolDag d;
+      d.parents = std::move(c.dag);
       for (auto& p : d.parents) std::sort(p.begin(), p.end());
-      if (!seen.insert(d.parents).second) continue;
       d.score = rescore(scorer, d.parents, memo);
-      d.mec = -1;
-      dags.push_back(std::move(d));
+      reps.push_back(std::move(d));
     }
   }
+  std::stable_sort(reps.begin(), reps.end(),
+                   [](const PoolDag& a, const PoolDag& b) { return a.score > b.score; });
+  MecIndex index(reps);
+  const std::vector<int> ids = index.classify_all(options.threads);
 
   PoolReport r;
   r.score = pools.front().score;
@@ -157,19 +166,23 @@ PoolReport merge_pools(const Dataset& data, const std::vector<std::string>& path
   r.variables = data.names();
   r.rows = data.n_rows();
   r.algorithm = "merge";
-  std::stable_sort(dags.begin(), dags.end(),
-                   [](const PoolDag& a, const PoolDag& b) { return a.score > b.score; });
-  const double best = dags.empty() ? 0 : dags.front().score;
+  const double best = reps.empty() ? 0 : reps.front().score;
   r.epsilon = options.epsilon ? options.epsilon->resolve(std::fabs(best)) : pools.front().epsilon;
   SearchOptions capacity;
   capacity.pool_max = options.pool_max;
+  capacity.max_dags = options.max_dags;
   capacity.pool_max_cells = options.pool_max_cells;
   const std::size_t keep = capacity.pool_capacity(data.n_vars());
-  for (PoolDag& d : dags) {
-    if (r.dags.size() >= keep || clearly_greater(best - r.epsilon, d.score)) break;
-    r.dags.push_back(std::move(d));
+  for (std::size_t i = 0; i < reps.size(); ++i) {
+    if (r.classes.size() >= keep || clearly_greater(best - r.epsilon, reps[i].score)) break;
+    if (static_cast<std::size_t>(ids[i]) != r.classes.size()) continue;  // a class met before
+    PoolClass c;
+    c.score = reps[i].score;
+    c.dag = std::move(reps[i].parents);
+    r.classes.push_back(std::move(c));
   }
-  r.optimal = !r.dags.empty() && std::isfinite(proven) && score_equal(proven, best);
+  list_members(r, capacity.dag_capacity(data.n_vars()));
+  r.optimal = !r.classes.empty() && std::isfinite(proven) && score_equal(proven, best);
   r.complete = false;
   summarize(r, options.threads);
   return r;

@@ -1,9 +1,9 @@
-// The DAG pool (docs/design.md, "The DAG pool"): keeps every distinct DAG with
-// s(G) >= s_best - epsilon, re-trimmed whenever s_best rises, capped at max_size keeping the
-// best. Guarantee: after any sequence of offers, the pool holds exactly the distinct offered
-// DAGs within epsilon of the best offered one (or the max_size best of them, and truncated()
-// says so). Scores are recomputed from the cache on admission, so incremental drift in the
-// searchers never reaches the report. Comparisons use score/compare.hpp.
+// The pool (docs/design.md, "The DAG pool"): keeps one DAG of every distinct equivalence class
+// with s(G) >= s_best - epsilon, re-trimmed whenever s_best rises, capped at max_size classes
+// keeping the best. Guarantee: after any sequence of offers, the pool holds exactly one DAG of
+// each distinct class offered within epsilon of the best offered DAG (or of the max_size best
+// of them, and truncated() says so). Scores are recomputed from the cache on admission, so
+// incremental drift in the searchers never reaches the report. Comparisons use score/compare.hpp.
 #include "pool/dag_pool.hpp"
 
 #include <xxhash.h>
@@ -35,10 +35,11 @@ double dag_score(const ScoreCache& cache, std::span<const std::uint32_t> choices
   return s;
 }
 
-DagPool::DagPool(const ScoreCache& cache, Epsilon epsilon, std::size_t max_size)
+DagPool::DagPool(const ScoreCache& cache, Epsilon epsilon, std::size_t max_size, bool by_class)
     : cache_(cache),
       epsilon_(epsilon),
       max_size_(max_size < 1 ? 1 : max_size),
+      by_class_dedupe_(by_class),
       best_(-std::numeric_limits<double>::infinity()),
       threshold_(-std::numeric_limits<double>::infinity()) {}
 
@@ -47,17 +48,30 @@ bool DagPool::offer(double /*score*/, std::uint64_t hash, std::span<const std::u
   std::lock_guard<std::mutex> lock(mutex_);
   const double exact = dag_score(cache_, choices);
   if (!dags_.empty() && clearly_greater(best_ - eps_, exact)) return false;
+  if (contains(hash, choices) || classified_.contains(hash)) return false;
+  std::uint64_t class_hash = hash;
+  if (by_class_dedupe_) {
+    if (classified_.size() >= kMaxClassified) classified_.clear();
+    classified_.insert(hash);
+    encode_class(choices);
+    class_hash = hash_encoding(code_);
+    if (has_class(class_hash)) {
+      ++equivalent_;
+      return false;
+    }
+  }
   if (dags_.size() >= max_size_ && exact <= std::prev(dags_.end())->first.score) {
-    if (!contains(hash, choices)) truncated_ = true;  // within epsilon but no room
+    truncated_ = true;  // a new class within epsilon, but no room
     return false;
   }
-  if (contains(hash, choices)) return false;
   if (exact > best_) {
     best_ = exact;
     eps_ = epsilon_.resolve(std::fabs(best_));
     best_ref_ = std::make_shared<const Choices>(choices.begin(), choices.end());
   }
-  index(dags_.emplace(Key{exact, hash}, encode(choices, ref ? ref : best_ref_)).first);
+  Stored stored = encode(choices, ref ? ref : best_ref_);
+  stored.class_hash = class_hash;
+  index(dags_.emplace(Key{exact, hash}, std::move(stored)).first);
   ++inserted_;
   trim();
   update_threshold();
@@ -119,8 +133,32 @@ bool DagPool::contains(std::uint64_t hash, std::span<const std::uint32_t> choice
   return false;
 }
 
+void DagPool::encode_class(std::span<const std::uint32_t> choices) {
+  parents_.resize(choices.size());
+  for (std::size_t v = 0; v < choices.size(); ++v) {
+    const auto ps = cache_.var(v).parents(choices[v]);
+    parents_[v].assign(ps.begin(), ps.end());
+  }
+  builder_.build(parents_);
+  builder_.encode(code_);
+}
+
+bool DagPool::has_class(std::uint64_t class_hash) {
+  auto [lo, hi] = by_class_.equal_range(class_hash);
+  if (lo == hi) return false;
+  other_.swap(code_);  // keep the offered DAG's encoding
+  bool found = false;
+  for (auto it = lo; it != hi && !found; ++it) {
+    encode_class(decode(it->second->second));
+    found = code_ == other_;
+  }
+  other_.swap(code_);
+  return found;
+}
+
 void DagPool::index(Map::iterator it) {
   if (!by_hash_.emplace(it->first.hash, it).second) collisions_.emplace(it->first.hash, it);
+  if (by_class_dedupe_) by_class_.emplace(it->second.class_hash, it);
 }
 
 void DagPool::erase(Map::iterator it) {
@@ -138,6 +176,14 @@ void DagPool::erase(Map::iterator it) {
     for (auto c = lo; c != hi; ++c)
       if (c->second == it) {
         collisions_.erase(c);
+        break;
+      }
+  }
+  if (by_class_dedupe_) {
+    auto [clo, chi] = by_class_.equal_range(it->second.class_hash);
+    for (auto c = clo; c != chi; ++c)
+      if (c->second == it) {
+        by_class_.erase(c);
         break;
       }
   }
@@ -178,6 +224,11 @@ std::size_t DagPool::size() const {
 std::uint64_t DagPool::inserted() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return inserted_;
+}
+
+std::uint64_t DagPool::equivalent() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return equivalent_;
 }
 
 bool DagPool::truncated() const {

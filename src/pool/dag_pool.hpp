@@ -1,5 +1,7 @@
-// The DAG pool: every distinct network within epsilon of the best seen so far, best first,
-// capped at `max_size` (the best are kept), shared by all search chains.
+// The pool: one DAG of every distinct Markov equivalence class within epsilon of the best seen
+// so far, best first, capped at `max_size` classes (the best are kept), shared by all search
+// chains. BIC and BDeu give equivalent DAGs the same score, so a class is kept as the first of
+// its DAGs offered; the report lists its other members (pool/class_members.hpp).
 //
 //   DagPool pool(cache, Epsilon::bayes_factor(20), 100000);
 //   std::uint64_t h = dag_hash(choices);              // or updated incrementally
@@ -9,7 +11,10 @@
 // A DAG is identified by its chosen cache entry per variable (choices[v] = entry index in
 // cache.var(v)); its hash is the XOR of entry_hash(v, choices[v]) (Zobrist hashing), so a
 // move that changes a few choices updates it in O(1). Hash matches are confirmed by comparing
-// choices, so dedupe is exact.
+// choices. A DAG's class is identified by its essential graph (pool/cpdag.hpp), computed once
+// per new DAG above the threshold, hashed, and compared exactly with the kept class's DAG on a
+// hash match; DAGs already classified are remembered by their 64-bit hash (a false match needs
+// two distinct DAGs with one 64-bit hash: about 2^-24 for a billion DAGs).
 //
 // Locking: may_accept() reads an atomic threshold (best - epsilon, or the worst kept score
 // when full) without the lock, so the common case -- a DAG far below the best -- costs one
@@ -32,9 +37,11 @@
 #include <vector>
 
 #include <tsl/robin_map.h>
+#include <tsl/robin_set.h>
 
 #include "bnsl/cache.hpp"
 #include "bnsl/epsilon.hpp"
+#include "pool/cpdag.hpp"
 
 namespace bnsl {
 
@@ -54,7 +61,9 @@ struct PooledDag {
 
 class DagPool {
  public:
-  DagPool(const ScoreCache& cache, Epsilon epsilon, std::size_t max_size);
+  // by_class false: one entry per distinct DAG, for scores that are not score equivalent
+  // (every DAG is then its own "class").
+  DagPool(const ScoreCache& cache, Epsilon epsilon, std::size_t max_size, bool by_class = true);
 
   // False if a DAG of this score would certainly be rejected (lock-free).
   bool may_accept(double score) const {
@@ -65,13 +74,15 @@ class DagPool {
   // true if it was admitted (new and good enough). `ref`: a DAG close to this one (may be null).
   bool offer(double score, std::uint64_t hash, std::span<const std::uint32_t> choices,
              const ChoicesRef& ref = nullptr);
+  // Offered DAGs above the threshold that were equivalent to a kept one (not admitted).
+  std::uint64_t equivalent() const;
 
-  double best() const;     // -infinity while empty
-  double epsilon() const;  // current epsilon (depends on best for Epsilon::factor)
-  std::size_t size() const;
-  std::uint64_t inserted() const;           // DAGs admitted so far
-  bool truncated() const;                   // a DAG within epsilon was dropped because of max_size
-  std::vector<PooledDag> snapshot() const;  // sorted best first
+  double best() const;                      // -infinity while empty
+  double epsilon() const;                   // current epsilon (depends on best for Epsilon::factor)
+  std::size_t size() const;                 // classes kept
+  std::uint64_t inserted() const;           // classes admitted so far
+  bool truncated() const;                   // a class within epsilon was dropped for max_size
+  std::vector<PooledDag> snapshot() const;  // one DAG per class, sorted best first
   Choices best_choices() const;
 
  private:
@@ -85,14 +96,19 @@ class DagPool {
   struct Stored {
     ChoicesRef ref;                   // null: diff holds every choice in variable order
     std::vector<std::uint32_t> diff;  // (variable, entry) pairs differing from *ref
+    std::uint64_t class_hash = 0;     // hash_encoding of the essential graph
   };
 
   using Map = std::map<Key, Stored>;
+  static constexpr std::size_t kMaxClassified = std::size_t{1} << 22;  // then forgotten
 
   Stored encode(std::span<const std::uint32_t> choices, const ChoicesRef& ref) const;
   Choices decode(const Stored& s) const;
   static bool equals(const Stored& s, std::span<const std::uint32_t> choices);
   bool contains(std::uint64_t hash, std::span<const std::uint32_t> choices) const;
+  // The kept class of the DAG whose essential-graph encoding is code_ (hash class_hash).
+  bool has_class(std::uint64_t class_hash);
+  void encode_class(std::span<const std::uint32_t> choices);  // into code_
   void index(Map::iterator it);
   void erase(Map::iterator it);
   void trim();
@@ -101,12 +117,19 @@ class DagPool {
   const ScoreCache& cache_;
   Epsilon epsilon_;
   std::size_t max_size_;
+  bool by_class_dedupe_;
   mutable std::mutex mutex_;
   Map dags_;
   // Hash -> kept DAG: the first with each hash in by_hash_, further distinct DAGs with the
   // same 64-bit hash (rare) in collisions_. Map iterators stay valid until their erase.
   tsl::robin_map<std::uint64_t, Map::iterator> by_hash_;
   std::unordered_multimap<std::uint64_t, Map::iterator> collisions_;
+  std::unordered_multimap<std::uint64_t, Map::iterator> by_class_;  // class hash -> kept DAG
+  tsl::robin_set<std::uint64_t> classified_;  // hashes of DAGs whose class was looked up
+  EssentialGraphBuilder builder_;
+  ParentSets parents_;
+  std::vector<std::uint32_t> code_, other_;
+  std::uint64_t equivalent_ = 0;
   ChoicesRef best_ref_;
   double best_;
   double eps_ = 0;

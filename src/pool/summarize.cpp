@@ -1,24 +1,34 @@
 // Pool summary: Markov equivalence classes and edge probabilities.
 //
-// Each DAG G of the pool gets the weight w(G) = exp(s(G) - s_best): BIC and BDeu approximate
-// the log marginal likelihood, so w is (approximately) the posterior odds of G against the
-// best DAG under a uniform structure prior restricted to the pool. The probability of an arc
-// is p(a -> b) = sum of w(G) over the DAGs containing a -> b, divided by sum of w(G); the
-// probability of the undirected edge a - b is p(a -> b) + p(b -> a) (a DAG has at most one of
-// the two). Classes: DAGs with equal essential graphs (pool/cpdag.hpp) share an id; ids are
-// given in order of first appearance in the pool, which is sorted best first, so class 0 is
-// the class of the best DAG. Each class's size (the number of DAGs it holds, whether the pool
-// lists them or not) is counted exactly from its essential graph (pool/mec_size.cpp).
+// Classes: DAGs with equal essential graphs (pool/cpdag.hpp) form a class. A report from the
+// search lists its classes (one DAG each) and some of their members; a report from exact mode
+// or from a file without classes lists DAGs only, and their classes are given ids in order of
+// first appearance (the DAGs are sorted best first, so class 0 is the class of the best DAG).
+// Each class's size (the number of DAGs it holds, whether listed or not) is counted exactly
+// from its essential graph: the product of its chain components' AMO counts (Clique-Picking,
+// pool/mec_size.cpp), computed once per component shared by several classes.
+//
+// Edge probabilities. Class c weighs w(c) = size(c) * exp(s(c) - s_best): each of its DAGs
+// weighs exp(s - s_best), the posterior odds against the best DAG under a uniform structure
+// prior restricted to the pool's classes (BIC and BDeu approximate the log marginal
+// likelihood). The probability of the edge a - b is the summed weight of the classes whose
+// skeleton holds it over the total; of the arc a -> b, the summed weight times the fraction of
+// the class's DAGs orienting it a -> b: 1 for a compelled arc, and for a reversible edge the
+// fraction computed by pool/orientations.cpp. On a pool listing every DAG of its classes this
+// is the DAG-weighted sum exactly (up to rounding).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <numbers>
+#include <tuple>
 #include <unordered_map>
 
 #include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
 #include "parallel/threads.hpp"
 #include "pool/cpdag.hpp"
-#include "pool/mec_size.hpp"
+#include "pool/orientations.hpp"
 
 namespace bnsl {
 namespace {
@@ -28,21 +38,61 @@ std::uint64_t arc_key(int from, int to) {
          static_cast<std::uint32_t>(to);
 }
 
-std::vector<EdgeProb> edge_probabilities(const std::vector<PoolDag>& dags) {
-  double best = dags.front().score;
-  for (const auto& d : dags) best = std::max(best, d.score);
+struct Described {
+  std::vector<std::tuple<int, int, double>> fractions;  // reversible (u, v, P(u -> v))
+  std::size_t sampled = 0, samples = 0;
+};
+
+// The CPDAG, size and orientation fractions of class c, from c.dag.
+Described describe_class(PoolClass& c, OrientationCache& cache) {
+  const Cpdag e = essential_graph(c.dag);
+  c.arcs.clear();
+  c.edges.clear();
+  for (std::size_t v = 0; v < e.n_vars(); ++v) {
+    const int to = static_cast<int>(v);
+    for (int p : e.directed[v]) c.arcs.emplace_back(p, to);
+    for (int u : e.undirected[v])
+      if (u < to) c.edges.emplace_back(u, to);
+  }
+  std::sort(c.arcs.begin(), c.arcs.end());
+  std::sort(c.edges.begin(), c.edges.end());
+  // The size is the product of the chain components' AMO counts, which the orientations
+  // count (per component, shared across classes) as mec_size would.
+  EdgeOrientations o = edge_orientations(e, {}, &cache);
+  c.size = o.size.to_string();
+  c.log10_size = o.size.log10();
+  Described d;
+  d.fractions = std::move(o.fractions);
+  d.sampled = o.sampled;
+  d.samples = o.samples;
+  return d;
+}
+
+std::vector<EdgeProb> edge_probabilities(const std::vector<PoolClass>& classes,
+                                         const std::vector<Described>& described) {
+  double best = -std::numeric_limits<double>::infinity();
+  for (const auto& c : classes) best = std::max(best, c.score);
+  std::vector<double> log_w(classes.size());
+  double top = -std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    log_w[i] = classes[i].log10_size * std::numbers::ln10 + (classes[i].score - best);
+    top = std::max(top, log_w[i]);
+  }
   std::unordered_map<std::uint64_t, double> mass;  // arc -> summed weight
   double total = 0;
-  for (const auto& d : dags) {
-    const double w = std::exp(d.score - best);
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    const double w = std::exp(log_w[i] - top);
     total += w;
-    for (std::size_t v = 0; v < d.parents.size(); ++v)
-      for (int p : d.parents[v]) mass[arc_key(p, static_cast<int>(v))] += w;
+    for (const auto& [a, b] : classes[i].arcs) mass[arc_key(a, b)] += w;
+    for (const auto& [u, v, f] : described[i].fractions) {
+      mass[arc_key(u, v)] += w * f;
+      mass[arc_key(v, u)] += w * (1 - f);
+    }
   }
   std::vector<EdgeProb> edges;
   edges.reserve(mass.size());
   for (const auto& [key, m] : mass) {
-    if (!(m > 0)) continue;  // weight underflowed to 0: report only p > 0
+    if (!(m > 0)) continue;  // weight underflowed to 0, or never so oriented: report p > 0
     EdgeProb e;
     e.from = static_cast<int>(key >> 32);
     e.to = static_cast<int>(key & 0xffffffffu);
@@ -60,45 +110,78 @@ std::vector<EdgeProb> edge_probabilities(const std::vector<PoolDag>& dags) {
   return edges;
 }
 
-// The class of the DAG `dag`: its essential graph as arc and edge lists, and its size.
-PoolClass describe_class(const PoolDag& dag) {
-  const Cpdag e = essential_graph(dag.parents);
-  PoolClass c;
-  c.score = dag.score;
-  for (std::size_t v = 0; v < e.n_vars(); ++v) {
-    const int to = static_cast<int>(v);
-    for (int p : e.directed[v]) c.arcs.emplace_back(p, to);
-    for (int u : e.undirected[v])
-      if (u < to) c.edges.emplace_back(u, to);
-  }
-  std::sort(c.arcs.begin(), c.arcs.end());
-  std::sort(c.edges.begin(), c.edges.end());
-  const BigUint size = mec_size(e);
-  c.size = size.to_string();
-  c.log10_size = size.log10();
-  return c;
+// The class id of every listed DAG whose id is not already one of the classes', by its
+// essential graph.
+void classify_listed(PoolReport& report, int threads) {
+  const std::size_t k = report.classes.size();
+  bool known = true;
+  for (const PoolDag& d : report.dags)
+    known = known && d.mec >= 0 && static_cast<std::size_t>(d.mec) < k;
+  if (known) return;
+  std::vector<std::vector<std::uint32_t>> class_code(k), dag_code(report.dags.size());
+  parallel_for(static_cast<long>(k), threads, 16, [&](long i) {
+    class_code[static_cast<std::size_t>(i)] =
+        essential_graph(report.classes[static_cast<std::size_t>(i)].dag).encode();
+  });
+  std::unordered_multimap<std::uint64_t, int> by_hash;
+  for (std::size_t i = 0; i < k; ++i)
+    by_hash.emplace(hash_encoding(class_code[i]), static_cast<int>(i));
+  parallel_for(static_cast<long>(report.dags.size()), threads, 16, [&](long i) {
+    PoolDag& d = report.dags[static_cast<std::size_t>(i)];
+    const std::vector<std::uint32_t> code = essential_graph(d.parents).encode();
+    d.mec = -1;
+    auto [lo, hi] = by_hash.equal_range(hash_encoding(code));
+    for (auto it = lo; it != hi; ++it)
+      if (class_code[static_cast<std::size_t>(it->second)] == code) d.mec = it->second;
+  });
+  for (std::size_t i = 0; i < report.dags.size(); ++i)
+    if (report.dags[i].mec < 0)
+      throw RuntimeError("pool: dags[" + std::to_string(i) + "] belongs to no listed class");
 }
 
 }  // namespace
 
 void summarize(PoolReport& report, int threads) {
   report.edges.clear();
-  report.classes.clear();
   report.mec_count = 0;
-  if (report.dags.empty()) return;
-  MecIndex index(report.dags);
-  const std::vector<int> ids = index.classify_all(threads);
-  for (std::size_t i = 0; i < report.dags.size(); ++i) report.dags[i].mec = ids[i];
-  report.mec_count = index.size();
-  report.classes.resize(static_cast<std::size_t>(index.size()));
-  parallel_for(index.size(), threads, 16, [&](long id) {
-    const std::size_t first = index.representative(static_cast<int>(id));
-    PoolClass& c = report.classes[static_cast<std::size_t>(id)];
-    c = describe_class(report.dags[first]);
-    c.first = first;
+  report.orientation_sampled = report.orientation_samples = 0;
+  if (report.classes.empty()) {
+    if (report.dags.empty()) return;
+    MecIndex index(report.dags);
+    const std::vector<int> ids = index.classify_all(threads);
+    for (std::size_t i = 0; i < report.dags.size(); ++i) report.dags[i].mec = ids[i];
+    report.classes.resize(static_cast<std::size_t>(index.size()));
+    for (int id = 0; id < index.size(); ++id) {
+      const PoolDag& first = report.dags[index.representative(id)];
+      report.classes[static_cast<std::size_t>(id)].dag = first.parents;
+      report.classes[static_cast<std::size_t>(id)].score = first.score;
+    }
+  } else {
+    for (std::size_t i = 0; i < report.classes.size(); ++i)
+      if (report.classes[i].dag.size() != report.variables.size() &&
+          !(report.variables.empty() && !report.classes[i].dag.empty()))
+        throw RuntimeError("pool: classes[" + std::to_string(i) + "] has no DAG");
+    classify_listed(report, threads);
+  }
+  std::vector<Described> described(report.classes.size());
+  OrientationCache cache;
+  parallel_for(static_cast<long>(report.classes.size()), threads, 16, [&](long id) {
+    described[static_cast<std::size_t>(id)] =
+        describe_class(report.classes[static_cast<std::size_t>(id)], cache);
   });
-  for (int id : ids) ++report.classes[static_cast<std::size_t>(id)].members;
-  report.edges = edge_probabilities(report.dags);
+  for (auto& c : report.classes) c.members = 0;
+  for (std::size_t i = report.dags.size(); i-- > 0;) {
+    PoolClass& c = report.classes[static_cast<std::size_t>(report.dags[i].mec)];
+    ++c.members;
+    c.first = i;
+  }
+  for (const Described& d : described)
+    if (d.sampled > 0) {
+      report.orientation_sampled += d.sampled;
+      report.orientation_samples = d.samples;
+    }
+  report.mec_count = static_cast<int>(report.classes.size());
+  report.edges = edge_probabilities(report.classes, described);
 }
 
 std::string class_dag_count(const PoolReport& report) {

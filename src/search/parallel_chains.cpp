@@ -5,10 +5,10 @@
 // with one thread and a fixed number of restarts a seed fixes the pool. Before any chain
 // starts, the greedy network over the cache (greedy_dag.cpp) and the OBS network of its order
 // are pooled, and written at once by the checkpoint callback, so a result exists within
-// seconds even for ten thousand variables, and even if the run is stopped at once. After the
-// chains, class completion (complete_classes.cpp) adds the Markov equivalent DAGs of the
-// pooled ones, then neighbour completion (complete_neighbours.cpp) the DAGs within epsilon one
-// family away from pooled ones, and class completion runs again for those. Small problems are
+// seconds even for ten thousand variables, and even if the run is stopped at once. The pool
+// keeps one DAG per equivalence class (pool/dag_pool.hpp); the report lists the other members
+// (pool/class_members.hpp). After the chains, neighbour completion (complete_neighbours.cpp)
+// walks the classes within epsilon one family away from pooled ones. Small problems are
 // solved exactly instead, which finds the optimum over the cache and every DAG within epsilon of it
 // (optimal and complete, unless stopped or capped by pool_max): for
 // n <= exhaustive_max_n every order is enumerated (order_enum.cpp on all n! orders; every DAG
@@ -50,7 +50,7 @@
 #include "exact/dp.hpp"
 #include "exact/families.hpp"
 #include "parallel/threads.hpp"
-#include "pool/complete_classes.hpp"
+#include "pool/class_members.hpp"
 #include "pool/complete_neighbours.hpp"
 #include "pool/order_enum.hpp"
 #include "score/compare.hpp"
@@ -59,9 +59,19 @@
 
 namespace bnsl {
 
+namespace {
+std::size_t capped(std::size_t max, std::size_t cells, std::size_t n) {
+  if (cells == 0 || n == 0) return max;
+  return std::min(max, std::max<std::size_t>(1000, cells / n));
+}
+}  // namespace
+
 std::size_t SearchOptions::pool_capacity(std::size_t n) const {
-  if (pool_max_cells == 0 || n == 0) return pool_max;
-  return std::min(pool_max, std::max<std::size_t>(1000, pool_max_cells / n));
+  return capped(pool_max, pool_max_cells, n);
+}
+
+std::size_t SearchOptions::dag_capacity(std::size_t n) const {
+  return capped(max_dags, pool_max_cells, n);
 }
 
 std::string to_string(SearchAlgo algo) {
@@ -89,12 +99,12 @@ void SearchStats::print(std::ostream& out) const {
       << "  enumerations      " << enumerations << "\n"
       << "  neighbours        " << neighbours_expanded << " DAGs expanded, " << neighbours_admitted
       << " one-family neighbours admitted\n"
-      << "  classes completed " << completion_classes << " classes, " << completion_members
-      << " DAGs reached, " << completion_admitted << " admitted"
-      << (completion_stopped ? " (stopped early)" : "") << ", " << completion_seconds << " s"
+      << "  neighbour walk    " << completion_seconds << " s"
+      << (completion_stopped ? " (stopped early)" : "")
       << (completion_runs > 1 ? ", also when the chains stalled" : "") << "\n"
-      << "  pool              " << pool_offers << " offers, " << pool_inserted << " admitted, "
-      << pool_size << " kept\n";
+      << "  pool              " << pool_offers << " offers, " << pool_inserted
+      << " classes admitted, " << pool_equivalent << " equivalent to a kept one, " << pool_size
+      << " classes kept\n";
 }
 
 std::string SearchStats::to_json() const {
@@ -110,14 +120,12 @@ std::string SearchStats::to_json() const {
                       {"enumerations", enumerations},
                       {"neighbours_expanded", neighbours_expanded},
                       {"neighbours_admitted", neighbours_admitted},
-                      {"completion_classes", completion_classes},
-                      {"completion_members", completion_members},
-                      {"completion_admitted", completion_admitted},
                       {"completion_stopped", completion_stopped},
                       {"completion_seconds", completion_seconds},
                       {"completion_runs", completion_runs},
                       {"pool_offers", pool_offers},
                       {"pool_inserted", pool_inserted},
+                      {"pool_equivalent", pool_equivalent},
                       {"pool_size", pool_size},
                       {"seed_score", seed_score},
                       {"seed_seconds", seed_seconds},
@@ -181,16 +189,21 @@ PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const Searc
   r.variables = cache.names_or_defaults();
   r.epsilon = pool.epsilon();
   r.algorithm = to_string(o.algo);
-  for (const PooledDag& d : pool.snapshot()) {
-    PoolDag dag;
-    dag.score = d.score;
-    dag.parents.resize(n);
+  const auto parents_of = [&](const Choices& choices) {
+    ParentSets parents(n);
     for (std::size_t v = 0; v < n; ++v) {
-      auto ps = cache.var(v).parents(d.choices[v]);
-      dag.parents[v].assign(ps.begin(), ps.end());
+      auto ps = cache.var(v).parents(choices[v]);
+      parents[v].assign(ps.begin(), ps.end());
     }
-    r.dags.push_back(std::move(dag));
+    return parents;
+  };
+  for (const PooledDag& d : pool.snapshot()) {
+    if (o.classes)
+      r.classes.push_back({.score = d.score, .dag = parents_of(d.choices)});
+    else  // every DAG kept; summarize() finds their classes
+      r.dags.push_back({d.score, parents_of(d.choices)});
   }
+  if (o.classes) list_members(r, o.dag_capacity(n));
   return r;
 }
 
@@ -254,7 +267,7 @@ class Driver {
         stop_(stop),
         own_(o.time),
         checkpoint_(checkpoint),
-        pool_(cache, o.epsilon, o.pool_capacity(cache.n_vars())) {}
+        pool_(cache, o.epsilon, o.pool_capacity(cache.n_vars()), o.classes) {}
 
   PoolReport run(SearchStats& total);
 
@@ -269,7 +282,7 @@ class Driver {
   }
   void seed_pool(SearchStats& total);
   void run_chains(SearchStats& total);
-  void complete_pool_classes(SearchStats& total, bool at_end);
+  void complete_pool(SearchStats& total, bool at_end);
   void monitor();
   bool stalled(double now);
   double reserve() const;
@@ -288,9 +301,11 @@ class Driver {
   std::atomic<bool> halt_{false};
   std::atomic<int> running_{0};
   std::atomic<std::uint64_t> climbs_{0};
-  // Seconds per (pooled DAG x variable) that the final report takes (snapshot, classes, edge
-  // probabilities, files): a guess until a checkpoint measures it.
-  double report_rate_ = 2e-7;
+  // Seconds per (class or listed DAG x variable) that the final report takes (snapshot, members,
+  // classes, edge probabilities, files): a guess until a checkpoint measures it. andes, 44,843
+  // classes and 44,843 DAGs of 223 variables: 7 s on 2 threads (the pool JSON holds a DAG and a
+  // CPDAG per class: 300 MB).
+  double report_rate_ = 4e-7;
   // Seconds the chains leave for class completion before the report's reserve: a share of the
   // budget (o.time or the stop token's deadline, whichever is sooner), set in run().
   double completion_share_ = 0;
@@ -365,14 +380,14 @@ PoolReport Driver::run(SearchStats& total) {
     run_chains(total);
     if (stalled_ && !should_stop_outside()) {
       stall_armed_ = false;
-      complete_pool_classes(total, false);
+      complete_pool(total, false);
       if (o_.progress) progress_line("search: pool completed, chains resume");
       if (!should_stop_outside()) {
         halt_.store(false);
         run_chains(total);
       }
     }
-    complete_pool_classes(total, true);
+    complete_pool(total, true);
   }
   note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exact best
   PoolReport r = make_report(cache_, pool_, o_);
@@ -383,7 +398,8 @@ PoolReport Driver::run(SearchStats& total) {
   total.best_score = r.dags.empty() ? 0 : r.dags.front().score;
   total.best_time = optimal ? r.seconds : best_time_;
   total.improvements = std::max<std::uint64_t>(improvements_, 1);
-  total.pool_size = r.dags.size();
+  total.pool_size = pool_.size();
+  total.pool_equivalent = pool_.equivalent();
   total.seconds = r.seconds;
   return r;
 }
@@ -433,12 +449,11 @@ void Driver::run_chains(SearchStats& total) {
     if (e) std::rethrow_exception(e);
 }
 
-// Neighbour and class completion (complete_neighbours.cpp, complete_classes.cpp) until the
-// report's reserve before the deadline (at_end), or, after a stall, for at most
-// kStallCompletionShare of the time left and never into the share kept for the completion at
-// the end (see the top of the file). The counters add up over both runs;
-// the class counts and `completion_stopped` are the last run's.
-void Driver::complete_pool_classes(SearchStats& total, bool at_end) {
+// Neighbour completion (complete_neighbours.cpp) until the report's reserve before the deadline
+// (at_end), or, after a stall, for at most kStallCompletionShare of the time left and never
+// into the share kept for the completion at the end (see the top of the file). The counters
+// add up over both runs; `completion_stopped` is the last run's.
+void Driver::complete_pool(SearchStats& total, bool at_end) {
   if (!o_.complete_classes) return;
   const double keep =
       at_end ? 0
@@ -446,35 +461,25 @@ void Driver::complete_pool_classes(SearchStats& total, bool at_end) {
   const auto stop_fn = [this, keep] { return should_stop_outside(keep); };
   const std::size_t capacity = o_.pool_capacity(cache_.n_vars());
   const double t0 = own_.elapsed();
-  // Classes first (cheap, and where the pool outgrows its capacity the equivalent DAGs of the
-  // best classes are the ones to keep), then the neighbours, then the classes of what they added.
-  ClassCompletion c = complete_classes(cache_, pool_, stop_fn, capacity);
-  NeighbourCompletion nb;
-  if (!c.stopped) {
-    nb = complete_neighbours(cache_, pool_, stop_fn, kNeighbourExpansions * capacity);
-    if (nb.admitted > 0 && !nb.stopped) {
-      const ClassCompletion again = complete_classes(cache_, pool_, stop_fn, capacity);
-      c.admitted += again.admitted;
-      c.capped += again.capped;
-      c.stopped = again.stopped;
-      c.classes = again.classes;  // the second pass walks every class of the final pool
-      c.members = again.members;
-    }
-  }
+  const NeighbourCompletion nb =
+      complete_neighbours(cache_, pool_, stop_fn, kNeighbourExpansions * capacity);
   ++total.completion_runs;
   total.neighbours_expanded += nb.expanded;
   total.neighbours_admitted += nb.admitted;
   total.completion_seconds += own_.elapsed() - t0;
-  total.completion_classes = c.classes;
-  total.completion_members = c.members;
-  total.completion_admitted += c.admitted;
-  total.completion_stopped = nb.stopped || c.stopped || c.capped > 0;
+  total.completion_stopped = nb.stopped;
 }
 
 // Seconds to keep before the deadline for the final report of the current pool, so that the
 // files are on disk by the deadline (plus the monitor's 20 ms poll), not long after it.
 double Driver::reserve() const {
-  const double cells = static_cast<double>(pool_.size()) * static_cast<double>(cache_.n_vars());
+  // The report lists the pool's classes and up to dag_capacity of their DAGs (a class holds
+  // one DAG or more, so that many DAGs at most once the classes are as many).
+  const std::size_t n = cache_.n_vars();
+  const std::size_t classes = pool_.size();
+  const std::size_t dags =
+      o_.classes ? std::min(o_.dag_capacity(n), std::max<std::size_t>(classes, 1000)) : 0;
+  const double cells = static_cast<double>(classes + dags) * static_cast<double>(n);
   return 0.05 + report_rate_ * cells;
 }
 
@@ -499,7 +504,8 @@ void Driver::monitor() {
       PoolReport snap = make_report(cache_, pool_, o_);
       snap.seconds = now;
       checkpoint_(snap);
-      const double cells = static_cast<double>(snap.dags.size()) * cache_.n_vars();
+      const double cells =
+          static_cast<double>(snap.dags.size() + snap.classes.size()) * cache_.n_vars();
       if (cells >= 1e5) report_rate_ = 1.25 * (own_.elapsed() - now) / cells;
       if (o_.progress) progress_line("checkpoint written");
     }

@@ -32,7 +32,7 @@ import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 key = lambda d: sorted(json.dumps(g["parents"]) for g in d["dags"])
 assert key(a) == key(b)
-assert a["mec_count"] == b["mec_count"]
+assert a["class_count"] == b["class_count"]
 EOF
 }
 

@@ -1,0 +1,25 @@
+// The DAGs of a Markov equivalence class, listed from one of them.
+//
+//   std::vector<bnsl::ParentSets> m = bnsl::class_members(dag, 1000);   // dag first
+//
+// Every DAG of a class is reached from any other by reversals of covered arcs whose
+// intermediate DAGs stay in the class (Chickering 1995, theorem 2; u -> v is covered when
+// parents(v) = parents(u) + {u}): the members are walked breadth first from `dag`, which comes
+// first, up to `max` of them. Parent lists are sorted. No score is needed: BIC and BDeu give
+// every member of a class the same score.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "bnsl/report.hpp"
+
+namespace bnsl {
+
+std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max);
+
+// Fills report.dags with the members of report.classes (each class's `dag` first), class by
+// class in order, at most max_dags in all, each with its class's score and id.
+void list_members(PoolReport& report, std::size_t max_dags);
+
+}  // namespace bnsl

@@ -1,0 +1,333 @@
+// Orientation fractions of a class's reversible edges (orientations.hpp).
+//
+// The DAGs of a class orient each chain component C of its CPDAG (a connected chordal graph)
+// independently, as an AMO: an acyclic orientation without v-structures. An AMO of a connected
+// chordal graph has exactly one source, so the AMOs of C split by their source r. Orienting
+// r's edges outwards and closing under Meek's rules 1-3 forces some arcs and leaves undirected
+// pieces, each connected and chordal, which the AMOs with source r orient independently
+// (He, Jia & Yu, "Counting and exploring sizes of Markov equivalence classes", JMLR 2015).
+// Hence, with #AMO from Clique-Picking (mec_size.cpp),
+//   #AMO(C) = sum over r of #AMO_r(C),  #AMO_r(C) = product over pieces H of #AMO(H),
+// and for an edge u - v of C
+//   P_C(u -> v) = sum over r of #AMO_r(C) / #AMO(C) * (1 if r's closure forces u -> v,
+//                 0 if it forces v -> u, P_H(u -> v) if the edge lies in its piece H).
+// The recursion is memoized by vertex set; the pieces shrink at every level. A component that
+// needs more than max_subproblems vertex sets (e.g. a large clique, whose pieces are all its
+// subsets) is estimated instead from AMOs drawn uniformly by the same split: draw r with
+// probability #AMO_r(C) / #AMO(C), then an AMO of each piece. Both are checked against brute
+// force enumeration in tests/test_orientations.cpp.
+#include "pool/orientations.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <stdexcept>
+#include <utility>
+
+#include "pool/mec_size.hpp"
+
+namespace bnsl {
+namespace {
+
+using Graph = std::vector<std::vector<int>>;
+
+// Arc states of a graph under orientation, stored beside each adjacency list.
+class Orienting {
+ public:
+  explicit Orienting(const Graph& g) : g_(g), state_(g.size()) {
+    for (std::size_t v = 0; v < g.size(); ++v) state_[v].assign(g[v].size(), 0);
+  }
+  bool adjacent(int a, int b) const { return pos(a, b) >= 0; }
+  bool undirected(int a, int b) const { return state_[a][pos(a, b)] == 0; }
+  bool arc(int a, int b) const {  // a -> b
+    const int i = pos(a, b);
+    return i >= 0 && state_[a][i] == 1;
+  }
+  void orient(int a, int b) {
+    state_[a][pos(a, b)] = 1;
+    state_[b][pos(b, a)] = 2;
+    queue_.emplace_back(a, b);
+  }
+  // Closes under Meek's rules 1-3.
+  void close() {
+    const int n = static_cast<int>(g_.size());
+    for (bool changed = true; changed;) {
+      while (!queue_.empty()) {  // rule 1: a -> b - c, a and c not adjacent: b -> c
+        const auto [a, b] = queue_.back();
+        queue_.pop_back();
+        for (std::size_t k = 0; k < g_[b].size(); ++k) {
+          const int c = g_[b][k];
+          if (state_[b][k] == 0 && c != a && !adjacent(a, c)) orient(b, c);
+        }
+      }
+      changed = false;
+      for (int x = 0; x < n; ++x)
+        for (std::size_t k = 0; k < g_[x].size(); ++k) {
+          const int y = g_[x][k];
+          if (state_[x][k] != 0) continue;
+          if (rule2(x, y) || rule3(x, y)) {
+            orient(x, y);
+            changed = true;
+          }
+        }
+    }
+  }
+  // Connected components (of at least 2 vertices) of the undirected edges.
+  std::vector<std::vector<int>> pieces() const {
+    const int n = static_cast<int>(g_.size());
+    std::vector<char> seen(static_cast<std::size_t>(n), 0);
+    std::vector<std::vector<int>> out;
+    std::vector<int> stack;
+    for (int s = 0; s < n; ++s) {
+      if (seen[s]) continue;
+      seen[s] = 1;
+      std::vector<int> piece;
+      stack.assign(1, s);
+      while (!stack.empty()) {
+        const int v = stack.back();
+        stack.pop_back();
+        piece.push_back(v);
+        for (std::size_t k = 0; k < g_[v].size(); ++k)
+          if (state_[v][k] == 0 && !seen[g_[v][k]]) {
+            seen[g_[v][k]] = 1;
+            stack.push_back(g_[v][k]);
+          }
+      }
+      if (piece.size() >= 2) {
+        std::sort(piece.begin(), piece.end());
+        out.push_back(std::move(piece));
+      }
+    }
+    return out;
+  }
+  std::vector<std::pair<int, int>> arcs() const {
+    std::vector<std::pair<int, int>> out;
+    for (std::size_t v = 0; v < g_.size(); ++v)
+      for (std::size_t k = 0; k < g_[v].size(); ++k)
+        if (state_[v][k] == 1) out.emplace_back(static_cast<int>(v), g_[v][k]);
+    return out;
+  }
+
+ private:
+  int pos(int a, int b) const {
+    const auto& row = g_[a];
+    auto it = std::lower_bound(row.begin(), row.end(), b);
+    return it != row.end() && *it == b ? static_cast<int>(it - row.begin()) : -1;
+  }
+  // Rule 2: x -> z -> y for some z.
+  bool rule2(int x, int y) const {
+    for (std::size_t k = 0; k < g_[x].size(); ++k)
+      if (state_[x][k] == 1 && arc(g_[x][k], y)) return true;
+    return false;
+  }
+  // Rule 3: x - c -> y and x - d -> y with c and d not adjacent.
+  bool rule3(int x, int y) const {
+    std::vector<int> into;
+    for (std::size_t k = 0; k < g_[x].size(); ++k) {
+      const int c = g_[x][k];
+      if (state_[x][k] == 0 && c != y && arc(c, y)) into.push_back(c);
+    }
+    for (std::size_t i = 0; i < into.size(); ++i)
+      for (std::size_t j = i + 1; j < into.size(); ++j)
+        if (!adjacent(into[i], into[j])) return true;
+    return false;
+  }
+
+  const Graph& g_;
+  std::vector<std::vector<char>> state_;  // per adjacency entry: 0 -, 1 out, 2 in
+  std::vector<std::pair<int, int>> queue_;
+};
+
+// The subgraph of g induced by the sorted vertex set s, over indices 0..|s|-1.
+Graph induced(const Graph& g, const std::vector<int>& s) {
+  Graph h(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i)
+    for (int w : g[s[i]]) {
+      auto it = std::lower_bound(s.begin(), s.end(), w);
+      if (it != s.end() && *it == w) h[i].push_back(static_cast<int>(it - s.begin()));
+    }
+  return h;
+}
+
+struct OverBudget : std::exception {};
+
+// One chain component: the exact recursion and the sampler, memoized by vertex set (indices
+// of the component's graph).
+class ComponentOrientations {
+ public:
+  using Key = std::vector<int>;
+  using Fractions = std::map<std::pair<int, int>, double>;  // (u, v), u < v -> P(u -> v)
+
+  ComponentOrientations(const Graph& g, std::size_t max_subproblems)
+      : g_(g), max_subproblems_(max_subproblems) {}
+
+  const Fractions& exact(const Key& s) {
+    if (auto it = fractions_.find(s); it != fractions_.end()) return it->second;
+    if (fractions_.size() >= max_subproblems_) throw OverBudget();
+    Fractions f;
+    const Split& sp = split(s);
+    for (std::size_t r = 0; r < s.size(); ++r) {
+      const double w = sp.weight[r];
+      for (const auto& [a, b] : sp.arcs[r])
+        if (a < b)
+          f[{a, b}] += w;
+        else
+          f[{b, a}] += 0;
+      for (const Key& piece : sp.pieces[r])
+        for (const auto& [edge, p] : exact(piece)) f[edge] += w * p;
+    }
+    return fractions_.emplace(s, std::move(f)).first->second;
+  }
+
+  const BigUint& count(const Key& s) {
+    if (auto it = counts_.find(s); it != counts_.end()) return it->second;
+    return counts_.emplace(s, count_amos(induced(g_, s))).first->second;
+  }
+
+  // Draws an AMO of the vertex set s uniformly; appends its arcs.
+  void sample(const Key& s, std::mt19937_64& rng, std::vector<std::pair<int, int>>& arcs) {
+    const Split& sp = split(s);
+    double u = std::uniform_real_distribution<double>(0, 1)(rng);
+    std::size_t r = 0;
+    while (r + 1 < s.size() && u >= sp.weight[r]) u -= sp.weight[r++];
+    arcs.insert(arcs.end(), sp.arcs[r].begin(), sp.arcs[r].end());
+    for (const Key& piece : sp.pieces[r]) sample(piece, rng, arcs);
+  }
+
+ private:
+  struct Split {                                         // per root r of the vertex set:
+    std::vector<double> weight;                          // #AMO_r / #AMO
+    std::vector<std::vector<std::pair<int, int>>> arcs;  // forced arcs (component indices)
+    std::vector<std::vector<Key>> pieces;                // pieces (component indices)
+  };
+
+  const Split& split(const Key& s) {
+    if (auto it = splits_.find(s); it != splits_.end()) return it->second;
+    const Graph h = induced(g_, s);
+    const double total = count(s).log10();
+    Split sp;
+    for (std::size_t r = 0; r < s.size(); ++r) {
+      const RootedSplit rs = rooted_split(h, static_cast<int>(r));
+      std::vector<std::pair<int, int>> arcs;
+      for (const auto& [a, b] : rs.arcs) arcs.emplace_back(s[a], s[b]);
+      std::vector<Key> pieces;
+      double log10_count = 0;
+      for (const auto& p : rs.pieces) {
+        Key piece;
+        for (int i : p) piece.push_back(s[i]);
+        log10_count += count(piece).log10();
+        pieces.push_back(std::move(piece));
+      }
+      sp.weight.push_back(std::pow(10.0, log10_count - total));
+      sp.arcs.push_back(std::move(arcs));
+      sp.pieces.push_back(std::move(pieces));
+    }
+    return splits_.emplace(s, std::move(sp)).first->second;
+  }
+
+  const Graph& g_;
+  std::size_t max_subproblems_;
+  std::map<Key, BigUint> counts_;
+  std::map<Key, Split> splits_;
+  std::map<Key, Fractions> fractions_;
+};
+
+}  // namespace
+
+RootedSplit rooted_split(const std::vector<std::vector<int>>& adjacency, int root) {
+  Orienting o(adjacency);
+  for (int w : adjacency[static_cast<std::size_t>(root)]) o.orient(root, w);
+  o.close();
+  return {o.arcs(), o.pieces()};
+}
+
+bool OrientationCache::find(const std::vector<int>& key, Entry& out) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return false;
+  out = it->second;
+  return true;
+}
+
+void OrientationCache::put(std::vector<int> key, Entry entry) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  entries_.emplace(std::move(key), std::move(entry));
+}
+
+EdgeOrientations edge_orientations(const Cpdag& cpdag, const OrientationLimits& limits,
+                                   OrientationCache* cache) {
+  EdgeOrientations out;
+  const std::size_t n = cpdag.n_vars();
+  Graph und(n);  // the reversible edges, symmetric
+  for (std::size_t v = 0; v < n; ++v)
+    for (int u : cpdag.undirected[v]) {
+      und[v].push_back(u);
+      und[static_cast<std::size_t>(u)].push_back(static_cast<int>(v));
+    }
+  for (auto& row : und) {
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+  }
+  std::vector<char> seen(n, 0);
+  for (std::size_t s = 0; s < n; ++s) {
+    if (seen[s] || und[s].empty()) continue;
+    std::vector<int> comp, stack{static_cast<int>(s)};
+    seen[s] = 1;
+    while (!stack.empty()) {
+      const int v = stack.back();
+      stack.pop_back();
+      comp.push_back(v);
+      for (int w : und[v])
+        if (!seen[w]) {
+          seen[w] = 1;
+          stack.push_back(w);
+        }
+    }
+    std::sort(comp.begin(), comp.end());
+    const Graph g = induced(und, comp);  // sorted comp: local order = id order
+    std::vector<int> key(comp);          // the component: its vertices, then its adjacency rows
+    for (const auto& row : g) {
+      key.push_back(-1);
+      key.insert(key.end(), row.begin(), row.end());
+    }
+    OrientationCache::Entry entry;
+    if (!cache || !cache->find(key, entry)) {
+      std::vector<int> all(comp.size());
+      for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+      ComponentOrientations co(g, limits.max_subproblems);
+      entry.count = co.count(all);
+      ComponentOrientations::Fractions f;
+      try {
+        f = co.exact(all);
+      } catch (const OverBudget&) {
+        entry.sampled = true;
+        f.clear();
+        for (std::size_t v = 0; v < g.size(); ++v)
+          for (int w : g[v])
+            if (static_cast<int>(v) < w) f[{static_cast<int>(v), w}] = 0;
+        std::mt19937_64 rng(limits.seed ^ (0x9e3779b97f4a7c15ULL * (comp.front() + 1)));
+        std::vector<std::pair<int, int>> arcs;
+        for (std::size_t k = 0; k < limits.samples; ++k) {
+          arcs.clear();
+          co.sample(all, rng, arcs);
+          for (const auto& [a, b] : arcs)
+            if (a < b) f[{a, b}] += 1.0 / static_cast<double>(limits.samples);
+        }
+      }
+      for (const auto& [edge, p] : f)
+        entry.fractions.emplace_back(edge.first, edge.second, std::min(1.0, p));
+      if (cache) cache->put(std::move(key), entry);
+    }
+    out.size *= entry.count;
+    if (entry.sampled) {
+      ++out.sampled;
+      out.samples = limits.samples;
+    }
+    for (const auto& [a, b, p] : entry.fractions) out.fractions.emplace_back(comp[a], comp[b], p);
+  }
+  std::sort(out.fractions.begin(), out.fractions.end());
+  return out;
+}
+
+}  // namespace bnsl

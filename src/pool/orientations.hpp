@@ -1,0 +1,69 @@
+// How the DAGs of a Markov equivalence class orient its reversible edges: for each reversible
+// edge u - v of a CPDAG, the fraction of the class's DAGs (its consistent extensions) that
+// contain u -> v. Exact by the rooted decomposition of each chain component (see
+// orientations.cpp); a component whose decomposition needs more than max_subproblems distinct
+// vertex sets is estimated from `samples` uniformly drawn orientations instead.
+//
+//   bnsl::Cpdag e = bnsl::essential_graph(parents);
+//   bnsl::EdgeOrientations o = bnsl::edge_orientations(e);
+//   for (const auto& [u, v, p] : o.fractions) ...   // u < v: P(u -> v); P(v -> u) = 1 - p
+//   o.sampled                                       // 0: all exact
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "pool/cpdag.hpp"
+#include "util/big_uint.hpp"
+
+namespace bnsl {
+
+struct EdgeOrientations {
+  std::vector<std::tuple<int, int, double>> fractions;  // (u, v, P(u -> v)), u < v, sorted
+  BigUint size = 1;         // the class's DAGs: the product of its components' AMO counts
+  std::size_t sampled = 0;  // chain components estimated by sampling (0: all exact)
+  std::size_t samples = 0;  // orientations drawn per sampled component
+};
+
+struct OrientationLimits {
+  std::size_t max_subproblems = 1024;  // distinct vertex sets for an exact component
+  std::size_t samples = 1000;          // orientations drawn for a component beyond that
+  std::uint64_t seed = 1;              // of the sampling (the result is deterministic)
+};
+
+// Components already solved, shared by the classes of a pool (they share most of their chain
+// components) and by threads.
+class OrientationCache {
+ public:
+  struct Entry {
+    std::vector<std::tuple<int, int, double>> fractions;  // component indices
+    BigUint count;                                        // the component's AMOs
+    bool sampled = false;
+  };
+  bool find(const std::vector<int>& key, Entry& out) const;
+  void put(std::vector<int> key, Entry entry);
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::vector<int>, Entry> entries_;
+};
+
+EdgeOrientations edge_orientations(const Cpdag& cpdag, const OrientationLimits& limits = {},
+                                   OrientationCache* cache = nullptr);
+
+// The acyclic orientations without v-structures (AMOs) of a connected chordal graph
+// (adjacency[v]: sorted neighbours) whose only source is `root`, as the arcs that orienting
+// root's edges outwards forces (Meek's rules 1-3) and the undirected connected pieces left,
+// which the AMOs orient independently (their count is the product of the pieces' AMO counts).
+// Exposed for tests.
+struct RootedSplit {
+  std::vector<std::pair<int, int>> arcs;  // forced arcs (from, to)
+  std::vector<std::vector<int>> pieces;   // sorted vertex sets of at least 2 vertices
+};
+RootedSplit rooted_split(const std::vector<std::vector<int>>& adjacency, int root);
+
+}  // namespace bnsl
