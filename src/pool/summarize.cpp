@@ -158,8 +158,7 @@ void summarize(PoolReport& report, int threads) {
     }
   } else {
     for (std::size_t i = 0; i < report.classes.size(); ++i)
-      if (report.classes[i].dag.size() != report.variables.size() &&
-          !(report.variables.empty() && !report.classes[i].dag.empty()))
+      if (report.classes[i].dag.empty())
         throw RuntimeError("pool: classes[" + std::to_string(i) + "] has no DAG");
     classify_listed(report, threads);
   }
