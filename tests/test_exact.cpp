@@ -341,17 +341,30 @@ TEST_CASE("exact ilp: wine, every DAG within ln 3 equals the dp enumeration",
   CHECK(dp.mec_count == ilp.mec_count);
 }
 
+// Wine, BIC, epsilon ln 20: the exhaustive epsilon-safe cache and the DP's complete list of
+// every DAG within epsilon, summarised.
+struct WineList {
+  double eps = std::log(20.0);
+  ScoreCache cache;
+  bnsl::PoolReport dp;
+};
+
+WineList wine_complete_list() {
+  WineList w;
+  w.cache = explore_cache(read_wine(), {ScoreKind::bic, 1.0}, w.eps);
+  w.dp = solve(w.cache, ExactMethod::dp, w.eps);
+  REQUIRE(w.dp.complete);
+  bnsl::summarize(w.dp);
+  return w;
+}
+
 // Two independent counts of each class: the members the DP's sink enumeration lists (every DAG
 // within epsilon; a class's DAGs share its score, and the exhaustive epsilon-safe cache keeps
 // every parent set they use) and Clique-Picking's count from the essential graph.
 TEST_CASE("exact dp: wine, each class of the complete list holds the DAGs its size says",
           "[exact][dp][wine][mec]") {
-  const bnsl::Dataset d = read_wine();
-  const double eps = std::log(20.0);
-  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, eps);
-  bnsl::PoolReport dp = solve(cache, ExactMethod::dp, eps);
-  REQUIRE(dp.complete);
-  bnsl::summarize(dp);
+  const WineList w = wine_complete_list();
+  const bnsl::PoolReport& dp = w.dp;
   REQUIRE(dp.classes.size() == static_cast<std::size_t>(dp.mec_count));
   std::size_t total = 0, multi = 0;
   for (const bnsl::PoolClass& c : dp.classes) {
@@ -383,12 +396,10 @@ std::map<std::pair<int, int>, double> dag_weighted_arcs(const bnsl::PoolReport& 
 
 TEST_CASE("search: wine's class pool lists the exact list's classes, DAGs and edge probabilities",
           "[exact][dp][wine][mec]") {
-  const bnsl::Dataset d = read_wine();
-  const double eps = std::log(20.0);
-  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, eps);
-  bnsl::PoolReport dp = solve(cache, ExactMethod::dp, eps);
-  REQUIRE(dp.complete);
-  bnsl::summarize(dp);
+  const WineList w = wine_complete_list();
+  const bnsl::PoolReport& dp = w.dp;
+  const ScoreCache& cache = w.cache;
+  const double eps = w.eps;
   bnsl::SearchOptions o;
   o.epsilon = bnsl::Epsilon::epsilon(eps);
   o.threads = 1;
@@ -417,7 +428,7 @@ TEST_CASE("search: wine's class pool lists the exact list's classes, DAGs and ed
   CHECK(listed.size() == r.dags.size());
   CHECK(listed == exact);
   const auto oracle = dag_weighted_arcs(dp);
-  for (const bnsl::PoolReport* report : {&r, &dp}) {
+  for (const bnsl::PoolReport* report : {static_cast<const bnsl::PoolReport*>(&r), &dp}) {
     CHECK(report->edges.size() == oracle.size());
     for (const auto& e : report->edges) {
       INFO(e.from << " -> " << e.to);

@@ -1,7 +1,7 @@
 // Ordering search over a score cache (OBS / ASOBS with local search and restarts) that fills a
-// pool with every DAG it meets within epsilon of the best, plus every order-consistent DAG
-// within epsilon of each local optimum, and at the end every DAG Markov equivalent to a pooled
-// one (class completion).
+// pool with the equivalence class of every DAG it meets within epsilon of the best, plus those
+// of every order-consistent DAG within epsilon of each local optimum, and at the end those one
+// family away from pooled ones (neighbour completion).
 //
 //   bnsl::ScoreCache cache = bnsl::read_jkl("alarm.jkl");
 //   bnsl::SearchOptions opt;                  // ASOBS, 1 thread, seed 1, epsilon = ln 20

@@ -116,36 +116,25 @@ class Checker {
     std::vector<std::string> graphs, scores;
     FamilyMemo memo;
     double worst = 0;
-    for (std::size_t i = 0; i < pool.dags.size(); ++i) {
-      const auto& d = pool.dags[i];
-      if (auto why = graph_problem(d.parents); !why.empty()) {
-        graphs.push_back("dags[" + std::to_string(i) + "]: " + why);
-        continue;
+    // A listed DAG or a class's DAG: `at` names it, `reported` is its score in the file.
+    const auto check = [&](const std::string& at, const ParentSets& parents, double reported) {
+      if (auto why = graph_problem(parents); !why.empty()) {
+        graphs.push_back(at + ": " + why);
+        return;
       }
-      const double s = rescore(scorer, d.parents, memo);
-      worst = std::max(worst, std::fabs(s - d.score));
-      if (!same(s, d.score)) {
+      const double s = rescore(scorer, parents, memo);
+      worst = std::max(worst, std::fabs(s - reported));
+      if (!same(s, reported)) {
         std::ostringstream msg;
         msg.precision(17);
-        msg << "dags[" << i << "]: reported " << d.score << ", recomputed " << s;
+        msg << at << ": reported " << reported << ", recomputed " << s;
         scores.push_back(msg.str());
       }
-    }
-    for (std::size_t i = 0; i < pool.classes.size(); ++i) {
-      const PoolClass& c = pool.classes[i];
-      if (auto why = graph_problem(c.dag); !why.empty()) {
-        graphs.push_back("classes[" + std::to_string(i) + "].dag: " + why);
-        continue;
-      }
-      const double s = rescore(scorer, c.dag, memo);
-      worst = std::max(worst, std::fabs(s - c.score));
-      if (!same(s, c.score)) {
-        std::ostringstream msg;
-        msg.precision(17);
-        msg << "classes[" << i << "]: reported " << c.score << ", its DAG recomputed " << s;
-        scores.push_back(msg.str());
-      }
-    }
+    };
+    for (std::size_t i = 0; i < pool.dags.size(); ++i)
+      check("dags[" + std::to_string(i) + "]", pool.dags[i].parents, pool.dags[i].score);
+    for (std::size_t i = 0; i < pool.classes.size(); ++i)
+      check("classes[" + std::to_string(i) + "].dag", pool.classes[i].dag, pool.classes[i].score);
     const bool valid = graphs.empty();
     add("acyclic",
         std::to_string(pool.dags.size()) + " DAGs, " + std::to_string(pool.classes.size()) +

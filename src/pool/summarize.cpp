@@ -38,13 +38,10 @@ std::uint64_t arc_key(int from, int to) {
          static_cast<std::uint32_t>(to);
 }
 
-struct Described {
-  std::vector<std::tuple<int, int, double>> fractions;  // reversible (u, v, P(u -> v))
-  std::size_t sampled = 0, samples = 0;
-};
-
-// The CPDAG, size and orientation fractions of class c, from c.dag.
-Described describe_class(PoolClass& c, OrientationCache& cache) {
+// The CPDAG and size of class c, from c.dag, and the orientation fractions of its reversible
+// edges; its CPDAG's encoding into *code when code is not null.
+EdgeOrientations describe_class(PoolClass& c, OrientationCache& cache,
+                                std::vector<std::uint32_t>* code) {
   const Cpdag e = essential_graph(c.dag);
   c.arcs.clear();
   c.edges.clear();
@@ -56,20 +53,17 @@ Described describe_class(PoolClass& c, OrientationCache& cache) {
   }
   std::sort(c.arcs.begin(), c.arcs.end());
   std::sort(c.edges.begin(), c.edges.end());
+  if (code) *code = e.encode();
   // The size is the product of the chain components' AMO counts, which the orientations
   // count (per component, shared across classes) as mec_size would.
   EdgeOrientations o = edge_orientations(e, {}, &cache);
   c.size = o.size.to_string();
   c.log10_size = o.size.log10();
-  Described d;
-  d.fractions = std::move(o.fractions);
-  d.sampled = o.sampled;
-  d.samples = o.samples;
-  return d;
+  return o;
 }
 
 std::vector<EdgeProb> edge_probabilities(const std::vector<PoolClass>& classes,
-                                         const std::vector<Described>& described) {
+                                         const std::vector<EdgeOrientations>& described) {
   double best = -std::numeric_limits<double>::infinity();
   for (const auto& c : classes) best = std::max(best, c.score);
   std::vector<double> log_w(classes.size());
@@ -110,21 +104,19 @@ std::vector<EdgeProb> edge_probabilities(const std::vector<PoolClass>& classes,
   return edges;
 }
 
-// The class id of every listed DAG whose id is not already one of the classes', by its
-// essential graph.
-void classify_listed(PoolReport& report, int threads) {
-  const std::size_t k = report.classes.size();
-  bool known = true;
-  for (const PoolDag& d : report.dags)
-    known = known && d.mec >= 0 && static_cast<std::size_t>(d.mec) < k;
-  if (known) return;
-  std::vector<std::vector<std::uint32_t>> class_code(k), dag_code(report.dags.size());
-  parallel_for(static_cast<long>(k), threads, 16, [&](long i) {
-    class_code[static_cast<std::size_t>(i)] =
-        essential_graph(report.classes[static_cast<std::size_t>(i)].dag).encode();
+// Whether every listed DAG carries the id of one of the classes (as the search's reports do).
+bool ids_known(const PoolReport& report) {
+  return std::all_of(report.dags.begin(), report.dags.end(), [&](const PoolDag& d) {
+    return d.mec >= 0 && static_cast<std::size_t>(d.mec) < report.classes.size();
   });
+}
+
+// The class id of every listed DAG, by its essential graph's encoding among the classes'
+// (class_code[id]).
+void classify_listed(PoolReport& report, const std::vector<std::vector<std::uint32_t>>& class_code,
+                     int threads) {
   std::unordered_multimap<std::uint64_t, int> by_hash;
-  for (std::size_t i = 0; i < k; ++i)
+  for (std::size_t i = 0; i < class_code.size(); ++i)
     by_hash.emplace(hash_encoding(class_code[i]), static_cast<int>(i));
   parallel_for(static_cast<long>(report.dags.size()), threads, 16, [&](long i) {
     PoolDag& d = report.dags[static_cast<std::size_t>(i)];
@@ -156,25 +148,26 @@ void summarize(PoolReport& report, int threads) {
       report.classes[static_cast<std::size_t>(id)].dag = first.parents;
       report.classes[static_cast<std::size_t>(id)].score = first.score;
     }
-  } else {
-    for (std::size_t i = 0; i < report.classes.size(); ++i)
-      if (report.classes[i].dag.empty())
-        throw RuntimeError("pool: classes[" + std::to_string(i) + "] has no DAG");
-    classify_listed(report, threads);
   }
-  std::vector<Described> described(report.classes.size());
+  for (std::size_t i = 0; i < report.classes.size(); ++i)
+    if (report.classes[i].dag.empty())
+      throw RuntimeError("pool: classes[" + std::to_string(i) + "] has no DAG");
+  const bool classify = !ids_known(report);
+  std::vector<std::vector<std::uint32_t>> codes(classify ? report.classes.size() : 0);
+  std::vector<EdgeOrientations> described(report.classes.size());
   OrientationCache cache;
   parallel_for(static_cast<long>(report.classes.size()), threads, 16, [&](long id) {
-    described[static_cast<std::size_t>(id)] =
-        describe_class(report.classes[static_cast<std::size_t>(id)], cache);
+    const auto c = static_cast<std::size_t>(id);
+    described[c] = describe_class(report.classes[c], cache, classify ? &codes[c] : nullptr);
   });
+  if (classify) classify_listed(report, codes, threads);
   for (auto& c : report.classes) c.members = 0;
   for (std::size_t i = report.dags.size(); i-- > 0;) {
     PoolClass& c = report.classes[static_cast<std::size_t>(report.dags[i].mec)];
     ++c.members;
     c.first = i;
   }
-  for (const Described& d : described)
+  for (const EdgeOrientations& d : described)
     if (d.sampled > 0) {
       report.orientation_sampled += d.sampled;
       report.orientation_samples = d.samples;

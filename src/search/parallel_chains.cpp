@@ -141,9 +141,10 @@ namespace {
 // (memory: that many times the pool's DAGs, briefly), so the pool can keep the best of them.
 constexpr std::size_t kDpOverfill = 4;
 
-// Share of a search's time budget kept for class completion after the chains. Trial runs,
-// `learn --time 10 --threads 1`: uci/insurance1000 (BIC BF 20) 12 classes, 117 DAGs, a few
-// ms; uci/hepatitis with --exact-max-vars 0, 11,097 classes, 69,895 DAGs in 0.22 s.
+// Share of a search's time budget kept for the completion after the chains. Trial runs (when
+// it also completed classes), `learn --time 10 --threads 1`: uci/insurance1000 (BIC BF 20) 12
+// classes, 117 DAGs, a few ms; uci/hepatitis with --exact-max-vars 0, 11,097 classes, 69,895
+// DAGs in 0.22 s.
 constexpr double kCompletionShare = 0.05;
 // The stall that triggers the completion before the end (see the top of the file).
 constexpr double kStallGrowth = 0.01;
@@ -306,7 +307,7 @@ class Driver {
   // classes and 44,843 DAGs of 223 variables: 7 s on 2 threads (the pool JSON holds a DAG and a
   // CPDAG per class: 300 MB).
   double report_rate_ = 4e-7;
-  // Seconds the chains leave for class completion before the report's reserve: a share of the
+  // Seconds the chains leave for the completion before the report's reserve: a share of the
   // budget (o.time or the stop token's deadline, whichever is sooner), set in run().
   double completion_share_ = 0;
   // The stall rule: armed while no completion has run before the end; pool_.inserted() at
