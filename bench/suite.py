@@ -262,6 +262,8 @@ def evaluate(bnsl, root, run, prefix, stderr_path):
         out.update(shd=j["shd"], shd_cpdag=j["shd_cpdag"],
                    arc_precision=j["arcs"]["precision"], arc_recall=j["arcs"]["recall"],
                    edge_precision=j["edges"]["precision"], edge_recall=j["edges"]["recall"])
+    if "edge_brier" in j:  # a pool with edge probabilities (p_edge) against the truth
+        out.update(brier_pool=j["edge_brier"]["pool"], brier_best=j["edge_brier"]["best"])
     if "data" in j:
         out["truth_score"] = j["data"]["truth"]
     if "test" in j:
@@ -335,7 +337,8 @@ def write_result(path, r):
 COLUMNS = ["name", "label", "command", "time", "threads", "seed", "exit", "wall_s", "cpu_s",
            "peak_rss_mib", "best_score", "dags", "classes", "optimal", "first_at_s", "best_at_s",
            "best_ref", "best_ref_score", "vs_best_ref", "shd", "shd_cpdag", "arc_precision",
-           "arc_recall", "edge_precision", "edge_recall", "test_ll", "truth_test_ll", "argv"]
+           "arc_recall", "edge_precision", "edge_recall", "brier_pool", "brier_best", "test_ll",
+           "truth_test_ll", "argv"]
 
 
 def derived(r):
@@ -369,16 +372,25 @@ def fmt(x, digits=2):
     return str(x)
 
 
+def sci(x):
+    """3 significant digits in scientific notation (Brier scores over n(n-1)/2 pairs are tiny);
+    blank when absent."""
+    return "" if x is None else f"{x:.2e}"
+
+
 def write_markdown(path, results, suite):
     lines = [f"Suite `{suite}`, {time.strftime('%Y-%m-%d', time.gmtime())}. Scores are the "
              "best found (BIC or BDeu, natural log); `vs ref` is that minus the best "
              "reference score of the line (`ref`); wall, CPU and peak RSS are of the whole "
              "bnsl process; `first at` is when the first network was on disk, `best at` when "
-             "the best was found.", "",
+             "the best was found; `Brier pool` is the Brier score of the pool's edge "
+             "probabilities against the true skeleton over all pairs, `Brier best` that of its "
+             "best network alone (lower is better).", "",
              "| data | command | budget s | threads | seed | wall s | CPU s | peak RSS MiB "
              "| best score | first at s | best at s | ref | vs ref | DAGs | classes | SHD (CPDAG) "
-             "| arc prec / rec | test LL/row | exit |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---|"]
+             "| arc prec / rec | Brier pool | Brier best | test LL/row | exit |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---"
+             "|---:|---:|---:|---|"]
     for r in map(derived, results):
         pr = ""
         if r.get("arc_precision") is not None:
@@ -389,8 +401,8 @@ def write_markdown(path, results, suite):
             fmt(r["time"], 0), fmt(r["threads"]), fmt(r["seed"]), fmt(r["wall_s"]),
             fmt(r["cpu_s"]), fmt(r["peak_rss_mib"], 1), fmt(r.get("best_score")),
             fmt(r.get("first_at_s"), 1), fmt(r.get("best_at_s"), 1), ref, fmt(r.get("vs_best_ref")), fmt(r.get("dags")),
-            fmt(r.get("classes")), fmt(r.get("shd_cpdag")), pr, fmt(r.get("test_ll"), 3),
-            str(r["exit"])]) + " |")
+            fmt(r.get("classes")), fmt(r.get("shd_cpdag")), pr, sci(r.get("brier_pool")),
+            sci(r.get("brier_best")), fmt(r.get("test_ll"), 3), str(r["exit"])]) + " |")
     with open(path + ".tmp", "w") as f:
         f.write("\n".join(lines) + "\n")
     os.replace(path + ".tmp", path)

@@ -1,7 +1,8 @@
 // `bnsl eval [--truth NET.bif] --learned X [--test DATA.csv] [--train DATA.csv] [--data
 // DATA.csv] [--json]`: parses the flags into an EvalRequest, runs bnsl::evaluate
 // (src/eval/evaluate.cpp: what is compared, scored and estimated, and from which files; the
-// definitions are in bnsl/eval.hpp) and prints the report as a table or as JSON on stdout.
+// definitions, edge Brier included, are in bnsl/eval.hpp) and prints the report as a table or
+// as JSON on stdout.
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -58,8 +59,18 @@ struct EvalCommand {
     row("edge precision / recall", num(e["precision"]) + " / " + num(e["recall"]));
     row("SHD (DAG)", j["shd"].dump());
     row("SHD (CPDAG)", j["shd_cpdag"].dump());
+    if (j.contains("edge_brier")) print_brier(j["edge_brier"], row);
     if (j.contains("data")) print_data(j["data"], row);
     if (j.contains("test")) print_test(j["test"], row);
+  }
+
+  template <class Row>
+  static void print_brier(const nlohmann::json& b, Row row) {
+    auto sci = [](const nlohmann::json& x) {
+      return x.is_null() ? std::string("n/a") : text(x.get<double>(), "%.2e");
+    };
+    row("edge Brier", "pool " + sci(b["pool"]) + ", best network alone " + sci(b["best"]) +
+                          " (over " + b["pairs"].dump() + " pairs)");
   }
 
   template <class Row>
@@ -102,7 +113,9 @@ Action register_eval(CLI::App& app) {
       "eval",
       "Compare a learned network with the true one: arcs and edges found, missed, extra, "
       "reversed, precision, recall, SHD of DAGs and CPDAGs; with --test, the mean "
-      "log-likelihood per held-out row.");
+      "log-likelihood per held-out row. For a pool, also the Brier score of its edge "
+      "probabilities (p_edge) against the true skeleton over all pairs, next to that of its "
+      "best network alone.");
   sub->add_option("--truth", cmd->request.truth_path,
                   "The true network (BIF); without it only the --test log-likelihood is given");
   sub->add_option("--learned", cmd->request.learned_path,

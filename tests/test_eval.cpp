@@ -3,17 +3,20 @@
 // orientation), arc and edge counts with precision and recall, the true network against
 // itself, structure files (names, errors with line and column), and the test
 // log-likelihood against the asia CPTs written out here and multiplied by hand; evaluate(), the
-// whole of `bnsl eval`, on asia against itself.
+// whole of `bnsl eval`, on asia against itself; the Brier score of edge probabilities on a
+// 4-variable example worked out by hand, directly and through a pool JSON file.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "bnsl/bif.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/eval.hpp"
 #include "bnsl/sample.hpp"
+#include "temp_dir.hpp"
 
 namespace {
 
@@ -257,4 +260,167 @@ TEST_CASE("eval: evaluate() runs what bnsl eval runs, and refuses what it cannot
   request.train_path = csv;  // --train without --test
   CHECK_THROWS_AS(bnsl::evaluate(request), bnsl::InputError);
   std::filesystem::remove(csv);
+}
+
+namespace {
+
+// The 4-variable example of the edge Brier tests, variables a b c d = 0 1 2 3.
+//   truth  a -> b, b -> c, d -> c          true pairs {a,b} {b,c} {c,d}
+//   best   a -> b, c -> b, a -> c          pairs {a,b} {b,c} {a,c}
+//   pool   a -> b 0.9 and b -> a 0.9       one pair listed twice, true:  (0.9 - 1)^2 = 0.01
+//          c -> b 0.6                      listed, true:                 (0.6 - 1)^2 = 0.16
+//          a -> c 0.3                      listed, not true:             (0.3 - 0)^2 = 0.09
+//          d -> b 0.2                      listed, not true:             (0.2 - 0)^2 = 0.04
+//          {c,d} not listed                true, p = 0:                  (0 - 1)^2   = 1
+//          {a,d} neither listed nor true:                                              0
+//   pool_sum = 0.01 + 0.16 + 0.09 + 0.04 + 1 = 1.30 over 4 * 3 / 2 = 6 pairs: 1.30 / 6
+//   best alone: {a,c} extra, {c,d} missed, {a,b} {b,c} right: best_sum = 2, 2 / 6
+const bnsl::ParentSets kBrierTruth = {{}, {0}, {1, 3}, {}};
+const bnsl::ParentSets kBrierBest = {{}, {0, 2}, {0}, {}};
+const std::vector<bnsl::PairProbability> kBrierPool = {
+    {0, 1, 0.9}, {2, 1, 0.6}, {1, 0, 0.9}, {0, 2, 0.3}, {3, 1, 0.2}};
+constexpr double kBrierPoolSum = 1.30, kBrierBestSum = 2;
+
+// The example's truth as a BIF (parameters arbitrary), variables in the order a b c d.
+const char* kBrierBif = R"(network t {
+}
+variable a {
+  type discrete [ 2 ] { y, n };
+}
+variable b {
+  type discrete [ 2 ] { y, n };
+}
+variable c {
+  type discrete [ 2 ] { y, n };
+}
+variable d {
+  type discrete [ 2 ] { y, n };
+}
+probability ( a ) {
+  table 0.5, 0.5;
+}
+probability ( b | a ) {
+  (y) 0.9, 0.1;
+  (n) 0.2, 0.8;
+}
+probability ( c | b, d ) {
+  (y, y) 0.9, 0.1;
+  (n, y) 0.6, 0.4;
+  (y, n) 0.3, 0.7;
+  (n, n) 0.1, 0.9;
+}
+probability ( d ) {
+  table 0.3, 0.7;
+}
+)";
+
+// The example's pool as written by bnsl learn, with its variables in the order d c b a (pool
+// index i is variable 3 - i of the truth): best DAG d: -, c: a, b: a c, a: -; edges as in the
+// example, with `back` the p_edge of the entry b -> a (0.9 when well formed) and `p_edge`
+// false for a file written without p_edge fields.
+std::string brier_pool_json(double back = 0.9, bool p_edge = true) {
+  auto edge = [&](int from, int to, double p, double pe) {
+    return "{\"from\": " + std::to_string(from) + ", \"to\": " + std::to_string(to) +
+           ", \"p\": " + std::to_string(p) +
+           (p_edge ? ", \"p_edge\": " + std::to_string(pe) : std::string()) + "}";
+  };
+  return "{\"score\": \"bic\", \"ess\": null, \"n\": 4, \"rows\": 100,\n"
+         " \"variables\": [\"d\", \"c\", \"b\", \"a\"],\n"
+         " \"epsilon\": 3, \"best_score\": -10.5, \"optimal\": false, \"complete\": false,\n"
+         " \"dags\": [{\"score\": -10.5, \"parents\": [[], [3], [1, 3], []]}],\n"
+         " \"edges\": [" +
+         edge(3, 2, 0.5, 0.9) + ",\n  " + edge(1, 2, 0.6, 0.6) + ",\n  " + edge(2, 3, 0.4, back) +
+         ",\n  " + edge(3, 1, 0.3, 0.3) + ",\n  " + edge(0, 2, 0.2, 0.2) + "]}\n";
+}
+
+}  // namespace
+
+TEST_CASE("eval: edge Brier score on a hand-computed example", "[eval][brier]") {
+  const bnsl::EdgeBrier b = bnsl::edge_brier(kBrierTruth, kBrierPool, kBrierBest, "p.json");
+  CHECK(b.pairs == 6);
+  CHECK(b.pool_sum == Approx(kBrierPoolSum).epsilon(1e-12));
+  CHECK(b.brier_pool == Approx(kBrierPoolSum / 6).epsilon(1e-12));
+  CHECK(b.best_sum == kBrierBestSum);
+  CHECK(b.brier_best == Approx(kBrierBestSum / 6).epsilon(1e-12));
+  // The best network alone is the count of skeleton pairs it gets wrong.
+  const auto c = bnsl::compare_structures(kBrierTruth, kBrierBest);
+  CHECK(b.best_sum == static_cast<double>(c.edges_missed + c.edges_extra));
+
+  // The order of the list does not matter, nor which of a pair's entries comes first.
+  std::vector<bnsl::PairProbability> reversed(kBrierPool.rbegin(), kBrierPool.rend());
+  CHECK(bnsl::edge_brier(kBrierTruth, reversed, kBrierBest, "p.json").pool_sum == b.pool_sum);
+
+  // Certainty on the true skeleton scores 0; nothing listed scores the true pairs, 3.
+  CHECK(bnsl::edge_brier(kBrierTruth, {{0, 1, 1.0}, {1, 2, 1.0}, {3, 2, 1.0}}, kBrierTruth, "p")
+            .pool_sum == 0);
+  CHECK(bnsl::edge_brier(kBrierTruth, {}, kBrierBest, "p").pool_sum == 3);
+  CHECK(std::isnan(bnsl::edge_brier({{}}, {}, {{}}, "p").brier_pool));  // no pairs
+}
+
+TEST_CASE("eval: edge Brier refuses malformed edge probabilities", "[eval][brier]") {
+  const std::vector<std::string> names = {"a", "b", "c", "d"};
+  auto error = [&](const std::vector<bnsl::PairProbability>& pool) -> std::string {
+    try {
+      bnsl::edge_brier(kBrierTruth, pool, kBrierBest, "p.json", names);
+    } catch (const bnsl::InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(error({{0, 1, 0.9}, {1, 0, 0.8}}) ==
+        "p.json: two entries of the edge 'a' - 'b' give different p_edge: 0.9 and 0.8");
+  CHECK(error({{0, 1, 0.9}, {1, 0, 0.9 + 1e-12}}).empty());  // rounding, not a disagreement
+  CHECK(error({{2, 2, 0.5}}).rfind("p.json: edge probability of 'c' - 'c': not a pair", 0) == 0);
+  CHECK(error({{0, 4, 0.5}}).rfind("p.json: edge probability of 'a' - 4: not a pair", 0) == 0);
+  CHECK(error({{0, 1, 1.5}}) == "p.json: edge probability 1.5 of 'a' - 'b' is not in [0, 1]");
+  CHECK_THROWS_AS(bnsl::edge_brier(kBrierTruth, {}, {{}, {}}, "p"), bnsl::RuntimeError);
+}
+
+TEST_CASE("eval: edge Brier of a pool JSON through read_learned and evaluate()", "[eval][brier]") {
+  bnsl_test::TempDir dir("eval_brier");
+  bnsl::EvalRequest request;
+  request.truth_path = dir.write("t.bif", kBrierBif);
+  request.learned_path = dir.write("p.pool.json", brier_pool_json());
+  const bnsl::BayesNet truth = bnsl::read_bif(request.truth_path);
+  REQUIRE(truth.parents == kBrierTruth);
+
+  // The reader maps the pool's indices to the truth's and keeps both entries of a - b.
+  const bnsl::LearnedNetwork l = bnsl::read_learned(request.learned_path, truth.names);
+  CHECK(l.parents == kBrierBest);
+  REQUIRE(l.edge_probabilities);
+  REQUIRE(l.edge_probabilities->size() == 5);
+  CHECK((*l.edge_probabilities)[0].u == 0);  // pool's a -> b: 3 -> 2
+  CHECK((*l.edge_probabilities)[0].v == 1);
+  CHECK((*l.edge_probabilities)[0].p == 0.9);
+
+  const bnsl::EvalReport r = bnsl::evaluate(request);
+  REQUIRE(r.edge_brier);
+  CHECK(r.edge_brier->pairs == 6);
+  CHECK(r.edge_brier->pool_sum == Approx(kBrierPoolSum).epsilon(1e-12));
+  CHECK(r.edge_brier->best_sum == kBrierBestSum);
+  const nlohmann::json j = nlohmann::json::parse(r.to_json());
+  CHECK(j["edge_brier"]["pairs"] == 6);
+  CHECK(j["edge_brier"]["pool"].get<double>() == Approx(kBrierPoolSum / 6).epsilon(1e-12));
+  CHECK(j["edge_brier"]["best"].get<double>() == Approx(kBrierBestSum / 6).epsilon(1e-12));
+  CHECK(j["edge_brier"]["pool_sum"].get<double>() == Approx(kBrierPoolSum).epsilon(1e-12));
+  CHECK(j["edge_brier"]["best_sum"].get<double>() == kBrierBestSum);
+
+  // A pool written without p_edge fields has no edge probabilities, and no Brier score.
+  request.learned_path = dir.write("old.pool.json", brier_pool_json(0.9, false));
+  CHECK_FALSE(bnsl::read_learned(request.learned_path, truth.names).edge_probabilities);
+  const bnsl::EvalReport old = bnsl::evaluate(request);
+  CHECK(old.structure);
+  CHECK_FALSE(old.edge_brier);
+  CHECK(old.to_json().find("edge_brier") == std::string::npos);
+
+  // Both entries of a - b, disagreeing: a malformed pool, named in the error.
+  request.learned_path = dir.write("bad.pool.json", brier_pool_json(0.8));
+  CHECK_THROWS_WITH(bnsl::evaluate(request), Catch::Contains("bad.pool.json") &&
+                                                 Catch::Contains("'a' - 'b'") &&
+                                                 Catch::Contains("different p_edge"));
+  CHECK_THROWS_AS(bnsl::evaluate(request), bnsl::InputError);
+  // An entry whose p_edge is below its p (b -> a: p 0.4, p_edge 0.1).
+  request.learned_path = dir.write("low.pool.json", brier_pool_json(0.1));
+  CHECK_THROWS_WITH(bnsl::read_learned(request.learned_path, truth.names),
+                    Catch::Contains("low.pool.json") && Catch::Contains("edges[2].p_edge"));
 }

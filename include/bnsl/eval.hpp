@@ -1,6 +1,7 @@
 // Evaluation of a learned network against a known one: structural comparison (arcs, skeleton
 // edges, structural Hamming distance of DAGs and of their essential graphs) and the mean
-// log-likelihood per row of held-out data.
+// log-likelihood per row of held-out data; for a pool, the Brier score of its skeleton-edge
+// probabilities.
 //
 //   bnsl::BayesNet truth = bnsl::read_bif("asia.bif");
 //   bnsl::LearnedNetwork l = bnsl::read_learned("out/asia.pool.json", truth.names);
@@ -8,6 +9,9 @@
 //   c.shd; c.shd_cpdag; c.arc_precision(); c.edge_recall();
 //   bnsl::Dataset test = bnsl::read_csv("asia-test.csv", {});
 //   double ll = bnsl::log_likelihood(truth, test, "asia-test.csv").mean();
+//   bnsl::EdgeBrier b = bnsl::edge_brier(truth.parents, *l.edge_probabilities, l.parents,
+//                                        "out/asia.pool.json", truth.names);
+//   b.brier_pool; b.brier_best;   // lower is better; 0 = the true skeleton with certainty
 //
 // Definitions (both graphs over the same variables; a pair {u, v} is adjacent when either
 // graph has an arc or edge between u and v):
@@ -24,6 +28,13 @@
 //                 is missing, extra, or present with a different mark (u -> v, v -> u, u - v).
 //                 So a reversed arc that is reversible in both (same class) costs 0, a
 //                 compelled arc learned undirected costs 1.
+//   edge Brier    over all n(n-1)/2 unordered pairs {u, v}: the mean of (p - t)^2, t = 1 when
+//                 the truth has an arc between u and v (either direction), else 0; p the
+//                 pool's probability of an edge between them (p_edge; 0 for a pair the pool
+//                 does not list), or for the best network alone 1 on its edges and 0 elsewhere
+//                 (so its sum is edges missed + extra). Lower is better (Brier 1950, Monthly
+//                 Weather Review 78(1)); a pool scores below its best network alone when its
+//                 probabilities put their uncertainty on the pairs the best DAG gets wrong.
 #pragma once
 
 #include <cmath>
@@ -67,22 +78,57 @@ StructureComparison compare_structures(const ParentSets& truth, const ParentSets
 std::size_t dag_shd(const ParentSets& a, const ParentSets& b);
 std::size_t cpdag_shd(const ParentSets& a, const ParentSets& b);
 
+// The probability that the skeleton edge {u, v} is present, in either direction.
+struct PairProbability {
+  int u = 0, v = 0;  // variable indices, in either order
+  double p = 0;      // probability of an arc u -> v or v -> u
+};
+
 // A learned structure read for evaluation, with its variables in the order of `names`.
 struct LearnedNetwork {
   std::string kind;             // "bif" | "pool" | "structure"
   ParentSets parents;           // parents[v], v indexing the names given to read_learned
   std::optional<BayesNet> net;  // the BIF as read (its parameters), for kind "bif"
+  // For kind "pool" with p_edge fields: one entry per entry of the pool's `edges` list (so a
+  // pair appears once or twice, as i -> j and j -> i), p = its p_edge; pairs not listed have
+  // probability 0. None for other kinds and for pools written without p_edge.
+  std::optional<std::vector<PairProbability>> edge_probabilities;
 };
 
 // Reads PATH by its name: *.bif a network (structure and parameters), *.json a pool file (its
-// best DAG, dags[0]), anything else a structure file of lines "child: p1 p2" (variable names
-// separated by blanks or commas; '#' starts a comment; blank lines ignored; a variable not
-// listed as a child has no parents). Variables are matched to `names` by name. Throws
-// InputError (FILE:LINE:COL where it applies) on a name unknown to `names`, a BIF or pool
-// whose variables are not exactly `names` (in any order), a child listed twice, or a cycle.
+// best DAG, dags[0], and its edge probabilities), anything else a structure file of lines
+// "child: p1 p2" (variable names separated by blanks or commas; '#' starts a comment; blank
+// lines ignored; a variable not listed as a child has no parents). Variables are matched to
+// `names` by name. Throws InputError (FILE:LINE:COL where it applies) on a name unknown to
+// `names`, a BIF or pool whose variables are not exactly `names` (in any order), a child
+// listed twice, a cycle, or a pool edge whose p_edge is below its p (or missing on some
+// entries only: read_pool_json reads a missing p_edge as 0, and bnsl writes p_edge >= p > 0,
+// so a pool whose p_edge are all 0 is taken as written without them).
 LearnedNetwork read_learned(const std::string& path, const std::vector<std::string>& names);
 LearnedNetwork parse_structure(const std::string& text, const std::string& file,
                                const std::vector<std::string>& names);
+
+// The Brier score of skeleton-edge probabilities (definition above) and of the best DAG's
+// skeleton, against the true DAG; `pairs` = n(n-1)/2, the means are the sums / pairs (NaN
+// for fewer than 2 variables). The means are tiny on thousands of variables, hence the sums.
+struct EdgeBrier {
+  std::size_t pairs = 0;  // unordered pairs of variables, n(n-1)/2
+  double brier_pool = 0;  // pool_sum / pairs
+  double brier_best = 0;  // best_sum / pairs
+  double pool_sum = 0;    // sum over all pairs of (p_edge - t)^2
+  double best_sum = 0;    // the same for the best DAG: edges missed + extra
+};
+
+// `truth` and `best` as parents[v] over the same n variables; `pool` lists probabilities of
+// pairs in either order, a pair possibly twice (both directed entries of a pool's edges
+// list): it counts once. Visits only the listed pairs and the true and best edges (pairs in
+// none contribute 0), in O(m log m) for m of them, never n^2. Throws InputError naming
+// `file` (and the variables by `names`, when given) on a pair listed twice with p differing
+// by more than 1e-9, a p outside [0, 1] (by more than 1e-9), an index out of range or u = v;
+// RuntimeError when the sizes of truth and best differ.
+EdgeBrier edge_brier(const ParentSets& truth, const std::vector<PairProbability>& pool,
+                     const ParentSets& best, const std::string& file,
+                     const std::vector<std::string>& names = {});
 
 // Log-likelihood of data rows under a network's parameters.
 struct TestLikelihood {
@@ -113,11 +159,12 @@ BayesNet estimate_on_domain(const BayesNet& domain, const ParentSets& parents, c
 BayesNet data_domain(const Dataset& train, const Dataset& test, const std::string& test_file);
 
 // One evaluation, as `bnsl eval` runs it (src/eval/evaluate.cpp): the learned network against
-// the true one (when given), scored on --data, and its held-out log-likelihood on --test with
-// parameters from --train (estimated on the learned structure) or else the learned BIF's.
+// the true one (when given; for a pool with edge probabilities, also their Brier score),
+// scored on --data, and its held-out log-likelihood on --test with parameters from --train
+// (estimated on the learned structure) or else the learned BIF's.
 struct EvalRequest {
   std::string truth_path;     // the true network (BIF); empty: none
-  std::string learned_path;   // .bif, .pool.json (its best DAG) or a structure file; required
+  std::string learned_path;   // .bif, .pool.json (best DAG, p_edge) or a structure file; required
   std::string test_path;      // held-out CSV: mean log-likelihood per row; empty: none
   std::string train_path;     // CSV the learned structure's parameters are estimated from
   std::string data_path;      // CSV both structures are scored on (arities as observed)
@@ -130,6 +177,7 @@ struct EvalReport {
   std::string truth_path, learned_path, learned_kind;
   std::size_t variables = 0, learned_arcs = 0;
   std::optional<StructureComparison> structure;  // with a true network
+  std::optional<EdgeBrier> edge_brier;  // with a true network and a pool with edge probabilities
   struct DataScores {
     std::string file;
     std::size_t rows = 0;

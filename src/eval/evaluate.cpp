@@ -1,5 +1,6 @@
 // One evaluation (bnsl/eval.hpp, EvalRequest): which files are read, which parameters score the
-// held-out rows, and the JSON of the result. `bnsl eval` parses its flags into a request, calls
+// held-out rows (and, for a pool against a true network, the Brier score of its edge
+// probabilities), and the JSON of the result. `bnsl eval` parses its flags into a request, calls
 // evaluate() and prints the report as a table or as this JSON.
 #include <algorithm>
 #include <cmath>
@@ -72,6 +73,9 @@ EvalReport evaluate_against_truth(const EvalRequest& request) {
   const LearnedNetwork learned = read_learned(request.learned_path, truth.names);
   r.learned_kind = learned.kind;
   r.structure = compare_structures(truth.parents, learned.parents);
+  if (learned.edge_probabilities)
+    r.edge_brier = edge_brier(truth.parents, *learned.edge_probabilities, learned.parents,
+                              request.learned_path, truth.names);
   r.variables = r.structure->variables;
   r.learned_arcs = r.structure->learned_arcs;
   if (!request.data_path.empty())
@@ -180,6 +184,12 @@ std::string EvalReport::to_json() const {
     j["shd"] = c.shd;
     j["shd_cpdag"] = c.shd_cpdag;
   }
+  if (edge_brier)
+    j["edge_brier"] = {{"pairs", edge_brier->pairs},
+                       {"pool", number(edge_brier->brier_pool)},
+                       {"best", number(edge_brier->brier_best)},
+                       {"pool_sum", number(edge_brier->pool_sum)},
+                       {"best_sum", number(edge_brier->best_sum)}};
   if (data) {
     j["data"] = {{"file", data->file},
                  {"rows", data->rows},

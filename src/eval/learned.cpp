@@ -1,11 +1,14 @@
 // Reading a learned structure for evaluation (bnsl/eval.hpp, read_learned): a BIF network, a
-// pool JSON's best DAG, or a plain structure file of "child: p1 p2" lines, with variables
-// matched to the true network's by name. Every name is checked against the true network, a
-// BIF or pool must have exactly its variables, and the result is checked acyclic (Kahn's
-// algorithm), so compare_structures always gets a DAG over the true network's variables.
+// pool JSON's best DAG and edge probabilities, or a plain structure file of "child: p1 p2"
+// lines, with variables matched to the true network's by name. Every name is checked against
+// the true network, a BIF or pool must have exactly its variables, and the result is checked
+// acyclic (Kahn's algorithm), so compare_structures always gets a DAG over the true network's
+// variables.
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "bnsl/error.hpp"
@@ -69,6 +72,32 @@ void check_acyclic(const ParentSets& g, const std::string& file) {
   if (done != n) throw InputError(file, 0, 0, "the learned graph has a directed cycle");
 }
 
+// The pool's edge probabilities (p_edge of every entry of its edges list) with indices mapped
+// by `to`; none when the file has no p_edge fields: read_pool_json reads a missing p_edge as 0,
+// and bnsl writes p_edge >= p > 0, so a list whose p_edge are all 0 was written without them.
+// An entry with p_edge below its p (by more than rounding) throws: a malformed or partly
+// p_edge-less list.
+std::optional<std::vector<PairProbability>> edge_probabilities(const PoolReport& pool,
+                                                               const std::vector<int>& to,
+                                                               const std::string& file) {
+  const auto& edges = pool.edges;
+  if (!edges.empty() &&
+      std::all_of(edges.begin(), edges.end(), [](const EdgeProb& e) { return e.p_edge == 0; }))
+    return std::nullopt;
+  std::vector<PairProbability> out;
+  out.reserve(edges.size());
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const EdgeProb& e = edges[i];
+    if (e.p_edge < e.p - 1e-9)
+      throw InputError(file, 0, 0,
+                       "pool JSON: 'edges[" + std::to_string(i) +
+                           "].p_edge': " + nlohmann::json(e.p_edge).dump() +
+                           " is below p = " + nlohmann::json(e.p).dump() + " (or missing)");
+    out.push_back({to[e.from], to[e.to], e.p_edge});
+  }
+  return out;
+}
+
 // Splits a line into words (separators: blanks, tabs, commas) with their 1-based columns.
 std::vector<std::pair<std::string, std::size_t>> words(const std::string& s, std::size_t from) {
   std::vector<std::pair<std::string, std::size_t>> out;
@@ -87,7 +116,7 @@ std::vector<std::pair<std::string, std::size_t>> words(const std::string& s, std
 LearnedNetwork parse_structure(const std::string& text, const std::string& file,
                                const std::vector<std::string>& names) {
   const auto at = index_names(names);
-  LearnedNetwork l{"structure", ParentSets(names.size()), std::nullopt};
+  LearnedNetwork l{"structure", ParentSets(names.size()), std::nullopt, std::nullopt};
   std::vector<bool> listed(names.size(), false);
   std::istringstream in(text);
   std::string line;
@@ -125,16 +154,16 @@ LearnedNetwork read_learned(const std::string& path, const std::vector<std::stri
   if (path.ends_with(".bif")) {
     BayesNet net = read_bif(path);
     LearnedNetwork l{"bif", remap(net.parents, match_variables(net.names, names, path)),
-                     std::move(net)};
+                     std::move(net), std::nullopt};
     check_acyclic(l.parents, path);
     return l;
   }
   if (path.ends_with(".json")) {
     const PoolReport pool = read_pool_json(path);
     if (pool.dags.empty()) throw InputError(path, 0, 0, "pool JSON lists no DAG");
-    LearnedNetwork l{"pool",
-                     remap(pool.dags[0].parents, match_variables(pool.variables, names, path)),
-                     std::nullopt};
+    const std::vector<int> to = match_variables(pool.variables, names, path);
+    LearnedNetwork l{"pool", remap(pool.dags[0].parents, to), std::nullopt,
+                     edge_probabilities(pool, to, path)};
     check_acyclic(l.parents, path);
     return l;
   }
