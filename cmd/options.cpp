@@ -181,7 +181,9 @@ void add_search_options(CLI::App& app, SearchOptions& o, std::string& trace) {
                  "from (seed, c)")
       ->capture_default_str();
   app.add_option("--pool-max", o.pool_max,
-                 "Most equivalence classes kept in the pool (the best are kept)")
+                 "Most equivalence classes kept in the pool; when more lie within epsilon, the "
+                 "best of each of 16 score bands spanning epsilon are kept (problems solved "
+                 "exactly keep the best)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
       ->capture_default_str();
   app.add_option("--max-dags", o.max_dags,

@@ -23,6 +23,7 @@
 #include "bnsl/explore.hpp"
 #include "bnsl/search.hpp"
 #include "oracle.hpp"
+#include "pool/complete_neighbours.hpp"
 #include "pool/dag_pool.hpp"
 #include "pool/order_enum.hpp"
 #include "score/compare.hpp"
@@ -133,6 +134,15 @@ double sum_scores(const bnsl::ScoreCache& c, const std::vector<std::uint32_t>& c
   double s = 0;
   for (std::size_t v = 0; v < ch.size(); ++v) s += c.var(v).score(ch[v]);
   return s;
+}
+
+// A random choice of entries (not checked for acyclicity: the pool does not check it).
+bnsl::Choices random_choices(const bnsl::ScoreCache& cache, std::mt19937_64& rng) {
+  bnsl::Choices ch(cache.n_vars());
+  for (std::size_t v = 0; v < ch.size(); ++v)
+    ch[v] = std::uniform_int_distribution<std::uint32_t>(
+        0, static_cast<std::uint32_t>(cache.var(v).size() - 1))(rng);
+  return ch;
 }
 
 // Every DAG (parent-set assignment from the cache) within eps of the optimum, by brute force.
@@ -316,6 +326,191 @@ TEST_CASE("order enumeration finds every consistent DAG within the slack", "[poo
   }
 }
 
+// Neighbour completion from one DAG G (max_expanded 1: G alone is expanded) against a brute
+// force: every DAG one family away from G, or G with one arc u -> v reversed when both new
+// families are in the cache and the arc is not covered, that is acyclic and within epsilon of
+// the best of them all. Full caches (every parent set of up to 2 parents) make reversals
+// available; random scores make some of them better than G.
+TEST_CASE("neighbour completion offers every one-family change and arc reversal", "[pool]") {
+  const std::size_t n = 5;
+  std::uint64_t reversals = 0;
+  for (int round = 0; round < 30; ++round) {
+    std::mt19937_64 rng(700 + round);
+    std::uniform_real_distribution<double> noise(-1.5, 1.5);
+    bnsl::ScoreCache cache(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      std::vector<std::vector<int>> sets{{}};
+      for (int a = 0; a < static_cast<int>(n); ++a) {
+        if (a == static_cast<int>(v)) continue;
+        sets.push_back({a});
+        for (int b = a + 1; b < static_cast<int>(n); ++b)
+          if (b != static_cast<int>(v)) sets.push_back({a, b});
+      }
+      for (const auto& ps : sets) cache.var(v).add(-0.5 * ps.size() + noise(rng), ps);
+      cache.var(v).sort_best_first();
+    }
+    // G: a random acyclic choice (parents earlier in a random order).
+    const auto order = random_order(n, rng);
+    std::vector<std::size_t> at(n);
+    for (std::size_t i = 0; i < n; ++i) at[order[i]] = i;
+    bnsl::Choices g(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      std::vector<std::uint32_t> ok;
+      for (std::uint32_t e = 0; e < cache.var(v).size(); ++e) {
+        bool before = true;
+        for (int u : cache.var(v).parents(e)) before = before && at[u] < at[v];
+        if (before) ok.push_back(e);
+      }
+      g[v] = ok[std::uniform_int_distribution<std::size_t>(0, ok.size() - 1)(rng)];
+    }
+    const double eps = 3.0;
+    auto parents_of = [&](const bnsl::Choices& ch) {
+      Parents p(n);
+      for (std::size_t v = 0; v < n; ++v) p[v] = entry_parents(cache, v, ch[v]);
+      return p;
+    };
+    // The brute force's candidates.
+    std::map<bnsl::Choices, double> cand{{g, sum_scores(cache, g)}};
+    const Parents pg = parents_of(g);
+    for (std::size_t v = 0; v < n; ++v)
+      for (std::uint32_t e = 0; e < cache.var(v).size(); ++e) {
+        bnsl::Choices h = g;
+        h[v] = e;
+        if (acyclic(parents_of(h))) cand.emplace(h, sum_scores(cache, h));
+      }
+    for (std::size_t v = 0; v < n; ++v)
+      for (int u : pg[v]) {
+        std::vector<int> pv, pu = pg[u];
+        for (int p : pg[v])
+          if (p != u) pv.push_back(p);
+        if (pv == pg[u]) continue;  // covered
+        pu.push_back(static_cast<int>(v));
+        std::sort(pu.begin(), pu.end());
+        const long jv = cache.var(v).find(pv), ju = cache.var(u).find(pu);
+        if (jv < 0 || ju < 0) continue;
+        bnsl::Choices h = g;
+        h[v] = static_cast<std::uint32_t>(jv);
+        h[u] = static_cast<std::uint32_t>(ju);
+        if (acyclic(parents_of(h))) cand.emplace(h, sum_scores(cache, h));
+      }
+    double best = -INFINITY;
+    for (auto& [c, sc] : cand) best = std::max(best, sc);
+    std::set<bnsl::Choices> expect;
+    for (auto& [c, sc] : cand)
+      if (sc >= best - eps - bnsl::score_tolerance(best, best - eps)) expect.insert(c);
+
+    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(eps), 100000, false);
+    pool.offer(0, bnsl::dag_hash(g), g);
+    const auto c = bnsl::complete_neighbours(
+        cache, pool, [] { return false; }, 1);
+    std::set<bnsl::Choices> got;
+    for (const auto& d : pool.snapshot()) got.insert(d.choices);
+    INFO("round " << round << ": " << expect.size() << " expected, " << c.reversals
+                  << " reversals admitted");
+    REQUIRE(got == expect);
+    reversals += c.reversals;
+  }
+  CHECK(reversals > 0);  // the reversal moves were exercised
+}
+
+// A pool too small for every class within epsilon, with score bands, keeps classes across
+// the range instead of the best ones only. Two variables: v0's entries score 0, -0.01, ...,
+// -0.29 (near the best), v1's 0 and -2.5, -2.51, ... (far). epsilon 3 in 4 bands of 0.75.
+TEST_CASE("a full pool with score bands drops from its most populated band", "[pool]") {
+  bnsl::ScoreCache cache(2);
+  for (int k = 0; k < 30; ++k) cache.var(0).add(-0.01 * k, std::vector<int>{});
+  cache.var(1).add(0, std::vector<int>{});
+  for (int k = 0; k < 20; ++k) cache.var(1).add(-2.5 - 0.01 * k, std::vector<int>{});
+  auto offer = [&](bnsl::DagPool& pool, std::uint32_t a, std::uint32_t b) {
+    const bnsl::Choices ch{a, b};
+    return pool.offer(0, bnsl::dag_hash(ch), ch);
+  };
+  auto fill = [&](bnsl::DagPool& pool) {
+    for (std::uint32_t a = 0; a < 30; ++a) offer(pool, a, 0);   // band 0, the best first
+    for (std::uint32_t b = 1; b <= 20; ++b) offer(pool, 0, b);  // band 3
+  };
+  SECTION("one band keeps the best 8") {
+    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(3), 8, false, 1);
+    fill(pool);
+    const auto snap = pool.snapshot();
+    REQUIRE(snap.size() == 8);
+    CHECK(pool.truncated());
+    for (std::size_t i = 0; i < 8; ++i) CHECK(snap[i].score == Approx(-0.01 * i).margin(1e-12));
+  }
+  SECTION("four bands keep the best 4 of each populated band") {
+    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(3), 8, false, 4);
+    fill(pool);
+    const auto snap = pool.snapshot();
+    REQUIRE(snap.size() == 8);
+    CHECK(pool.truncated());
+    CHECK(pool.band_counts() == std::vector<std::size_t>{4, 0, 0, 4});
+    for (std::size_t i = 0; i < 4; ++i) {
+      CHECK(snap[i].score == Approx(-0.01 * i).margin(1e-12));
+      CHECK(snap[4 + i].score == Approx(-2.5 - 0.01 * i).margin(1e-12));
+    }
+    // The band thresholds: band 0 and 3 are full (a class there must beat their worst).
+    CHECK(!pool.may_accept(-0.035));
+    CHECK(pool.may_accept(-0.025));
+    CHECK(pool.may_accept(-1.0));   // band 1: band 3 would give its worst
+    CHECK(!pool.may_accept(-3.1));  // below epsilon
+    // A new best shifts the bands (floor -2.8: no class leaves) and takes band 0's worst's place.
+    cache.var(0).add(0.2, std::vector<int>{});
+    REQUIRE(offer(pool, 30, 0));
+    CHECK(pool.best() == Approx(0.2));
+    CHECK(pool.size() == 8);
+    CHECK(pool.band_counts() == std::vector<std::size_t>{4, 0, 0, 4});
+    CHECK(pool.snapshot()[3].score == Approx(-0.02).margin(1e-12));
+  }
+  SECTION("room for all: bands change nothing") {
+    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(3), 100, false, 4);
+    fill(pool);
+    CHECK(pool.size() == 50);
+    CHECK(!pool.truncated());
+    CHECK(pool.band_counts() == std::vector<std::size_t>{30, 0, 0, 20});
+  }
+}
+
+// Random offers to a small banded pool: whatever the order, the pool holds distinct DAGs
+// within epsilon including the best offered, its band counts match its scores, and it is
+// exactly the set within epsilon unless it reports truncation at full size.
+TEST_CASE("a banded pool keeps its invariants under random offers", "[pool]") {
+  for (int round = 0; round < 4; ++round) {
+    auto cache = random_cache(4, 6, 2, 300 + round);
+    const double eps = 4.0;
+    const std::size_t cap = 10, bands = 4;
+    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(eps), cap, false, bands);
+    std::mt19937_64 rng(round);
+    std::map<bnsl::Choices, double> offered;
+    for (int t = 0; t < 400; ++t) {
+      const bnsl::Choices ch = random_choices(cache, rng);
+      const double s = sum_scores(cache, ch);
+      offered[ch] = s;
+      pool.offer(s, bnsl::dag_hash(ch), ch);
+      double best = -INFINITY;
+      bnsl::Choices best_ch;
+      for (auto& [c, sc] : offered)
+        if (sc > best) best = sc, best_ch = c;
+      const double floor = best - eps - bnsl::score_tolerance(best, best - eps);
+      std::set<bnsl::Choices> within, got;
+      for (auto& [c, sc] : offered)
+        if (sc >= floor) within.insert(c);
+      std::vector<std::size_t> counts(bands, 0);
+      for (auto& d : pool.snapshot()) {
+        REQUIRE(got.insert(d.choices).second);
+        REQUIRE(within.count(d.choices));
+        const double x = (best - d.score) / (eps / bands);
+        ++counts[std::min<std::size_t>(bands - 1, static_cast<std::size_t>(std::max(0.0, x)))];
+      }
+      REQUIRE(got.count(best_ch));
+      REQUIRE(pool.band_counts() == counts);  // no score lies on a band edge here
+      if (got != within) {
+        REQUIRE(pool.truncated());
+        REQUIRE(got.size() == cap);
+      }
+    }
+  }
+}
+
 TEST_CASE("the pool dedupes exactly when distinct DAGs share a 64-bit hash", "[pool]") {
   // Every DAG is offered under the same hash: the pool must tell them apart by their choices,
   // keep each once, and keep deduping after the first DAG of the hash is trimmed away.
@@ -324,10 +519,7 @@ TEST_CASE("the pool dedupes exactly when distinct DAGs share a 64-bit hash", "[p
   std::map<bnsl::Choices, double> offered;
   bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(1.5), 1000, false);
   for (int t = 0; t < 300; ++t) {
-    bnsl::Choices ch(4);
-    for (std::size_t v = 0; v < 4; ++v)
-      ch[v] = std::uniform_int_distribution<std::uint32_t>(
-          0, static_cast<std::uint32_t>(cache.var(v).size() - 1))(rng);
+    const bnsl::Choices ch = random_choices(cache, rng);
     const double s = sum_scores(cache, ch);
     const bool fresh = offered.emplace(ch, s).second;
     const bool admitted = pool.offer(s, 42, ch);
@@ -362,10 +554,7 @@ TEST_CASE("the pool keeps distinct DAGs within epsilon, re-trims, and caps", "[p
   std::mt19937_64 rng(5);
   std::map<bnsl::Choices, double> offered;
   for (int t = 0; t < 400; ++t) {
-    bnsl::Choices ch(4);
-    for (std::size_t v = 0; v < 4; ++v)
-      ch[v] = std::uniform_int_distribution<std::uint32_t>(
-          0, static_cast<std::uint32_t>(cache.var(v).size() - 1))(rng);
+    const bnsl::Choices ch = random_choices(cache, rng);
     const double s = sum_scores(cache, ch);
     offered[ch] = s;
     pool.offer(s, bnsl::dag_hash(ch), ch);

@@ -52,7 +52,7 @@ struct SearchOptions {
   int threads = 1;                // independent chains (0: all cores)
   std::uint64_t seed = 1;         // chain c uses a stream derived from (seed, c)
   Epsilon epsilon;                // the pool keeps DAGs with score >= best - epsilon
-  std::size_t pool_max = 100000;  // pool capacity in equivalence classes; the best are kept
+  std::size_t pool_max = 100000;  // pool capacity in equivalence classes (dag_pool.hpp)
   std::size_t max_dags = 100000;  // DAGs of those classes listed in the report, best first
   // The pool keeps one DAG per Markov equivalence class and the report lists the others, which
   // assumes a score-equivalent score (BIC, BDeu: equivalent DAGs score the same). False: the
@@ -113,6 +113,7 @@ struct SearchStats {
   std::uint64_t enumerations = 0;         // orders whose consistent DAGs were enumerated
   std::uint64_t neighbours_expanded = 0;  // DAGs whose one-family neighbourhood was walked
   std::uint64_t neighbours_admitted = 0;  // neighbours the pool admitted
+  std::uint64_t neighbours_reversed = 0;  // ... of them by an arc reversal
   bool completion_stopped = false;        // the neighbour walk ended before walking all it could
   double completion_seconds = 0;          // its wall time
   std::uint64_t completion_runs = 0;      // 2 when the chains stalled and the completion ran

@@ -1,7 +1,8 @@
 // The pool checker (include/bnsl/check.hpp): independent of the search and the pool code it
-// checks; it shares with them only LocalScorer (the scores) and summarize() (classes and edge
-// probabilities, checked by recomputation), and with `bnsl merge` the re-scoring of
-// pool/rescore.hpp.
+// checks; it shares with them only LocalScorer (the scores) and summarize() (classes, their
+// sizes and the arc probabilities, checked by recomputation), and with `bnsl merge` the
+// re-scoring of pool/rescore.hpp. The skeleton-edge probabilities are recomputed here from the
+// classes alone (each weighs size x exp(score - best)), without summarize().
 #include "bnsl/check.hpp"
 
 #include <algorithm>
@@ -242,8 +243,49 @@ class Checker {
       edges.push_back(std::to_string(pool.edges.size()) + " arcs listed, " +
                       std::to_string(fresh.edges.size()) + " with p > 0 recomputed");
     check_classes(pool, fresh, classes);
+    check_edge_probabilities(pool, edges);
     add("classes", std::to_string(fresh.classes.size()) + " classes", std::move(classes));
     add("edges", std::to_string(fresh.edges.size()) + " arcs", std::move(edges));
+  }
+
+  // p_edge of every pair: the classes' weights size x exp(score - best), in logs (sizes can
+  // pass 10^308), summed over the classes whose DAG has the pair adjacent, over their total.
+  // (Files written before p_edge existed have none: every p_edge reads 0; not checked.)
+  static void check_edge_probabilities(const PoolReport& pool, std::vector<std::string>& problems) {
+    if (std::all_of(pool.edges.begin(), pool.edges.end(),
+                    [](const EdgeProb& e) { return e.p_edge == 0; }))
+      return;
+    const double best = pool.classes.front().score;
+    std::vector<double> log_w;
+    for (const PoolClass& c : pool.classes)
+      log_w.push_back(c.log10_size * std::log(10.0) + (c.score - best));
+    const double top = *std::max_element(log_w.begin(), log_w.end());
+    double total = 0;
+    std::map<std::pair<int, int>, double> mass;  // pair (low, high) -> summed weight
+    for (std::size_t c = 0; c < pool.classes.size(); ++c) {
+      const double w = std::exp(log_w[c] - top);
+      total += w;
+      const ParentSets& dag = pool.classes[c].dag;
+      for (std::size_t v = 0; v < dag.size(); ++v)
+        for (const int u : dag[v])
+          mass[{std::min(u, static_cast<int>(v)), std::max(u, static_cast<int>(v))}] += w;
+    }
+    std::set<std::pair<int, int>> listed;
+    for (const auto& e : pool.edges) {
+      const std::pair<int, int> pair{std::min(e.from, e.to), std::max(e.from, e.to)};
+      listed.insert(pair);
+      const auto it = mass.find(pair);
+      const double p = it == mass.end() ? 0 : it->second / total;
+      if (std::fabs(p - e.p_edge) > 1e-6)
+        problems.push_back("p_edge(" + std::to_string(e.from) + " - " + std::to_string(e.to) +
+                           ") = " + std::to_string(e.p_edge) + ", recomputed from the classes " +
+                           std::to_string(p));
+    }
+    for (const auto& [pair, w] : mass)
+      if (w / total > 1e-6 && !listed.contains(pair))
+        problems.push_back("the pair " + std::to_string(pair.first) + " - " +
+                           std::to_string(pair.second) + " has p_edge " +
+                           std::to_string(w / total) + " but is not listed");
   }
 };
 

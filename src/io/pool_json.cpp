@@ -9,6 +9,8 @@
 #include <charconv>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -252,8 +254,17 @@ void parse_header(const json& j, const Field& f, PoolReport& r) {
 
 }  // namespace
 
-std::string pool_json_text(const PoolReport& r) {
+// The text is written in pieces of about a megabyte: a pool of 44,843 classes of 223 variables
+// is 300 MB of JSON, which is not held whole.
+void write_pool_json(std::ostream& os, const PoolReport& r) {
+  constexpr std::size_t kPiece = std::size_t{1} << 20;
   std::string out = "{\"score\": " + dump(r.score);
+  const auto flush = [&](bool always) {
+    if (always || out.size() >= kPiece) {
+      os.write(out.data(), static_cast<std::streamsize>(out.size()));
+      out.clear();
+    }
+  };
   out += ", \"ess\": " + (r.ess ? dump(*r.ess) : std::string("null"));
   out += ", \"n\": " + std::to_string(r.variables.size());
   out += ", \"rows\": " + std::to_string(r.rows);
@@ -273,17 +284,27 @@ std::string pool_json_text(const PoolReport& r) {
   for (std::size_t i = 0; i < r.classes.size(); ++i) {
     out += i ? ",\n  " : "\n  ";
     append_class_json(out, r.classes[i]);
+    flush(false);
   }
   out += "\n ],\n \"dags\": [";
   for (std::size_t i = 0; i < r.dags.size(); ++i) {
     out += i ? ",\n  " : "\n  ";
     append_dag_json(out, r.dags[i]);
+    flush(false);
   }
   out += "\n ],\n \"edges\": [";
-  for (std::size_t i = 0; i < r.edges.size(); ++i)
+  for (std::size_t i = 0; i < r.edges.size(); ++i) {
     out += (i ? ",\n  " : "\n  ") + edge_json(r.edges[i]);
+    flush(false);
+  }
   out += "\n ]\n}\n";
-  return out;
+  flush(true);
+}
+
+std::string pool_json_text(const PoolReport& r) {
+  std::ostringstream os;
+  write_pool_json(os, r);
+  return std::move(os).str();
 }
 
 PoolReport parse_pool_json(const std::string& text, const std::string& file) {

@@ -2,6 +2,7 @@
 // read_pool_json in bnsl/report.hpp.
 #pragma once
 
+#include <ostream>
 #include <string>
 
 #include "bnsl/report.hpp"
@@ -9,6 +10,7 @@
 namespace bnsl {
 
 // PREFIX.pool.json content (docs/design.md, "Outputs"), one DAG per line.
+void write_pool_json(std::ostream& os, const PoolReport& report);
 std::string pool_json_text(const PoolReport& report);
 // Parses pool JSON text; `file` names it in InputError messages ("FILE:LINE:COL: ...").
 PoolReport parse_pool_json(const std::string& text, const std::string& file);

@@ -3,22 +3,73 @@
 // in the cache can be missed although the pool holds a DAG one family away from it (uci/
 // water1000, BIC BF 20, `learn --time 10`: 1,013 of the 16,057 DAGs within epsilon missed, 992
 // of them one family away from a pooled DAG, 21 two families away; at BF 3 all 72 missed DAGs,
-// two whole classes, were one family away). This step walks those neighbourhoods breadth first:
-// for each pooled DAG G and variable v, every cache entry of v scoring at least
-// s(G_v) - (s(G) - threshold) keeps G within the threshold when it replaces v's family (the
-// caches are sorted best first, so these entries are a prefix of v's list); it keeps G acyclic
-// when none of its parents is a descendant of v in G. Each such DAG is offered once; the pool
-// scores it from the cache and admits it when it is within the threshold and new, and admitted
-// DAGs are expanded in turn, so two or more changes are reached through DAGs within the
-// threshold. A heuristic step: it adds DAGs, never claims completeness.
+// two whole classes, were one family away). This step walks those neighbourhoods breadth first,
+// from the pooled classes best first, so the final best's neighbourhood is walked first however
+// late it was found:
+// - one family: for each pooled DAG G and variable v, every cache entry of v scoring at least
+//   s(G_v) - (s(G) - threshold) keeps G within the threshold when it replaces v's family (the
+//   caches are sorted best first, so these entries are a prefix of v's list); it keeps G acyclic
+//   when none of its parents is a descendant of v in G. A parent before v in a topological
+//   order of G is not, so the descendants of v are walked only for entries with a later parent.
+//   This covers arc additions and removals (when the cache holds the family) and any other
+//   change of one family.
+// - arc reversals: u -> v becomes v -> u when the cache holds both new families (pa(v) - u and
+//   pa(u) + v); it keeps G acyclic when no other path leads from u to v (such a path stays
+//   between u and v in the topological order). Covered arcs are skipped: their reversal gives
+//   an equivalent DAG, the same class.
+// Each such DAG is scored from the cache by its change (O(1)), offered once if the pool's
+// lock-free check may accept it; the pool scores it exactly and admits it when it is within the
+// threshold and of a new class, and admitted DAGs are expanded in turn, so combinations of
+// changes are reached through DAGs within the threshold. A heuristic step: it adds classes,
+// never claims completeness.
 #include "pool/complete_neighbours.hpp"
 
+#include <xxhash.h>
+
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include <tsl/robin_map.h>
 #include <tsl/robin_set.h>
 
 namespace bnsl {
+namespace {
+
+// Cache entries by parent set, per variable, indexed on first use (reversals look up the two
+// families they make).
+class EntryIndex {
+ public:
+  explicit EntryIndex(const ScoreCache& cache)
+      : cache_(cache), maps_(cache.n_vars()), built_(cache.n_vars(), false) {}
+
+  // The entry of v with these parents (sorted ascending), or -1.
+  long find(std::size_t v, std::span<const std::int32_t> parents) {
+    const VarCache& vc = cache_.var(v);
+    if (!built_[v]) {
+      built_[v] = true;
+      maps_[v].reserve(vc.size());
+      for (std::size_t i = 0; i < vc.size(); ++i)
+        maps_[v].emplace(key(vc.parents(i)), static_cast<std::uint32_t>(i));
+    }
+    const auto it = maps_[v].find(key(parents));
+    if (it == maps_[v].end()) return -1;
+    const auto found = vc.parents(it->second);
+    if (std::equal(found.begin(), found.end(), parents.begin(), parents.end())) return it->second;
+    const std::vector<int> query(parents.begin(), parents.end());  // a 64-bit collision
+    return vc.find(query);
+  }
+
+ private:
+  static std::uint64_t key(std::span<const std::int32_t> parents) {
+    return XXH3_64bits(parents.data(), parents.size_bytes());
+  }
+  const ScoreCache& cache_;
+  std::vector<tsl::robin_map<std::uint64_t, std::uint32_t>> maps_;
+  std::vector<bool> built_;
+};
+
+}  // namespace
 
 NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
                                         const std::function<bool()>& should_stop,
@@ -28,9 +79,33 @@ NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
   std::vector<PooledDag> queue = pool.snapshot();
   tsl::robin_set<std::uint64_t> reached;  // DAG hashes offered or pooled at the start
   for (const PooledDag& d : queue) reached.insert(d.hash);
-  std::vector<std::uint32_t> child_start(n + 1), children, mark(n, 0), stack;
+  EntryIndex index(cache);
+  std::vector<std::uint32_t> child_start(n + 1), children, mark(n, 0), stack, pos(n), indegree(n);
+  std::vector<std::int32_t> family;
   std::uint32_t stamp = 0;
-  for (std::size_t q = 0; q < queue.size(); ++q) {
+  const auto new_stamp = [&] {
+    if (++stamp == 0) {  // wrapped: clear the marks
+      std::fill(mark.begin(), mark.end(), 0);
+      stamp = 1;
+    }
+  };
+  // Offers G with the given families changed (score by the change); false once stopped.
+  const auto offer = [&](const Choices& g, std::uint64_t h, double score,
+                         std::initializer_list<std::pair<std::size_t, std::uint32_t>> changes,
+                         bool reversal) {
+    if (!reached.insert(h).second) return true;
+    Choices next = g;
+    for (const auto& [v, entry] : changes) next[v] = entry;
+    ++out.offered;
+    if (pool.offer(score, h, next)) {
+      ++out.admitted;
+      out.reversals += reversal;
+      if (queue.size() < max_expanded) queue.push_back({score, h, std::move(next)});
+    }
+    if ((out.offered & 4095) == 0 && should_stop()) out.stopped = true;
+    return !out.stopped;
+  };
+  for (std::size_t q = 0; q < queue.size() && !out.stopped; ++q) {
     if (should_stop()) {
       out.stopped = true;
       break;
@@ -40,11 +115,14 @@ NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
     ++out.expanded;
     const Choices g = queue[q].choices;  // a copy: queue grows below
     const std::uint64_t g_hash = queue[q].hash;
-    const double slack = queue[q].score - threshold;
-    // Children lists of G (compressed rows), for the descendant walks.
+    const double g_score = queue[q].score;
+    const double slack = g_score - threshold;
+    // Children lists of G (compressed rows) and a topological order (Kahn).
     std::fill(child_start.begin(), child_start.end(), 0);
-    for (std::size_t v = 0; v < n; ++v)
+    for (std::size_t v = 0; v < n; ++v) {
+      indegree[v] = static_cast<std::uint32_t>(cache.var(v).parents(g[v]).size());
       for (const std::int32_t u : cache.var(v).parents(g[v])) ++child_start[u + 1];
+    }
     for (std::size_t v = 0; v < n; ++v) child_start[v + 1] += child_start[v];
     children.resize(child_start[n]);
     {
@@ -53,6 +131,17 @@ NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
         for (const std::int32_t u : cache.var(v).parents(g[v]))
           children[fill[u]++] = static_cast<std::uint32_t>(v);
     }
+    stack.clear();
+    for (std::size_t v = 0; v < n; ++v)
+      if (indegree[v] == 0) stack.push_back(static_cast<std::uint32_t>(v));
+    for (std::uint32_t next_pos = 0; !stack.empty(); ++next_pos) {
+      const std::uint32_t x = stack.back();
+      stack.pop_back();
+      pos[x] = next_pos;
+      for (std::uint32_t k = child_start[x]; k < child_start[x + 1]; ++k)
+        if (--indegree[children[k]] == 0) stack.push_back(children[k]);
+    }
+    // One family.
     for (std::size_t v = 0; v < n && !out.stopped; ++v) {
       const VarCache& vc = cache.var(v);
       const double own = vc.score(g[v]);
@@ -60,47 +149,97 @@ NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
       bool walked = false;  // the descendants of v are marked with `stamp`
       for (std::size_t i = 0; i < vc.size() && vc.score(i) >= limit; ++i) {
         if (i == g[v]) continue;
-        if (!walked) {
-          walked = true;
-          if (++stamp == 0) {  // wrapped: clear the marks
-            std::fill(mark.begin(), mark.end(), 0);
-            stamp = 1;
-          }
-          stack.assign(1, static_cast<std::uint32_t>(v));
-          mark[v] = stamp;
-          while (!stack.empty()) {
-            const std::uint32_t x = stack.back();
-            stack.pop_back();
-            for (std::uint32_t k = child_start[x]; k < child_start[x + 1]; ++k)
-              if (mark[children[k]] != stamp) {
-                mark[children[k]] = stamp;
-                stack.push_back(children[k]);
-              }
-          }
-        }
+        const double score = g_score - own + vc.score(i);
+        if (!pool.may_accept(score)) continue;
         bool acyclic = true;
-        for (const std::int32_t u : vc.parents(i))
+        for (const std::int32_t u : vc.parents(i)) {
+          if (pos[u] < pos[v]) continue;  // not a descendant of v
+          if (!walked) {
+            walked = true;
+            new_stamp();
+            stack.assign(1, static_cast<std::uint32_t>(v));
+            mark[v] = stamp;
+            while (!stack.empty()) {
+              const std::uint32_t x = stack.back();
+              stack.pop_back();
+              for (std::uint32_t k = child_start[x]; k < child_start[x + 1]; ++k)
+                if (mark[children[k]] != stamp) {
+                  mark[children[k]] = stamp;
+                  stack.push_back(children[k]);
+                }
+            }
+          }
           if (mark[u] == stamp) {
             acyclic = false;
             break;
           }
+        }
         if (!acyclic) continue;
         const auto vv = static_cast<std::uint32_t>(v);
-        const std::uint64_t h =
-            g_hash ^ entry_hash(vv, g[v]) ^ entry_hash(vv, static_cast<std::uint32_t>(i));
-        if (!reached.insert(h).second) continue;
-        Choices next = g;
-        next[v] = static_cast<std::uint32_t>(i);
-        const double score = dag_score(cache, next);
-        ++out.offered;
-        if (pool.offer(score, h, next)) {
-          ++out.admitted;
-          if (queue.size() < max_expanded) queue.push_back({score, h, std::move(next)});
+        const auto ii = static_cast<std::uint32_t>(i);
+        const std::uint64_t h = g_hash ^ entry_hash(vv, g[v]) ^ entry_hash(vv, ii);
+        if (!offer(g, h, score, {{v, ii}}, false)) break;
+      }
+    }
+    // Arc reversals.
+    for (std::size_t v = 0; v < n && !out.stopped; ++v) {
+      const auto pv = cache.var(v).parents(g[v]);
+      for (const std::int32_t uu : pv) {
+        const auto u = static_cast<std::size_t>(uu);
+        const auto pu = cache.var(u).parents(g[u]);
+        if (pu.size() + 1 == pv.size()) {  // covered: pa(v) = pa(u) + u
+          bool covered = true;
+          for (std::size_t a = 0, b = 0; b < pv.size() && covered; ++b) {
+            if (pv[b] == uu) continue;
+            covered = a < pu.size() && pu[a++] == pv[b];
+          }
+          if (covered) continue;
         }
-        if ((out.offered & 4095) == 0 && should_stop()) {
-          out.stopped = true;
-          break;
+        family.clear();
+        for (const std::int32_t p : pv)
+          if (p != uu) family.push_back(p);
+        const long jv = index.find(v, family);
+        if (jv < 0) continue;
+        family.assign(pu.begin(), pu.end());
+        family.insert(std::upper_bound(family.begin(), family.end(), static_cast<std::int32_t>(v)),
+                      static_cast<std::int32_t>(v));
+        const long ju = index.find(u, family);
+        if (ju < 0) continue;
+        const double score = g_score - cache.var(v).score(g[v]) + cache.var(v).score(jv) -
+                             cache.var(u).score(g[u]) + cache.var(u).score(ju);
+        if (!pool.may_accept(score)) continue;
+        // Another path u ~> v runs through vertices between them in the topological order.
+        new_stamp();
+        stack.clear();
+        bool acyclic = true;
+        for (std::uint32_t k = child_start[u]; k < child_start[u + 1]; ++k) {
+          const std::uint32_t c = children[k];
+          if (c != v && pos[c] < pos[v]) {
+            mark[c] = stamp;
+            stack.push_back(c);
+          }
         }
+        while (!stack.empty() && acyclic) {
+          const std::uint32_t x = stack.back();
+          stack.pop_back();
+          for (std::uint32_t k = child_start[x]; k < child_start[x + 1]; ++k) {
+            const std::uint32_t c = children[k];
+            if (c == v) {
+              acyclic = false;
+              break;
+            }
+            if (pos[c] < pos[v] && mark[c] != stamp) {
+              mark[c] = stamp;
+              stack.push_back(c);
+            }
+          }
+        }
+        if (!acyclic) continue;
+        const auto vv = static_cast<std::uint32_t>(v), u32 = static_cast<std::uint32_t>(u);
+        const auto jv32 = static_cast<std::uint32_t>(jv), ju32 = static_cast<std::uint32_t>(ju);
+        const std::uint64_t h = g_hash ^ entry_hash(vv, g[v]) ^ entry_hash(vv, jv32) ^
+                                entry_hash(u32, g[u]) ^ entry_hash(u32, ju32);
+        if (!offer(g, h, score, {{v, jv32}, {u, ju32}}, true)) break;
       }
     }
   }

@@ -1,8 +1,9 @@
 // The pool (docs/design.md, "The DAG pool"): keeps one DAG of every distinct equivalence class
 // with s(G) >= s_best - epsilon, re-trimmed whenever s_best rises, capped at max_size classes
-// keeping the best. Guarantee: after any sequence of offers, the pool holds exactly one DAG of
-// each distinct class offered within epsilon of the best offered DAG (or of the max_size best
-// of them, and truncated() says so). Scores are recomputed from the cache on admission, so
+// (which ones a full pool keeps: dag_pool.hpp). Guarantee: after any sequence of offers, the
+// pool holds exactly one DAG of each distinct class offered within epsilon of the best offered
+// DAG, or, if truncated() says a class within epsilon was dropped for room, max_size of them,
+// the best one among them. Scores are recomputed from the cache on admission, so
 // incremental drift in the searchers never reaches the report. Comparisons use score/compare.hpp.
 #include "pool/dag_pool.hpp"
 
@@ -35,13 +36,39 @@ double dag_score(const ScoreCache& cache, std::span<const std::uint32_t> choices
   return s;
 }
 
-DagPool::DagPool(const ScoreCache& cache, Epsilon epsilon, std::size_t max_size, bool by_class)
+DagPool::DagPool(const ScoreCache& cache, Epsilon epsilon, std::size_t max_size, bool by_class,
+                 std::size_t bands)
     : cache_(cache),
       epsilon_(epsilon),
       max_size_(max_size < 1 ? 1 : max_size),
       by_class_dedupe_(by_class),
       best_(-std::numeric_limits<double>::infinity()),
-      threshold_(-std::numeric_limits<double>::infinity()) {}
+      bands_(std::clamp<std::size_t>(bands, 1, kMaxBands)),
+      band_count_(bands_, 0),
+      band_best_(-std::numeric_limits<double>::infinity()),
+      band_width_(0),
+      threshold_(-std::numeric_limits<double>::infinity()) {
+  for (auto& t : band_threshold_) t.store(-std::numeric_limits<double>::infinity());
+}
+
+bool DagPool::may_accept(double score) const {
+  std::size_t b = 0;
+  bool lower = false, upper = false;  // within rounding of the band's top or bottom edge
+  const double w = band_width_.load(std::memory_order_relaxed);
+  if (bands_ > 1 && w > 0) {
+    const double x = (band_best_.load(std::memory_order_relaxed) - score) / w;
+    if (x > 0) {
+      b = x >= static_cast<double>(bands_ - 1) ? bands_ - 1 : static_cast<std::size_t>(x);
+      const double near = 1e-6 * std::max(1.0, x);
+      lower = b > 0 && x - static_cast<double>(b) < near;
+      upper = b + 1 < bands_ && static_cast<double>(b + 1) - x < near;
+    }
+  }
+  double t = band_threshold_[b].load(std::memory_order_relaxed);
+  if (lower) t = std::min(t, band_threshold_[b - 1].load(std::memory_order_relaxed));
+  if (upper) t = std::min(t, band_threshold_[b + 1].load(std::memory_order_relaxed));
+  return score >= t;
+}
 
 bool DagPool::offer(double /*score*/, std::uint64_t hash, std::span<const std::uint32_t> choices,
                     const ChoicesRef& ref) {
@@ -60,20 +87,31 @@ bool DagPool::offer(double /*score*/, std::uint64_t hash, std::span<const std::u
       return false;
     }
   }
-  if (dags_.size() >= max_size_ && exact <= std::prev(dags_.end())->first.score) {
-    truncated_ = true;  // a new class within epsilon, but no room
-    return false;
-  }
   if (exact > best_) {
     best_ = exact;
     eps_ = epsilon_.resolve(std::fabs(best_));
+    width_ = eps_ / static_cast<double>(bands_);
     best_ref_ = std::make_shared<const Choices>(choices.begin(), choices.end());
+    trim();
+    recount();
+  }
+  const std::size_t band = band_of(exact);
+  if (dags_.size() >= max_size_) {  // room: the worst class of the most populated band goes
+    const std::size_t victim = victim_band(band);
+    const auto worst = worst_in_band(victim);
+    truncated_ = true;  // a class within epsilon is dropped: the offered one or that one
+    if (worst == dags_.end() || (victim == band && exact <= worst->first.score)) {
+      update_threshold();
+      return false;
+    }
+    --band_count_[victim];
+    erase(worst);
   }
   Stored stored = encode(choices, ref ? ref : best_ref_);
   stored.class_hash = class_hash;
   index(dags_.emplace(Key{exact, hash}, std::move(stored)).first);
+  ++band_count_[band];
   ++inserted_;
-  trim();
   update_threshold();
   return true;
 }
@@ -190,20 +228,65 @@ void DagPool::erase(Map::iterator it) {
   dags_.erase(it);
 }
 
+// Drops the classes below best - epsilon (after the best rose).
 void DagPool::trim() {
-  while (!dags_.empty()) {
-    auto last = std::prev(dags_.end());
-    const bool below = clearly_greater(best_ - eps_, last->first.score);
-    if (!below && dags_.size() <= max_size_) break;
-    if (!below) truncated_ = true;
-    erase(last);
-  }
+  while (!dags_.empty() && clearly_greater(best_ - eps_, std::prev(dags_.end())->first.score))
+    erase(std::prev(dags_.end()));
 }
 
+std::size_t DagPool::band_of(double score) const {
+  if (bands_ == 1 || !(width_ > 0)) return 0;
+  const double x = (best_ - score) / width_;
+  std::size_t b = x <= 0                                 ? 0
+                  : x >= static_cast<double>(bands_ - 1) ? bands_ - 1
+                                                         : static_cast<std::size_t>(x);
+  while (b > 0 && score > edge(b)) --b;  // the division's rounding, settled by the edges
+  while (b + 1 < bands_ && score <= edge(b + 1)) ++b;
+  return b;
+}
+
+std::size_t DagPool::victim_band(std::size_t extra) const {
+  std::size_t victim = 0, most = 0;
+  for (std::size_t b = 0; b < bands_; ++b) {
+    const std::size_t c = band_count_[b] + (b == extra);
+    if (c >= most) {  // ties: the worse band
+      most = c;
+      victim = b;
+    }
+  }
+  return victim;
+}
+
+DagPool::Map::iterator DagPool::worst_in_band(std::size_t b) {
+  if (band_count_[b] == 0) return dags_.end();
+  // The first class at or below the next band's top edge ends band b.
+  const auto end = b + 1 < bands_ ? dags_.lower_bound(Key{edge(b + 1), 0}) : dags_.end();
+  return std::prev(end);
+}
+
+void DagPool::recount() {
+  std::fill(band_count_.begin(), band_count_.end(), 0);
+  for (const auto& [key, stored] : dags_) ++band_count_[band_of(key.score)];
+}
+
+// Each band's threshold: best - epsilon - tol, or, when a class there would be the one dropped
+// for room, the band's worst kept score (no class at all if the band is empty).
 void DagPool::update_threshold() {
-  double t = best_ - eps_ - score_tolerance(best_, best_ - eps_);
-  if (dags_.size() >= max_size_) t = std::max(t, std::prev(dags_.end())->first.score);
-  threshold_.store(t, std::memory_order_relaxed);
+  const double base = best_ - eps_ - score_tolerance(best_, best_ - eps_);
+  double lowest = std::numeric_limits<double>::infinity();
+  for (std::size_t b = 0; b < bands_; ++b) {
+    double t = base;
+    if (dags_.size() >= max_size_ && victim_band(b) == b) {
+      const auto worst = worst_in_band(b);
+      t = worst == dags_.end() ? std::numeric_limits<double>::infinity()
+                               : std::max(base, worst->first.score);
+    }
+    band_threshold_[b].store(t, std::memory_order_relaxed);
+    lowest = std::min(lowest, t);
+  }
+  band_best_.store(best_, std::memory_order_relaxed);
+  band_width_.store(width_, std::memory_order_relaxed);
+  threshold_.store(lowest, std::memory_order_relaxed);
 }
 
 double DagPool::best() const {
@@ -242,6 +325,11 @@ std::vector<PooledDag> DagPool::snapshot() const {
   out.reserve(dags_.size());
   for (const auto& [key, stored] : dags_) out.push_back({key.score, key.hash, decode(stored)});
   return out;
+}
+
+std::vector<std::size_t> DagPool::band_counts() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return band_count_;
 }
 
 Choices DagPool::best_choices() const {

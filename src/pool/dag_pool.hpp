@@ -1,9 +1,17 @@
 // The pool: one DAG of every distinct Markov equivalence class within epsilon of the best seen
-// so far, best first, capped at `max_size` classes (the best are kept), shared by all search
-// chains. BIC and BDeu give equivalent DAGs the same score, so a class is kept as the first of
-// its DAGs offered; the report lists its other members (pool/class_members.hpp).
+// so far, best first, capped at `max_size` classes, shared by all search chains. BIC and BDeu
+// give equivalent DAGs the same score, so a class is kept as the first of its DAGs offered; the
+// report lists its other members (pool/class_members.hpp).
 //
-//   DagPool pool(cache, Epsilon::bayes_factor(20), 100000);
+// Which classes a full pool keeps: epsilon is cut into `bands` score bands of equal width below
+// the best (the last one also holds the scores within rounding of best - epsilon), and a full
+// pool makes room for a class by dropping the worst class of its most populated band (ties: the
+// worse band), or rejects the class if that would be itself. With one band that is "keep the
+// best max_size"; with several, a pool too small for every class within epsilon still spans
+// the whole range (thousands of near-ties of the best cannot crowd out the rest), and keeps the
+// best class of each band. The kept set then depends on the order of the offers.
+//
+//   DagPool pool(cache, Epsilon::bayes_factor(20), 100000, true, 16);
 //   std::uint64_t h = dag_hash(choices);              // or updated incrementally
 //   if (pool.may_accept(score)) pool.offer(score, h, choices);
 //   for (const PooledDag& d : pool.snapshot()) ...    // sorted best first
@@ -16,9 +24,10 @@
 // hash match; DAGs already classified are remembered by their 64-bit hash (a false match needs
 // two distinct DAGs with one 64-bit hash: about 2^-24 for a billion DAGs).
 //
-// Locking: may_accept() reads an atomic threshold (best - epsilon, or the worst kept score
-// when full) without the lock, so the common case -- a DAG far below the best -- costs one
-// load. Only DAGs above the threshold take the mutex.
+// Locking: may_accept() reads the atomic threshold of the score's band (best - epsilon, or the
+// worst kept score of the band when a class there would be dropped at once) without the lock,
+// so the common case -- a DAG far below the best -- costs a few loads. Only DAGs above the
+// threshold take the mutex.
 //
 // Memory: a kept DAG stores its choices as a diff against a reference DAG (the offering
 // chain's local optimum, or the pool's best when it was admitted), as (variable, entry) pairs
@@ -26,6 +35,7 @@
 // n in the thousands; a DAG that differs in more than half the variables is stored in full.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -61,14 +71,16 @@ struct PooledDag {
 
 class DagPool {
  public:
+  static constexpr std::size_t kMaxBands = 64;
+
   // by_class false: one entry per distinct DAG, for scores that are not score equivalent
-  // (every DAG is then its own "class").
-  DagPool(const ScoreCache& cache, Epsilon epsilon, std::size_t max_size, bool by_class = true);
+  // (every DAG is then its own "class"). bands: see the top of the file (1 to kMaxBands).
+  DagPool(const ScoreCache& cache, Epsilon epsilon, std::size_t max_size, bool by_class = true,
+          std::size_t bands = 1);
 
   // False if a DAG of this score would certainly be rejected (lock-free).
-  bool may_accept(double score) const {
-    return score >= threshold_.load(std::memory_order_relaxed);
-  }
+  bool may_accept(double score) const;
+  // The lowest score any band may accept (lock-free; the bands' thresholds are at or above it).
   double threshold() const { return threshold_.load(std::memory_order_relaxed); }
   // Offers a DAG; `score` is a hint (the pool recomputes it exactly from the cache). Returns
   // true if it was admitted (new and good enough). `ref`: a DAG close to this one (may be null).
@@ -83,6 +95,7 @@ class DagPool {
   std::uint64_t inserted() const;           // classes admitted so far
   bool truncated() const;                   // a class within epsilon was dropped for max_size
   std::vector<PooledDag> snapshot() const;  // one DAG per class, sorted best first
+  std::vector<std::size_t> band_counts() const;  // classes per band, best band first
   Choices best_choices() const;
 
  private:
@@ -113,6 +126,13 @@ class DagPool {
   void erase(Map::iterator it);
   void trim();
   void update_threshold();
+  // Bands (under the lock): edge(b) is the top score of band b; band_of is the b with
+  // edge(b + 1) < score <= edge(b) (band 0 has no top, the last no bottom).
+  double edge(std::size_t b) const { return best_ - static_cast<double>(b) * width_; }
+  std::size_t band_of(double score) const;
+  std::size_t victim_band(std::size_t extra) const;  // most populated, one more in `extra`
+  Map::iterator worst_in_band(std::size_t b);        // dags_.end() if the band is empty
+  void recount();
 
   const ScoreCache& cache_;
   Epsilon epsilon_;
@@ -133,6 +153,11 @@ class DagPool {
   ChoicesRef best_ref_;
   double best_;
   double eps_ = 0;
+  std::size_t bands_;
+  double width_ = 0;  // eps_ / bands_
+  std::vector<std::size_t> band_count_;
+  std::array<std::atomic<double>, kMaxBands> band_threshold_;
+  std::atomic<double> band_best_, band_width_;  // best_ and width_ for may_accept
   std::uint64_t inserted_ = 0;
   bool truncated_ = false;
   std::atomic<double> threshold_;

@@ -16,7 +16,8 @@ namespace bnsl {
 
 void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data) {
   if (report.mec_count == 0 && !report.dags.empty()) summarize(report);
-  write_file_atomically(prefix + ".pool.json", pool_json_text(report));
+  write_file_atomically(prefix + ".pool.json",
+                        [&](std::ostream& out) { write_pool_json(out, report); });
   write_file_atomically(prefix + ".best.dot", best_dot_text(report));
   write_file_atomically(prefix + ".consensus.dot", consensus_dot_text(report));
   if (data && !report.dags.empty())

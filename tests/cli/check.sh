@@ -112,15 +112,21 @@ for i, d in enumerate(pool):
     class_list[d["mec"]]["members"] += 1
 # Edge probabilities: each class weighs size * exp(score - best), an arc the fraction of the
 # class's DAGs (all of them, enumerated above) that hold it.
-mass, total = Counter(), 0.0
+# An edge's p_edge sums the weights of the classes whose skeleton holds it.
+mass, skeleton, total = Counter(), Counter(), 0.0
 for sig, c in zip(classes, class_list):
     w = len(members[sig]) * math.exp(c["score"] - best)
     total += w
+    for v in range(n):
+        for p in members[sig][0][v]:
+            skeleton[(min(p, v), max(p, v))] += w
     for g in members[sig]:
         for v in range(n):
             for p in g[v]:
                 mass[(p, v)] += w / len(members[sig])
-edges = [{"from": a, "to": b, "p": m / total} for (a, b), m in mass.items() if m > 0]
+edges = [{"from": a, "to": b, "p": m / total,
+          "p_edge": skeleton[(min(a, b), max(a, b))] / total}
+         for (a, b), m in mass.items() if m > 0]
 json.dump({"score": "bic", "ess": None, "n": n, "rows": N, "variables": names,
            "epsilon": 100.0, "best_score": best, "optimal": False, "complete": False,
            "dags": pool, "classes": class_list, "edges": edges},
@@ -170,6 +176,9 @@ expect 1 "a wrong CPDAG" "CPDAG differs" data.csv cpdag.json
 
 mutate "p['edges'][0]['p'] = 0.123" edges.json
 expect 1 "a wrong edge probability" "edges: FAILED" data.csv edges.json
+
+mutate "p['edges'][0]['p_edge'] = 0.123" p_edge.json
+expect 1 "a wrong edge (skeleton) probability" "recomputed from the classes" data.csv p_edge.json
 
 mutate "p['rows'] = 99" rows.json
 expect 1 "a wrong row count" "rows: FAILED" data.csv rows.json
