@@ -172,7 +172,8 @@ def bnsl_argv(bnsl, root, run, prefix):
     if run["threads"]:
         argv += ["--threads", run["threads"]]
     if cmd in ("learn", "search"):
-        argv += ["--seed", run["seed"], "--trace", prefix + ".trace"]
+        argv += ["--seed", run["seed"], "--trace", prefix + ".trace",
+                 "--stats", prefix + ".stats.json"]
     if cmd in ("learn", "exact", "score") and run.get("header") == "no":
         argv.append("--no-header")
     argv += shlex.split(run.get("args", ""))
@@ -226,6 +227,31 @@ def pool_header(path):
     if isinstance(p.get("dag_count"), str):
         p["dag_count"] = int(p["dag_count"])
     return p
+
+
+def class_spread(path):
+    """Best minus worst class score of a pool JSON, read line by line (one class per line in
+    the "classes" list, score first), without loading the lists; None for older pools."""
+    scores, inside = [], False
+    with open(path) as f:
+        for line in f:
+            if not inside:
+                inside = '"classes": [' in line
+                continue
+            m = re.match(r'\s*\{"score":\s*([-0-9.eE+]+)', line)
+            if not m:
+                break
+            scores.append(float(m.group(1)))
+    return scores[0] - scores[-1] if scores else None
+
+
+def walk_seconds(path):
+    """The neighbour walk's seconds from a --stats file (None when absent)."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        j = json.load(f)
+    return j.get("search", j).get("completion_seconds")
 
 
 def read_trace(path):
@@ -318,7 +344,8 @@ def execute(run, args, runs_dir):
     if os.path.exists(pool):
         p = pool_header(pool)
         r.update(best_score=p["best_score"], dags=p["dag_count"], classes=p["class_count"],
-                 optimal=p.get("optimal"), complete=p.get("complete"))
+                 optimal=p.get("optimal"), complete=p.get("complete"),
+                 spread=class_spread(pool), walk_s=walk_seconds(prefix + ".stats.json"))
         r.update(evaluate(args.tools, args.data, run, prefix, prefix + ".stderr"))
         if r.get("truth_score") is not None:
             r["refs"].setdefault("true", r["truth_score"])
@@ -335,7 +362,7 @@ def write_result(path, r):
 
 
 COLUMNS = ["name", "label", "command", "time", "threads", "seed", "exit", "wall_s", "cpu_s",
-           "peak_rss_mib", "best_score", "dags", "classes", "optimal", "first_at_s", "best_at_s",
+           "peak_rss_mib", "best_score", "dags", "classes", "spread", "walk_s", "optimal", "first_at_s", "best_at_s",
            "best_ref", "best_ref_score", "vs_best_ref", "shd", "shd_cpdag", "arc_precision",
            "arc_recall", "edge_precision", "edge_recall", "brier_pool", "brier_best", "test_ll",
            "truth_test_ll", "argv"]
@@ -385,12 +412,14 @@ def write_markdown(path, results, suite):
              "bnsl process; `first at` is when the first network was on disk, `best at` when "
              "the best was found; `Brier pool` is the Brier score of the pool's edge "
              "probabilities against the true skeleton over all pairs, `Brier best` that of its "
-             "best network alone (lower is better).", "",
+             "best network alone (lower is better); `spread` is the best minus the worst class "
+             "score in the pool (nats), `walk s` the neighbour walk's seconds.", "",
              "| data | command | budget s | threads | seed | wall s | CPU s | peak RSS MiB "
-             "| best score | first at s | best at s | ref | vs ref | DAGs | classes | SHD (CPDAG) "
-             "| arc prec / rec | Brier pool | Brier best | test LL/row | exit |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---"
-             "|---:|---:|---:|---|"]
+             "| best score | first at s | best at s | ref | vs ref | DAGs | classes | spread "
+             "| walk s | SHD (CPDAG) | arc prec / rec | Brier pool | Brier best | test LL/row "
+             "| exit |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:"
+             "|---:|---|---:|---:|---:|---|"]
     for r in map(derived, results):
         pr = ""
         if r.get("arc_precision") is not None:
@@ -400,8 +429,9 @@ def write_markdown(path, results, suite):
             r["label"], r["command"] + (" " + r["args"] if r.get("args") else ""),
             fmt(r["time"], 0), fmt(r["threads"]), fmt(r["seed"]), fmt(r["wall_s"]),
             fmt(r["cpu_s"]), fmt(r["peak_rss_mib"], 1), fmt(r.get("best_score")),
-            fmt(r.get("first_at_s"), 1), fmt(r.get("best_at_s"), 1), ref, fmt(r.get("vs_best_ref")), fmt(r.get("dags")),
-            fmt(r.get("classes")), fmt(r.get("shd_cpdag")), pr, sci(r.get("brier_pool")),
+            fmt(r.get("first_at_s"), 1), fmt(r.get("best_at_s"), 1), ref,
+            fmt(r.get("vs_best_ref")), fmt(r.get("dags")), fmt(r.get("classes")),
+            fmt(r.get("spread")), fmt(r.get("walk_s"), 1), fmt(r.get("shd_cpdag")), pr, sci(r.get("brier_pool")),
             sci(r.get("brier_best")), fmt(r.get("test_ll"), 3), str(r["exit"])]) + " |")
     with open(path + ".tmp", "w") as f:
         f.write("\n".join(lines) + "\n")
