@@ -70,23 +70,43 @@ bool DagPool::may_accept(double score) const {
   return score >= t;
 }
 
+// The score (O(n)) and the essential graph (O(n + arcs)) of an offered DAG are computed
+// outside the lock, in a workspace taken from spare_, so chains offering at once encode in
+// parallel; the lock is taken before (is it new and within the threshold?) and after (is its
+// class new? then admit), and the first check is repeated after, since another chain may have
+// admitted the DAG or raised the threshold in between.
 bool DagPool::offer(double /*score*/, std::uint64_t hash, std::span<const std::uint32_t> choices,
                     const ChoicesRef& ref) {
-  std::lock_guard<std::mutex> lock(mutex_);
   const double exact = dag_score(cache_, choices);
-  if (!dags_.empty() && clearly_greater(best_ - eps_, exact)) return false;
-  if (contains(hash, choices) || classified_.contains(hash)) return false;
-  std::uint64_t class_hash = hash;
-  if (by_class_dedupe_) {
-    if (classified_.size() >= kMaxClassified) classified_.clear();
-    classified_.insert(hash);
-    encode_class(choices);
-    class_hash = hash_encoding(code_);
-    if (has_class(class_hash)) {
-      ++equivalent_;
-      return false;
-    }
+  const auto fresh = [&] {  // under the lock
+    if (!dags_.empty() && clearly_greater(best_ - eps_, exact)) return false;
+    return !contains(hash, choices) && !classified_.contains(hash);
+  };
+  if (!by_class_dedupe_) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return fresh() && admit(exact, hash, hash, choices, ref);
   }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!fresh()) return false;
+  }
+  const Workspace w = take_workspace();
+  encode_class(choices, *w);
+  const std::uint64_t class_hash = hash_encoding(w->code);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!fresh()) return false;
+  if (classified_.size() >= kMaxClassified) classified_.clear();
+  classified_.insert(hash);
+  if (has_class(class_hash, w->code)) {
+    ++equivalent_;
+    return false;
+  }
+  return admit(exact, hash, class_hash, choices, ref);
+}
+
+// Under the lock: a DAG of a class the pool does not hold, within epsilon of the best.
+bool DagPool::admit(double exact, std::uint64_t hash, std::uint64_t class_hash,
+                    std::span<const std::uint32_t> choices, const ChoicesRef& ref) {
   if (exact > best_) {
     best_ = exact;
     eps_ = epsilon_.resolve(std::fabs(best_));
@@ -114,6 +134,24 @@ bool DagPool::offer(double /*score*/, std::uint64_t hash, std::span<const std::u
   ++inserted_;
   update_threshold();
   return true;
+}
+
+DagPool::Workspace DagPool::take_workspace() {
+  std::unique_ptr<ClassWorkspace> w;
+  {
+    std::lock_guard<std::mutex> lock(spare_mutex_);
+    if (!spare_.empty()) {
+      w = std::move(spare_.back());
+      spare_.pop_back();
+    }
+  }
+  if (!w) w = std::make_unique<ClassWorkspace>();
+  return Workspace(w.release(), WorkspaceReturn{this});
+}
+
+void DagPool::WorkspaceReturn::operator()(ClassWorkspace* w) const {
+  std::lock_guard<std::mutex> lock(pool->spare_mutex_);
+  pool->spare_.emplace_back(w);
 }
 
 DagPool::Stored DagPool::encode(std::span<const std::uint32_t> choices,
@@ -171,27 +209,23 @@ bool DagPool::contains(std::uint64_t hash, std::span<const std::uint32_t> choice
   return false;
 }
 
-void DagPool::encode_class(std::span<const std::uint32_t> choices) {
-  parents_.resize(choices.size());
+void DagPool::encode_class(std::span<const std::uint32_t> choices, ClassWorkspace& w) const {
+  w.parents.resize(choices.size());
   for (std::size_t v = 0; v < choices.size(); ++v) {
     const auto ps = cache_.var(v).parents(choices[v]);
-    parents_[v].assign(ps.begin(), ps.end());
+    w.parents[v].assign(ps.begin(), ps.end());
   }
-  builder_.build(parents_);
-  builder_.encode(code_);
+  w.builder.build(w.parents);
+  w.builder.encode(w.code);
 }
 
-bool DagPool::has_class(std::uint64_t class_hash) {
+bool DagPool::has_class(std::uint64_t class_hash, const std::vector<std::uint32_t>& code) {
   auto [lo, hi] = by_class_.equal_range(class_hash);
-  if (lo == hi) return false;
-  other_.swap(code_);  // keep the offered DAG's encoding
-  bool found = false;
-  for (auto it = lo; it != hi && !found; ++it) {
-    encode_class(decode(it->second->second));
-    found = code_ == other_;
+  for (auto it = lo; it != hi; ++it) {
+    encode_class(decode(it->second->second), locked_);
+    if (locked_.code == code) return true;
   }
-  other_.swap(code_);
-  return found;
+  return false;
 }
 
 void DagPool::index(Map::iterator it) {

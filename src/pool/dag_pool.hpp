@@ -22,7 +22,8 @@
 // choices. A DAG's class is identified by its essential graph (pool/cpdag.hpp), computed once
 // per new DAG above the threshold, hashed, and compared exactly with the kept class's DAG on a
 // hash match; DAGs already classified are remembered by their 64-bit hash (a false match needs
-// two distinct DAGs with one 64-bit hash: about 2^-24 for a billion DAGs).
+// two distinct DAGs with one 64-bit hash: about 2^-24 for a billion DAGs). The score and the
+// essential graph of an offered DAG are computed outside the lock (dag_pool.cpp, offer).
 //
 // Locking: may_accept() reads the atomic threshold of the score's band (best - epsilon, or the
 // worst kept score of the band when a class there would be dropped at once) without the lock,
@@ -119,9 +120,24 @@ class DagPool {
   Choices decode(const Stored& s) const;
   static bool equals(const Stored& s, std::span<const std::uint32_t> choices);
   bool contains(std::uint64_t hash, std::span<const std::uint32_t> choices) const;
-  // The kept class of the DAG whose essential-graph encoding is code_ (hash class_hash).
-  bool has_class(std::uint64_t class_hash);
-  void encode_class(std::span<const std::uint32_t> choices);  // into code_
+  // What encoding a DAG's essential graph needs; one per offer in progress (spare_), one for
+  // the lock's holder (locked_).
+  struct ClassWorkspace {
+    EssentialGraphBuilder builder;
+    ParentSets parents;
+    std::vector<std::uint32_t> code;
+  };
+  struct WorkspaceReturn {  // gives a workspace back to spare_
+    DagPool* pool;
+    void operator()(ClassWorkspace* w) const;
+  };
+  using Workspace = std::unique_ptr<ClassWorkspace, WorkspaceReturn>;
+  Workspace take_workspace();
+  void encode_class(std::span<const std::uint32_t> choices, ClassWorkspace& w) const;  // w.code
+  // Under the lock: is a class of this encoding (hash class_hash) kept?
+  bool has_class(std::uint64_t class_hash, const std::vector<std::uint32_t>& code);
+  bool admit(double exact, std::uint64_t hash, std::uint64_t class_hash,
+             std::span<const std::uint32_t> choices, const ChoicesRef& ref);
   void index(Map::iterator it);
   void erase(Map::iterator it);
   void trim();
@@ -146,9 +162,9 @@ class DagPool {
   std::unordered_multimap<std::uint64_t, Map::iterator> collisions_;
   std::unordered_multimap<std::uint64_t, Map::iterator> by_class_;  // class hash -> kept DAG
   tsl::robin_set<std::uint64_t> classified_;  // hashes of DAGs whose class was looked up
-  EssentialGraphBuilder builder_;
-  ParentSets parents_;
-  std::vector<std::uint32_t> code_, other_;
+  ClassWorkspace locked_;
+  std::mutex spare_mutex_;
+  std::vector<std::unique_ptr<ClassWorkspace>> spare_;
   std::uint64_t equivalent_ = 0;
   ChoicesRef best_ref_;
   double best_;

@@ -312,10 +312,12 @@ class Driver {
   std::atomic<int> running_{0};
   std::atomic<std::uint64_t> climbs_{0};
   // Seconds per (class or listed DAG x variable) that the final report takes (snapshot, members,
-  // classes, edge probabilities, files): a guess until a checkpoint measures it. andes, 44,843
-  // classes and 44,843 DAGs of 223 variables: 7 s on 2 threads (the pool JSON holds a DAG and a
-  // CPDAG per class: 300 MB).
-  double report_rate_ = 4e-7;
+  // classes, edge probabilities, files): a guess until a checkpoint measures it. From the
+  // walk's end (8 s before the deadline at the former guess, 4e-7) to the files on disk, 2
+  // threads (bench/suites/classes.suite): andes, 44,843 classes and DAGs of 223 variables (300
+  // MB of JSON), 2 to 3 s; gen2000, 5,000 classes and DAGs of 2,000 variables (450 MB), 2.6 s:
+  // 1.0e-7 to 1.5e-7 per cell.
+  double report_rate_ = 2e-7;
   // Seconds the chains leave for the completion before the report's reserve: a share of the
   // budget (o.time or the stop token's deadline, whichever is sooner), set in run().
   double completion_share_ = 0;
@@ -481,13 +483,16 @@ void Driver::complete_pool(SearchStats& total, bool at_end) {
   total.completion_stopped = nb.stopped;
 }
 
-// Seconds to keep before the deadline for the final report of the current pool, so that the
-// files are on disk by the deadline (plus the monitor's 20 ms poll), not long after it.
+// Seconds to keep before the deadline for the final report of the pool, so that the files are
+// on disk by the deadline (plus the monitor's 20 ms poll), not long after it. It counts the
+// pool at its capacity, not its current size: the neighbour walk fills the pool after the
+// chains, and a reserve that grew with it would stop the walk as soon as it started (gen2000,
+// `learn --time 120`: 1 DAG expanded of the 1.45 s kept for it).
 double Driver::reserve() const {
   // The report lists the pool's classes and up to dag_capacity of their DAGs (a class holds
   // one DAG or more, so that many DAGs at most once the classes are as many).
   const std::size_t n = cache_.n_vars();
-  const std::size_t classes = pool_.size();
+  const std::size_t classes = std::max(pool_.size(), o_.pool_capacity(n));
   const std::size_t dags =
       o_.classes ? std::min(o_.dag_capacity(n), std::max<std::size_t>(classes, 1000)) : 0;
   const double cells = static_cast<double>(classes + dags) * static_cast<double>(n);
