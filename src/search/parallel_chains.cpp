@@ -492,7 +492,7 @@ double Driver::reserve() const {
   // The report lists the pool's classes and up to dag_capacity of their DAGs (a class holds
   // one DAG or more, so that many DAGs at most once the classes are as many).
   const std::size_t n = cache_.n_vars();
-  const std::size_t classes = std::max(pool_.size(), o_.pool_capacity(n));
+  const std::size_t classes = o_.pool_capacity(n);  // never fewer than pool_.size()
   const std::size_t dags =
       o_.classes ? std::min(o_.dag_capacity(n), std::max<std::size_t>(classes, 1000)) : 0;
   const double cells = static_cast<double>(classes + dags) * static_cast<double>(n);
