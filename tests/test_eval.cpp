@@ -412,6 +412,14 @@ TEST_CASE("eval: edge Brier of a pool JSON through read_learned and evaluate()",
   CHECK(old.structure);
   CHECK_FALSE(old.edge_brier);
   CHECK(old.to_json().find("edge_brier") == std::string::npos);
+  // p_edge on some entries only: the reader refuses the file, naming the entry.
+  std::string partial = brier_pool_json();
+  partial.erase(partial.find(", \"p_edge\": 0.600000"),
+                std::string(", \"p_edge\": 0.600000").size());
+  request.learned_path = dir.write("partial.pool.json", partial);
+  CHECK_THROWS_WITH(bnsl::read_learned(request.learned_path, truth.names),
+                    Catch::Contains("partial.pool.json") && Catch::Contains("edges[1]") &&
+                        Catch::Contains("p_edge"));
 
   // Both entries of a - b, disagreeing: a malformed pool, named in the error.
   request.learned_path = dir.write("bad.pool.json", brier_pool_json(0.8));

@@ -101,9 +101,9 @@ struct LearnedNetwork {
 // lines ignored; a variable not listed as a child has no parents). Variables are matched to
 // `names` by name. Throws InputError (FILE:LINE:COL where it applies) on a name unknown to
 // `names`, a BIF or pool whose variables are not exactly `names` (in any order), a child
-// listed twice, a cycle, or a pool edge whose p_edge is below its p (or missing on some
-// entries only: read_pool_json reads a missing p_edge as 0, and bnsl writes p_edge >= p > 0,
-// so a pool whose p_edge are all 0 is taken as written without them).
+// listed twice, a cycle, or a pool edge whose p_edge is below its p or missing on some
+// entries only (a pool with no p_edge at all, written before it existed, has no edge
+// probabilities).
 LearnedNetwork read_learned(const std::string& path, const std::vector<std::string>& names);
 LearnedNetwork parse_structure(const std::string& text, const std::string& file,
                                const std::vector<std::string>& names);

@@ -66,6 +66,9 @@ struct PoolReport {
   std::vector<PoolClass> classes;  // best first, by class id (summarize derives them from
                                    // dags when empty)
   std::vector<EdgeProb> edges;     // filled by summarize: arcs with p > 0, by decreasing p
+  // False for a file read whose edges have no p_edge (written before p_edge existed; every
+  // p_edge then reads 0).
+  bool has_p_edge = true;
   // Reversible edges' orientations: chain components estimated from sampled members (0: all
   // exact), and the members drawn for each.
   std::size_t orientation_sampled = 0, orientation_samples = 0;
@@ -91,7 +94,8 @@ void write_outputs(const std::string& prefix, PoolReport& report, const Dataset*
 // number of DAGs a complete pool lists.
 std::string class_dag_count(const PoolReport& report);
 
-// Reads a pool JSON written by write_outputs. Throws InputError with the file name.
+// Reads a pool JSON written by write_outputs. Throws InputError with the file name (also when
+// p_edge is given on some edges only).
 PoolReport read_pool_json(const std::string& path);
 
 }  // namespace bnsl

@@ -250,11 +250,9 @@ class Checker {
 
   // p_edge of every pair: the classes' weights size x exp(score - best), in logs (sizes can
   // pass 10^308), summed over the classes whose DAG has the pair adjacent, over their total.
-  // (Files written before p_edge existed have none: every p_edge reads 0; not checked.)
+  // (Files written before p_edge existed have none: not checked.)
   static void check_edge_probabilities(const PoolReport& pool, std::vector<std::string>& problems) {
-    if (std::all_of(pool.edges.begin(), pool.edges.end(),
-                    [](const EdgeProb& e) { return e.p_edge == 0; }))
-      return;
+    if (!pool.has_p_edge) return;
     const double best = pool.classes.front().score;
     std::vector<double> log_w;
     for (const PoolClass& c : pool.classes)

@@ -73,17 +73,13 @@ void check_acyclic(const ParentSets& g, const std::string& file) {
 }
 
 // The pool's edge probabilities (p_edge of every entry of its edges list) with indices mapped
-// by `to`; none when the file has no p_edge fields: read_pool_json reads a missing p_edge as 0,
-// and bnsl writes p_edge >= p > 0, so a list whose p_edge are all 0 was written without them.
-// An entry with p_edge below its p (by more than rounding) throws: a malformed or partly
-// p_edge-less list.
+// by `to`; none when the file has no p_edge fields. An entry with p_edge below its p (by more
+// than rounding) throws: a malformed list.
 std::optional<std::vector<PairProbability>> edge_probabilities(const PoolReport& pool,
                                                                const std::vector<int>& to,
                                                                const std::string& file) {
+  if (!pool.has_p_edge) return std::nullopt;
   const auto& edges = pool.edges;
-  if (!edges.empty() &&
-      std::all_of(edges.begin(), edges.end(), [](const EdgeProb& e) { return e.p_edge == 0; }))
-    return std::nullopt;
   std::vector<PairProbability> out;
   out.reserve(edges.size());
   for (std::size_t i = 0; i < edges.size(); ++i) {
@@ -92,7 +88,7 @@ std::optional<std::vector<PairProbability>> edge_probabilities(const PoolReport&
       throw InputError(file, 0, 0,
                        "pool JSON: 'edges[" + std::to_string(i) +
                            "].p_edge': " + nlohmann::json(e.p_edge).dump() +
-                           " is below p = " + nlohmann::json(e.p).dump() + " (or missing)");
+                           " is below p = " + nlohmann::json(e.p).dump());
     out.push_back({to[e.from], to[e.to], e.p_edge});
   }
   return out;

@@ -342,8 +342,15 @@ PoolReport parse_pool_json(const std::string& text, const std::string& file) {
   }
   if (const json& edges = member(j, root, "edges", false); !edges.is_null()) {
     array(edges, root.at("edges"));
-    for (std::size_t i = 0; i < edges.size(); ++i)
+    std::size_t with_p_edge = 0;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
       r.edges.push_back(parse_edge(edges[i], root.at("edges").at(i), n));
+      with_p_edge += edges[i].is_object() && edges[i].contains("p_edge");
+    }
+    for (std::size_t i = 0; i < edges.size() && with_p_edge > 0; ++i)
+      if (!edges[i].contains("p_edge"))
+        root.at("edges").at(i).fail("expected \"p_edge\", as the other edges have");
+    r.has_p_edge = with_p_edge > 0 || edges.empty();
   }
   return r;
 }
