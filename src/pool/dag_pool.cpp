@@ -58,7 +58,7 @@ bool DagPool::may_accept(double score) const {
   if (bands_ > 1 && w > 0) {
     const double x = (band_best_.load(std::memory_order_relaxed) - score) / w;
     if (x > 0) {
-      b = x >= static_cast<double>(bands_ - 1) ? bands_ - 1 : static_cast<std::size_t>(x);
+      b = band_at(x);
       const double near = 1e-6 * std::max(1.0, x);
       lower = b > 0 && x - static_cast<double>(b) < near;
       upper = b + 1 < bands_ && static_cast<double>(b + 1) - x < near;
@@ -268,12 +268,15 @@ void DagPool::trim() {
     erase(std::prev(dags_.end()));
 }
 
+std::size_t DagPool::band_at(double x) const {
+  return x <= 0                                 ? 0
+         : x >= static_cast<double>(bands_ - 1) ? bands_ - 1
+                                                : static_cast<std::size_t>(x);
+}
+
 std::size_t DagPool::band_of(double score) const {
   if (bands_ == 1 || !(width_ > 0)) return 0;
-  const double x = (best_ - score) / width_;
-  std::size_t b = x <= 0                                 ? 0
-                  : x >= static_cast<double>(bands_ - 1) ? bands_ - 1
-                                                         : static_cast<std::size_t>(x);
+  std::size_t b = band_at((best_ - score) / width_);
   while (b > 0 && score > edge(b)) --b;  // the division's rounding, settled by the edges
   while (b + 1 < bands_ && score <= edge(b + 1)) ++b;
   return b;
