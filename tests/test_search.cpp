@@ -402,7 +402,7 @@ TEST_CASE("neighbour completion offers every one-family change and arc reversal"
     bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(eps), 100000, false);
     pool.offer(0, bnsl::dag_hash(g), g);
     const auto c = bnsl::complete_neighbours(
-        cache, pool, [] { return false; }, 1);
+        cache, pool, [] { return false; }, 1, false);  // G's neighbourhood only
     std::set<bnsl::Choices> got;
     for (const auto& d : pool.snapshot()) got.insert(d.choices);
     INFO("round " << round << ": " << expect.size() << " expected, " << c.reversals
@@ -411,6 +411,55 @@ TEST_CASE("neighbour completion offers every one-family change and arc reversal"
     reversals += c.reversals;
   }
   CHECK(reversals > 0);  // the reversal moves were exercised
+}
+
+// With `climb`, a neighbour better than every DAG before is walked next, whatever the cap: the
+// walk from one DAG, capped at one expansion, ends at a local optimum of the moves it makes
+// (brute force: no acyclic one-family change of the pool's best scores higher), and its pool
+// holds the one-family neighbours of that best within epsilon.
+TEST_CASE("neighbour completion climbs from a better neighbour first", "[pool]") {
+  const std::size_t n = 5;
+  std::uint64_t rises = 0;
+  for (int round = 0; round < 30; ++round) {
+    std::mt19937_64 rng(900 + round);
+    std::uniform_real_distribution<double> noise(-3.0, 3.0);
+    bnsl::ScoreCache cache(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      std::vector<std::vector<int>> sets{{}};
+      for (int a = 0; a < static_cast<int>(n); ++a)
+        if (a != static_cast<int>(v)) sets.push_back({a});
+      for (const auto& ps : sets) cache.var(v).add(-0.5 * ps.size() + noise(rng), ps);
+      cache.var(v).sort_best_first();
+    }
+    bnsl::Choices g(n);  // the empty network
+    for (std::size_t v = 0; v < n; ++v) g[v] = static_cast<std::uint32_t>(cache.var(v).find({}));
+    const double eps = 1.0;
+    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(eps), 100000, false);
+    pool.offer(sum_scores(cache, g), bnsl::dag_hash(g), g);
+    const auto c = bnsl::complete_neighbours(
+        cache, pool, [] { return false; }, 1);
+    rises += c.rises;
+    const bnsl::Choices top = pool.best_choices();
+    const double best = sum_scores(cache, top);
+    std::set<bnsl::Choices> got;
+    for (const auto& d : pool.snapshot()) got.insert(d.choices);
+    auto parents_of = [&](const bnsl::Choices& ch) {
+      Parents p(n);
+      for (std::size_t v = 0; v < n; ++v) p[v] = entry_parents(cache, v, ch[v]);
+      return p;
+    };
+    INFO("round " << round << ": " << c.rises << " rises");
+    for (std::size_t v = 0; v < n; ++v)
+      for (std::uint32_t e = 0; e < cache.var(v).size(); ++e) {
+        bnsl::Choices h = top;
+        h[v] = e;
+        if (!acyclic(parents_of(h))) continue;
+        const double s = sum_scores(cache, h);
+        CHECK_FALSE(bnsl::clearly_greater(s, best));  // a local optimum
+        if (s >= best - eps + 1e-9) CHECK(got.count(h) == 1);
+      }
+  }
+  CHECK(rises > 0);  // the climb was exercised
 }
 
 // A pool too small for every class within epsilon, with score bands, keeps classes across

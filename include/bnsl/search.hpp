@@ -114,6 +114,7 @@ struct SearchStats {
   std::uint64_t neighbours_expanded = 0;  // DAGs whose one-family neighbourhood was walked
   std::uint64_t neighbours_admitted = 0;  // neighbours the pool admitted
   std::uint64_t neighbours_reversed = 0;  // ... of them by an arc reversal
+  std::uint64_t neighbours_rises = 0;     // ... of them better than the best before
   bool completion_stopped = false;        // the neighbour walk ended before walking all it could
   double completion_seconds = 0;          // its wall time
   std::uint64_t completion_runs = 0;      // 2 when the chains stalled and the completion ran

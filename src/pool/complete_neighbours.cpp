@@ -20,14 +20,21 @@
 // Each such DAG is scored from the cache by its change (O(1)), offered once if the pool's
 // lock-free check may accept it; the pool scores it exactly and admits it when it is within the
 // threshold and of a new class, and admitted DAGs are expanded in turn, so combinations of
-// changes are reached through DAGs within the threshold. A heuristic step: it adds classes,
-// never claims completeness.
+// changes are reached through DAGs within the threshold. A neighbour better than every DAG
+// reached is walked next, before the rest of the queue (and outside its cap): the walk then
+// climbs as a local search over family changes before it spreads around the final best
+// (gen10000, `learn --time 3600`: the walk's first DAG, the chains' best, had a neighbour 16
+// nats better, and with the cap reached by then, the walk ended there, its pool one class). A
+// heuristic step: it adds classes, never claims completeness.
 #include "pool/complete_neighbours.hpp"
 
 #include <xxhash.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <limits>
+#include <optional>
 #include <vector>
 
 #include <tsl/robin_map.h>
@@ -73,7 +80,7 @@ class EntryIndex {
 
 NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
                                         const std::function<bool()>& should_stop,
-                                        std::size_t max_expanded) {
+                                        std::size_t max_expanded, bool climb) {
   NeighbourCompletion out;
   const std::size_t n = cache.n_vars();
   std::vector<PooledDag> queue = pool.snapshot();
@@ -89,6 +96,12 @@ NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
       stamp = 1;
     }
   };
+  // The best DAG reached: a neighbour above it is a new best, walked next (`rise`).
+  double top = queue.empty() ? -std::numeric_limits<double>::infinity() : queue.front().score;
+  std::optional<PooledDag> rise;
+  const auto enqueue = [&](PooledDag&& d) {
+    if (queue.size() < max_expanded) queue.push_back(std::move(d));
+  };
   // Offers G with the given families changed (score by the change); false once stopped.
   const auto offer = [&](const Choices& g, std::uint64_t h, double score,
                          std::initializer_list<std::pair<std::size_t, std::uint32_t>> changes,
@@ -100,12 +113,24 @@ NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
     if (pool.offer(score, h, next)) {
       ++out.admitted;
       out.reversals += reversal;
-      if (queue.size() < max_expanded) queue.push_back({score, h, std::move(next)});
+      if (climb && score > top) {  // a new best: its neighbourhood next, whatever the queue holds
+        top = score;
+        ++out.rises;
+        if (rise) enqueue(std::move(*rise));
+        rise = PooledDag{score, h, std::move(next)};
+      } else {
+        enqueue({score, h, std::move(next)});
+      }
     }
     if ((out.offered & 4095) == 0 && should_stop()) out.stopped = true;
     return !out.stopped;
   };
-  for (std::size_t q = 0; q < queue.size() && !out.stopped; ++q) {
+  for (std::size_t q = 0; q < queue.size() || rise; ++q) {
+    if (rise) {  // found while walking the DAG before: walked now
+      queue.insert(queue.begin() + static_cast<std::ptrdiff_t>(q), std::move(*rise));
+      rise.reset();
+    }
+    if (out.stopped) break;
     if (should_stop()) {
       out.stopped = true;
       break;

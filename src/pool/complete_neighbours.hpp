@@ -18,6 +18,7 @@ struct NeighbourCompletion {
   std::uint64_t offered = 0;    // acyclic neighbours within the threshold offered to the pool
   std::uint64_t admitted = 0;   // ... that the pool admitted (new to it)
   std::uint64_t reversals = 0;  // admitted ones that reverse an arc (the others change a family)
+  std::uint64_t rises = 0;      // admitted ones better than every DAG before (walked next)
   bool stopped = false;         // should_stop ended it
 };
 
@@ -25,10 +26,11 @@ struct NeighbourCompletion {
 // entry of v that keeps G within the pool's threshold and G acyclic replaces v's family, and
 // every arc of G not covered is reversed when the cache holds both new families and G stays
 // acyclic; each such DAG is offered once, and the admitted ones are expanded in turn (at most
-// max_expanded DAGs in all, the pooled ones included). should_stop is polled at every DAG
+// max_expanded DAGs in all, the pooled ones included), except that with `climb` one better
+// than every DAG before is expanded next (and always). should_stop is polled at every DAG
 // expanded and every 4,096 offers.
 NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
                                         const std::function<bool()>& should_stop,
-                                        std::size_t max_expanded);
+                                        std::size_t max_expanded, bool climb = true);
 
 }  // namespace bnsl

@@ -98,7 +98,8 @@ void SearchStats::print(std::ostream& out) const {
       << "  improvements      " << improvements << "\n"
       << "  enumerations      " << enumerations << "\n"
       << "  neighbours        " << neighbours_expanded << " DAGs expanded, " << neighbours_admitted
-      << " neighbours admitted (" << neighbours_reversed << " by an arc reversal)\n"
+      << " neighbours admitted (" << neighbours_reversed << " by an arc reversal, "
+      << neighbours_rises << " better than the best before)\n"
       << "  neighbour walk    " << completion_seconds << " s"
       << (completion_stopped ? " (stopped early)" : "")
       << (completion_runs > 1 ? ", also when the chains stalled" : "") << "\n"
@@ -121,6 +122,7 @@ std::string SearchStats::to_json() const {
                       {"neighbours_expanded", neighbours_expanded},
                       {"neighbours_admitted", neighbours_admitted},
                       {"neighbours_reversed", neighbours_reversed},
+                      {"neighbours_rises", neighbours_rises},
                       {"completion_stopped", completion_stopped},
                       {"completion_seconds", completion_seconds},
                       {"completion_runs", completion_runs},
@@ -479,6 +481,7 @@ void Driver::complete_pool(SearchStats& total, bool at_end) {
   total.neighbours_expanded += nb.expanded;
   total.neighbours_admitted += nb.admitted;
   total.neighbours_reversed += nb.reversals;
+  total.neighbours_rises += nb.rises;
   total.completion_seconds += own_.elapsed() - t0;
   total.completion_stopped = nb.stopped;
 }
