@@ -6,13 +6,17 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
+#include "bnsl/comm.hpp"
+
 namespace bnsl::cli {
 
 using Action = std::function<int()>;
 
-Action register_score(CLI::App& app);
-Action register_search(CLI::App& app);
-Action register_learn(CLI::App& app);
+// These three share their run with the other processes of `comm` (under mpirun; rank 0 writes
+// the outputs); the others run in one process.
+Action register_score(CLI::App& app, Comm& comm);
+Action register_search(CLI::App& app, Comm& comm);
+Action register_learn(CLI::App& app, Comm& comm);
 Action register_check(CLI::App& app);
 Action register_exact(CLI::App& app);
 Action register_sample(CLI::App& app);

@@ -2,12 +2,14 @@
 // budget (default 60 s), split as bnsl::learn() does (include/bnsl/learn.hpp). Writes the
 // pool of networks within epsilon of the best found: the first network as soon as there is
 // one, then every --checkpoint seconds, at the deadline and on SIGINT/SIGTERM.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "bnsl/cache.hpp"
 #include "bnsl/dataset.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/learn.hpp"
@@ -19,32 +21,86 @@
 namespace bnsl::cli {
 namespace {
 
+// The earlier run at PREFIX (--resume): its journal's variables, which must come from the same
+// data and options (`now`), and its pool's classes as the search's start networks.
+JournalContents resume_from(const std::string& prefix, const Dataset& data,
+                            const CacheProvenance& now, LearnOptions& o) {
+  const std::string path = prefix + ".cache.jkl";
+  if (!std::filesystem::exists(path))
+    throw InputError(path, 0, 0,
+                     "--resume: no exploration journal here (`bnsl learn -o " + prefix +
+                         "` writes it as it explores)");
+  JournalContents earlier = read_cache_journal(path, data.names());
+  std::string why;
+  if (!earlier.provenance.same_run(now, why))
+    throw InputError(path, 0, 0,
+                     "--resume: not a run on the same data with the same options: " + why);
+  const std::string pool_path = prefix + ".pool.json";
+  if (std::filesystem::exists(pool_path)) {
+    PoolReport pool = read_pool_json(pool_path);
+    if (pool.variables != data.names())
+      throw InputError(pool_path, 0, 0, "--resume: a pool of other variables");
+    for (PoolClass& c : pool.classes) o.search.start_networks.push_back(std::move(c.dag));
+    if (pool.classes.empty())
+      for (PoolDag& d : pool.dags) o.search.start_networks.push_back(std::move(d.parents));
+  }
+  return earlier;
+}
+
 struct LearnCommand {
-  std::string data_path, prefix, vars, trace;
+  std::string data_path, prefix, vars, trace, resume;
   CsvArgs csv;
   EpsilonArgs eps;
   RunArgs run;
   LearnOptions o;  // the flags below are bound to it
   bool time_given = false;
 
-  int execute() {
+  int execute(Comm& comm) {
     const double budget = time_given ? run.time : kDefaultLearnTime;
-    StopToken stop(budget);
+    share_run(comm, run);
+    StopToken stop = start_together(comm, budget);
     Dataset data = read_csv(data_path, csv.resolve());
+    o.comm = &comm;
     o.explore.epsilon = eps.resolve();
     o.threads = run.threads;
+    // The exploration's journal (PREFIX.cache.jkl), and what an earlier run left (--resume).
+    ExploreOptions planned = o.explore;
+    planned.time = budget > 0 && o.explore.time_per_var <= 0 ? budget : 0;
+    planned.threads = run.threads;
+    const CacheProvenance provenance = planned_provenance(data, planned);
+    JournalContents earlier;
+    if (!resume.empty()) {
+      earlier = resume_from(resume, data, provenance, o);
+      o.explore.explored = &earlier.cache;
+    }
+    std::unique_ptr<CacheJournal> journal;
+    if (comm.root()) {
+      const bool same = !resume.empty() && resume == prefix;
+      journal =
+          std::make_unique<CacheJournal>(prefix + ".cache.jkl", data.n_vars(), provenance, same);
+      if (!resume.empty() && !same)  // a new journal holds the earlier run's variables too
+        for (std::size_t v = 0; v < earlier.cache.n_vars(); ++v)
+          if (!earlier.cache.var(v).empty()) journal->append(v, earlier.cache.var(v));
+      o.explore.on_variable = [&journal](std::size_t v, const VarCache& entries) {
+        journal->append(v, entries);
+      };
+    }
     o.progress = !run.quiet;
     if (!run.quiet)
       std::cerr << "bnsl: learn: " << data_path << ": " << data.n_vars() << " variables, "
                 << data.n_rows() << " rows; " << to_string(o.explore.score.kind) << ", "
                 << o.explore.epsilon.describe() << ", "
                 << (budget > 0 ? std::to_string(budget) + " s" : std::string("no time limit"))
-                << "\n";
+                << (comm.distributed() ? "; " + comm.describe() : std::string()) << "\n";
     ReportWriter out("learn", prefix, &data, run.quiet, trace);
-    o.on_improvement = out.improvement();
-    LearnResult r = bnsl::learn(data, o, stop, out.writer());
+    if (comm.root()) o.on_improvement = out.improvement();
+    LearnResult r = bnsl::learn(data, o, stop, comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"explore", nlohmann::json::parse(r.explore.to_json())},
                             {"search", nlohmann::json::parse(r.search.to_json())}};
+    if (comm.distributed())  // rank 0's traffic (bench/mpi.sh)
+      stats["processes"] = {{"count", comm.size()},
+                            {"bytes_sent", comm.traffic().sent},
+                            {"bytes_received", comm.traffic().received}};
     std::ostringstream summary;
     r.search.print(summary);
     summary << pool_summary("learn", r.report, prefix, true, stop.elapsed());
@@ -54,7 +110,7 @@ struct LearnCommand {
 
 }  // namespace
 
-Action register_learn(CLI::App& app) {
+Action register_learn(CLI::App& app, Comm& comm) {
   auto cmd = std::make_shared<LearnCommand>();
   CLI::App* sub = app.add_subcommand(
       "learn",
@@ -62,8 +118,14 @@ Action register_learn(CLI::App& app) {
       "writes the best network found and every network within epsilon of it.");
   sub->add_option("data", cmd->data_path, "CSV of categorical data (one column per variable)")
       ->required();
-  sub->add_option("-o,--output", cmd->prefix, "Output prefix: PREFIX.pool.json, .best.bif, ...")
-      ->required();
+  sub->add_option("-o,--output", cmd->prefix,
+                  "Output prefix: PREFIX.pool.json, .best.bif, ...; PREFIX.cache.jkl is the "
+                  "exploration's journal, which --resume reads (default with --resume: its "
+                  "PREFIX)");
+  sub->add_option("--resume", cmd->resume,
+                  "Continue the run killed at PREFIX: the variables its journal "
+                  "(PREFIX.cache.jkl) holds are not explored again, its pool's classes start the "
+                  "search, and --time is this run's budget. Same data and options as that run.");
   add_csv_options(*sub, cmd->csv);
   add_score_options(*sub, cmd->o.explore.score);
   add_epsilon_options(*sub, cmd->eps);
@@ -77,12 +139,14 @@ Action register_learn(CLI::App& app) {
       ->description(
           "Wall-clock budget in seconds for exploration and search together (0: until "
           "interrupted)");
-  return [sub, cmd]() {
+  return [sub, cmd, &comm]() {
     if (!sub->parsed()) return -1;
     cmd->time_given = sub->count("--time") > 0;
     if (!cmd->vars.empty())
       throw InputError("--vars is for `bnsl score` (job-array slices), not `bnsl learn`");
-    return cmd->execute();
+    if (cmd->prefix.empty()) cmd->prefix = cmd->resume;
+    if (cmd->prefix.empty()) throw InputError("--output is required (or --resume PREFIX)");
+    return cmd->execute(comm);
   };
 }
 

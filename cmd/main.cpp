@@ -1,26 +1,57 @@
 // bnsl: learn Bayesian network structures from discrete data. This file only parses the
 // command line, runs the chosen subcommand and maps exceptions to exit statuses:
-// 0 success, 1 runtime failure, 2 bad usage or bad input.
+// 0 success, 1 runtime failure, 2 bad usage or bad input. Under mpirun, the processes share
+// learn, score and search (bnsl/comm.hpp); an error in any process ends them all.
+#include <chrono>
 #include <exception>
 #include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
 #include <vector>
 
+#include "bnsl/comm.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/stop.hpp"
 #include "commands.hpp"
 
+namespace {
+
+// The exit status of an error in a process of a shared run, which ends every process. An error
+// that every process meets (bad input) is printed once, by rank 0; the others wait a moment
+// first, and print theirs only if it is their own.
+int fail(bnsl::Comm& comm, const std::string& message, int status) {
+  if (comm.distributed() && !comm.root()) std::this_thread::sleep_for(std::chrono::seconds(2));
+  std::cerr << "bnsl: error"
+            << (comm.distributed() ? " (process " + std::to_string(comm.rank()) + ")" : "") << ": "
+            << message << "\n";
+  if (comm.distributed()) comm.abort(status);
+  return status;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace bnsl;
+  std::unique_ptr<Comm> comm;
+  try {
+    comm = make_comm(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "bnsl: error: " << e.what() << "\n";
+    return 1;
+  }
   CLI::App app{
       "bnsl: Bayesian network structure learning from discrete data, under a time budget.\n"
       "Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input,\n"
       "128+N when stopped by signal N (results so far are written)."};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "bnsl 0.1.0");
+  app.set_version_flag("--version", std::string("bnsl 0.1.0") + (mpi_built() ? " (MPI)" : ""));
   std::vector<cli::Action> actions = {
-      cli::register_learn(app), cli::register_score(app),    cli::register_search(app),
-      cli::register_exact(app), cli::register_check(app),    cli::register_sample(app),
-      cli::register_eval(app),  cli::register_generate(app), cli::register_merge(app)};
+      cli::register_learn(app, *comm),  cli::register_score(app, *comm),
+      cli::register_search(app, *comm), cli::register_exact(app),
+      cli::register_check(app),         cli::register_sample(app),
+      cli::register_eval(app),          cli::register_generate(app),
+      cli::register_merge(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -31,14 +62,17 @@ int main(int argc, char** argv) {
   }
   install_signal_handlers();
   try {
+    const std::string command = app.get_subcommands().front()->get_name();
+    if (comm->distributed() && command != "learn" && command != "score" && command != "search")
+      throw InputError(
+          "bnsl " + command + " runs in one process: start it without mpirun " +
+          "(it uses every core of its node); learn, score and search run under mpirun");
     for (auto& action : actions)
       if (int status = action(); status >= 0) return status;
     return 2;
   } catch (const InputError& e) {
-    std::cerr << "bnsl: error: " << e.what() << "\n";
-    return 2;
+    return fail(*comm, e.what(), 2);
   } catch (const std::exception& e) {
-    std::cerr << "bnsl: error: " << e.what() << "\n";
-    return 1;
+    return fail(*comm, e.what(), 1);
   }
 }

@@ -131,7 +131,9 @@ void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
   app.add_option("--time-per-var", o.time_per_var,
                  "Budget per variable in seconds, instead of one shared --time")
       ->check(CLI::Range(0.0, 1e9));
-  app.add_option("--vars", vars, "Explore only variables A..B-1 (0-based, 'A:B'; for job arrays)");
+  app.add_option("--vars", vars,
+                 "Explore only variables A..B-1 ('A:B', 0-based), or slice K of N equal slices "
+                 "('K/N', K from 0: a job array's task K of N); for job arrays and bnsl merge");
 }
 
 void add_memory_option(CLI::App& app, std::size_t& bytes) {
@@ -145,9 +147,9 @@ void add_memory_option(CLI::App& app, std::size_t& bytes) {
       ->default_str(bytes == ExploreOptions::kAutoMemory ? "auto" : std::to_string(bytes));
 }
 
-void parse_vars(const std::string& text, ExploreOptions& o) {
+void parse_vars(const std::string& text, std::size_t n_vars, ExploreOptions& o) {
   if (text.empty()) return;
-  auto colon = text.find(':');
+  const auto sep = text.find_first_of(":/");
   auto number = [&](const std::string& s, std::size_t fallback) -> std::size_t {
     if (s.empty()) return fallback;
     std::size_t used = 0;
@@ -158,16 +160,28 @@ void parse_vars(const std::string& text, ExploreOptions& o) {
       used = 0;
     }
     if (used != s.size() || s[0] == '-')
-      throw InputError("--vars expects A:B with 0-based indices, got '" + text + "'");
+      throw InputError(
+          "--vars expects A:B (0-based variable indices) or K/N (slice K of N, "
+          "0-based), got '" +
+          text + "'");
     return static_cast<std::size_t>(v);
   };
-  if (colon == std::string::npos) {
+  if (sep == std::string::npos) {
     o.var_begin = number(text, 0);
     o.var_end = o.var_begin + 1;
     return;
   }
-  o.var_begin = number(text.substr(0, colon), 0);
-  o.var_end = number(text.substr(colon + 1), static_cast<std::size_t>(-1));
+  if (text[sep] == '/') {  // slice K of N: variables [n K / N, n (K + 1) / N)
+    const std::size_t k = number(text.substr(0, sep), 0), parts = number(text.substr(sep + 1), 0);
+    if (parts == 0 || k >= parts || parts > n_vars)
+      throw InputError("--vars " + text + ": K/N needs 0 <= K < N <= " + std::to_string(n_vars) +
+                       " (the data's variables)");
+    o.var_begin = n_vars * k / parts;
+    o.var_end = n_vars * (k + 1) / parts;
+    return;
+  }
+  o.var_begin = number(text.substr(0, sep), 0);
+  o.var_end = number(text.substr(sep + 1), static_cast<std::size_t>(-1));
 }
 
 void add_search_options(CLI::App& app, SearchOptions& o, std::string& trace) {

@@ -47,8 +47,9 @@ void add_explore_options(CLI::App& app, ExploreOptions& opt, std::string& vars);
 // --explore-memory (MiB) into ExploreOptions::memory_per_var (bytes): score, learn, exact.
 void add_memory_option(CLI::App& app, std::size_t& bytes);
 
-// Parses "A:B", "A:" or ":B" (0-based, B exclusive) into opt.var_begin / var_end.
-void parse_vars(const std::string& text, ExploreOptions& opt);
+// Parses "A:B", "A:" or ":B" (0-based, B exclusive), or "K/N" (slice K of N equal slices of
+// the n_vars variables) into opt.var_begin / var_end.
+void parse_vars(const std::string& text, std::size_t n_vars, ExploreOptions& opt);
 
 // Options of the ordering search (search, learn): algorithm, seed, pool caps, checkpoint
 // interval, --exact-max-vars (dp_max_n); and --trace, the anytime curve's file.

@@ -89,6 +89,12 @@ std::string pool_summary(const std::string& command, const PoolReport& report,
   return out.str();
 }
 
+void share_run(const Comm& comm, RunArgs& run) {
+  if (comm.root()) return;
+  run.quiet = true;
+  run.stats_file.clear();
+}
+
 int finish(const std::string& command, const RunArgs& run, const std::string& stats_json,
            const std::string& summary, const std::string& kept) {
   if (!run.stats_file.empty()) write_file_atomically(run.stats_file, stats_json + "\n");

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "bnsl/comm.hpp"
 #include "bnsl/dataset.hpp"
 #include "bnsl/learn.hpp"
 #include "bnsl/report.hpp"
@@ -46,6 +47,11 @@ std::string classes_text(const PoolReport& report);
 // PREFIX.pool.json, ..." for the summary of learn and search.
 std::string pool_summary(const std::string& command, const PoolReport& report,
                          const std::string& prefix, bool with_bif, double seconds);
+
+// A command shared by the processes of `comm` (bnsl/comm.hpp): only rank 0 prints and writes
+// --stats; the others run quietly. (Rank 0 alone writes the outputs: the commands give the
+// pipeline a report writer there only.)
+void share_run(const Comm& comm, RunArgs& run);
 
 // The end of every command: writes `stats_json` to --stats (when given), prints `summary`
 // unless --quiet, and returns the exit status: 0, or 128 + N when stopped by signal N (saying

@@ -23,28 +23,31 @@ struct ScoreCommand {
   RunArgs run;
   ExploreOptions explore;
 
-  int execute() {
+  int execute(Comm& comm) {
+    share_run(comm, run);
+    StopToken stop = start_together(comm, 0);
     Dataset data = read_csv(data_path, csv.resolve());
+    explore.comm = &comm;
     explore.epsilon = eps.resolve();
     explore.time = run.time;
     explore.threads = run.threads;
     explore.progress = !run.quiet;
-    parse_vars(vars, explore);
+    parse_vars(vars, data.n_vars(), explore);
     apply_default_budget(explore, time_given);
     if (!run.quiet)
       std::cerr << "bnsl: score: " << data_path << ": " << data.n_vars() << " variables, "
                 << data.n_rows() << " rows; " << to_string(explore.score.kind) << ", "
                 << to_string(explore.method) << " exploration, " << explore.epsilon.describe()
-                << describe_budget(explore) << "\n";
+                << describe_budget(explore)
+                << (comm.distributed() ? "; " + comm.describe() : std::string()) << "\n";
     ExploreStats stats;
-    StopToken stop;
     ScoreCache cache = bnsl::explore(data, explore, stop, &stats);
     const CacheProvenance provenance = cache_provenance(data, explore, stats);
     JklWriteOptions w;
     w.var_begin = explore.var_begin;
     w.var_end = explore.var_end;
     w.provenance = &provenance;
-    write_jkl(out_path, cache, w);
+    if (comm.root()) write_jkl(out_path, cache, w);
     std::ostringstream summary;
     stats.print(summary);
     summary << "bnsl: score: wrote " << out_path << "\n";
@@ -55,7 +58,7 @@ struct ScoreCommand {
 
 }  // namespace
 
-Action register_score(CLI::App& app) {
+Action register_score(CLI::App& app, Comm& comm) {
   auto cmd = std::make_shared<ScoreCommand>();
   CLI::App* sub = app.add_subcommand(
       "score",
@@ -81,10 +84,10 @@ Action register_score(CLI::App& app) {
           "Budget per variable in seconds, instead of one shared --time (default for is, "
           "greedy and hybrid when --time is not given: " +
           std::to_string(static_cast<int>(kDefaultTimePerVar)) + ")");
-  return [sub, cmd, time_opt]() {
+  return [sub, cmd, time_opt, &comm]() {
     if (!sub->parsed()) return -1;
     cmd->time_given = time_opt->count() > 0;
-    return cmd->execute();
+    return cmd->execute(comm);
   };
 }
 

@@ -28,26 +28,32 @@ struct SearchCommand {
   SearchOptions o;  // the flags below are bound to it
   bool time_given = false;
 
-  int execute() {
+  int execute(Comm& comm) {
     const double budget = time_given ? run.time : kDefaultLearnTime;
-    StopToken stop(budget);
+    share_run(comm, run);
+    StopToken stop = start_together(comm, budget);
     std::unique_ptr<Dataset> data;
     if (!data_path.empty()) data = std::make_unique<Dataset>(read_csv(data_path, csv.resolve()));
     ScoreCache cache = read_jkl(cache_path, data ? data->names() : std::vector<std::string>{});
     o.epsilon = eps.resolve();
     o.threads = run.threads;
     o.progress = !run.quiet;
+    o.comm = &comm;
     if (!run.quiet)
       std::cerr << "bnsl: search: " << cache_path << ": " << cache.n_vars() << " variables, "
                 << cache.total_entries() << " cache entries; " << to_string(o.algo) << ", "
                 << o.epsilon.describe() << ", "
                 << (budget > 0 ? std::to_string(budget) + " s" : std::string("no time limit"))
-                << "\n";
+                << (comm.distributed() ? "; " + comm.describe() : std::string()) << "\n";
     ReportWriter out("search", prefix, data.get(), run.quiet, trace);
-    o.on_improvement = out.improvement();
-    SearchRunResult r =
-        search_cache(cache, o, ReportContext{score, data.get(), true}, stop, out.writer());
+    if (comm.root()) o.on_improvement = out.improvement();
+    SearchRunResult r = search_cache(cache, o, ReportContext{score, data.get(), true}, stop,
+                                     comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"search", nlohmann::json::parse(r.stats.to_json())}};
+    if (comm.distributed())  // rank 0's traffic (bench/mpi.sh)
+      stats["processes"] = {{"count", comm.size()},
+                            {"bytes_sent", comm.traffic().sent},
+                            {"bytes_received", comm.traffic().received}};
     std::ostringstream summary;
     r.stats.print(summary);
     summary << pool_summary("search", r.report, prefix, data != nullptr, stop.elapsed());
@@ -57,7 +63,7 @@ struct SearchCommand {
 
 }  // namespace
 
-Action register_search(CLI::App& app) {
+Action register_search(CLI::App& app, Comm& comm) {
   auto cmd = std::make_shared<SearchCommand>();
   CLI::App* sub = app.add_subcommand(
       "search",
@@ -76,10 +82,10 @@ Action register_search(CLI::App& app) {
   sub->get_option("--time")
       ->default_str(number_text(kDefaultLearnTime))
       ->description("Wall-clock budget in seconds (0: until interrupted)");
-  return [sub, cmd]() {
+  return [sub, cmd, &comm]() {
     if (!sub->parsed()) return -1;
     cmd->time_given = sub->count("--time") > 0;
-    return cmd->execute();
+    return cmd->execute(comm);
   };
 }
 

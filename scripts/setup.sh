@@ -7,7 +7,7 @@ pkgs=(build-essential cmake pkg-config
       nlohmann-json3-dev python3 clang-format)
 # Optional features, installed unless BNSL_MINIMAL=1.
 if [ "${BNSL_MINIMAL:-0}" != 1 ]; then
-  pkgs+=(coinor-libcbc-dev)
+  pkgs+=(coinor-libcbc-dev libopenmpi-dev openmpi-bin)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

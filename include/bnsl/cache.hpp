@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -112,5 +113,37 @@ ScoreCache read_jkl(std::istream& in, const std::string& display_name,
 // before 0.1.0's merge). Unknown keys are skipped; a known key with a malformed value is an
 // InputError "FILE:LINE:COL: ...".
 std::optional<CacheProvenance> read_jkl_provenance(const std::string& path);
+
+// An exploration's journal (`bnsl learn` keeps PREFIX.cache.jkl): a jkl file that grows by
+// one block per variable as each one's exploration ends, each block written at once and
+// followed by a comment line "# done VAR". A run killed at any moment leaves a journal whose
+// complete blocks read_cache_journal() recovers; once every variable is in, it is an ordinary
+// jkl file (with its provenance header; blocks in the order the variables ended).
+class CacheJournal {
+ public:
+  // Starts a journal at `path` for a cache of n_vars variables (replacing a file there,
+  // atomically), or with `resume` continues the one there (dropping a block cut short).
+  // Throws RuntimeError naming the file when it cannot be written.
+  CacheJournal(const std::string& path, std::size_t n_vars, const CacheProvenance& provenance,
+               bool resume);
+  ~CacheJournal();
+  CacheJournal(const CacheJournal&) = delete;
+  CacheJournal& operator=(const CacheJournal&) = delete;
+
+  void append(std::size_t var, const VarCache& entries);  // from any thread
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::mutex mutex_;
+};
+
+// The complete blocks of a journal, and its provenance header (which it must have: an
+// InputError naming the file otherwise, or when it is malformed).
+struct JournalContents {
+  CacheProvenance provenance;
+  ScoreCache cache;  // the variables whose block is complete have entries
+};
+JournalContents read_cache_journal(const std::string& path, const std::vector<std::string>& names);
 
 }  // namespace bnsl

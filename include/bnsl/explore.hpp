@@ -25,6 +25,8 @@
 
 namespace bnsl {
 
+class Comm;
+
 // seq: all sets of size 0, 1, 2, ... (exhaustive up to the limit);
 // is: independence selection, best-first by BIC* (Scanagatta et al. 2015);
 // greedy: best-first by the score of the set being extended (the paper's other baseline);
@@ -74,6 +76,20 @@ struct ExploreOptions {
   // stops as at a deadline, keeping what it scored.
   static constexpr std::size_t kAutoMemory = static_cast<std::size_t>(-1);
   std::size_t memory_per_var = kAutoMemory;
+  // The processes sharing the exploration (bnsl/comm.hpp): they draw the variables from one
+  // queue, and each returns the whole cache. Null: this process alone.
+  Comm* comm = nullptr;
+  // Resuming (`learn --resume`): the variables with entries here were explored to their end by
+  // an earlier run on the same data with the same options; they are taken as they are, not
+  // explored again (ExploreStats::vars_resumed), and the budget is shared by the others.
+  const ScoreCache* explored = nullptr;
+  // Called as each variable's exploration ends (to the end, or cut by its share or the
+  // exploration's budget), unless the caller's stop token (a signal, its deadline) cut it; with
+  // retry_cut, a variable cut at its share only after its second pass. From any
+  // thread, once per variable (not for those taken from `explored`); in a run shared by
+  // processes, every process is told of every variable once the caches are gathered. `learn`
+  // appends them to its journal (CacheJournal).
+  std::function<void(std::size_t var, const VarCache& entries)> on_variable;
 };
 
 // A default for ExploreOptions::memory_per_var: half the physical memory, split between
@@ -108,6 +124,8 @@ struct ExploreStats {
   std::uint64_t vars_out_of_memory = 0;   // variables whose exploration the memory cap ended
   std::uint64_t vars_retried = 0;         // variables explored again (ExploreOptions::retry_cut;
                                           // the set and rule counters count both passes)
+  std::uint64_t vars_explored = 0;        // variables explored by this run
+  std::uint64_t vars_resumed = 0;         // variables taken from an earlier run (explored)
   std::uint64_t cache_entries = 0;        // entries in the final caches
   std::uint64_t cache_bytes = 0;
   std::uint64_t rows = 0;          // rows of the data
@@ -120,9 +138,11 @@ struct ExploreStats {
   double seconds = 0;              // wall time of the exploration
 
   // Every variable explored to the end, without an in-degree limit: the caches hold every
-  // family that a network within epsilon of the optimum uses.
+  // family that a network within epsilon of the optimum uses. (Not claimed for a resumed run:
+  // how the earlier run ended its variables is not known.)
   bool exhaustive() const {
-    return vars_out_of_time == 0 && vars_out_of_memory == 0 && max_parents < 0 && candidates == 0;
+    return vars_out_of_time == 0 && vars_out_of_memory == 0 && max_parents < 0 && candidates == 0 &&
+           vars_resumed == 0;
   }
 
   void add(const ExploreStats& other);
@@ -146,5 +166,9 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
 // jkl header: the variables it explored, and whether it is exhaustive (stats.exhaustive()).
 CacheProvenance cache_provenance(const Dataset& data, const ExploreOptions& options,
                                  const ExploreStats& stats);
+
+// The same before the exploration (not exhaustive): what a journal of it records, so that a
+// resumed run can check it explores the same data with the same options.
+CacheProvenance planned_provenance(const Dataset& data, const ExploreOptions& options);
 
 }  // namespace bnsl

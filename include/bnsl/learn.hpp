@@ -73,6 +73,10 @@ struct LearnOptions {
   // Each rise of the best score: seconds since the stop token's start, and the new best
   // (the draft network's first, then the search's). On the calling thread.
   std::function<void(double seconds, double best)> on_improvement;
+  // The processes sharing the run (bnsl/comm.hpp): set as the exploration's and the search's.
+  // The stop token should then end at the same moment everywhere (start_together), and only
+  // rank 0's final report holds every process's classes.
+  Comm* comm = nullptr;
 };
 
 // The policy's shares (learn_explore_seconds below).

@@ -39,6 +39,8 @@
 
 namespace bnsl {
 
+class Comm;
+
 enum class SearchAlgo { asobs, obs };
 inline constexpr std::array<Named<SearchAlgo>, 2> kSearchAlgoNames{
     {{SearchAlgo::asobs, "asobs"}, {SearchAlgo::obs, "obs"}}};
@@ -97,6 +99,16 @@ struct SearchOptions {
   // only the seed and the end). Each reported best exceeds the previous beyond the score tolerance
   // (src/score/compare.hpp). Empty: not called.
   std::function<void(double seconds, double best)> on_improvement;
+  // Networks to pool first (`learn --resume`: the classes of the run it continues): each
+  // whose families are all in the cache and which is acyclic is offered to the pool, and when
+  // the best of them beats the greedy network, chain 0 starts from its order.
+  std::vector<ParentSets> start_networks;
+  // The processes sharing the search (bnsl/comm.hpp), each with its chains over the same
+  // cache: they send each other their best network about every kExchangeSeconds (pooled
+  // there, and with incumbent_min_n variables or more, the restarts start around it), and at
+  // the end rank 0 pools every process's classes and returns the report (the others return
+  // their own). Null: this process alone.
+  Comm* comm = nullptr;
 };
 
 // Counters of one search, summed over chains.
@@ -123,11 +135,14 @@ struct SearchStats {
   std::uint64_t pool_inserted = 0;        // distinct classes admitted (some later trimmed)
   std::uint64_t pool_equivalent = 0;      // offers equivalent to a kept class (not admitted)
   std::uint64_t pool_size = 0;            // classes in the final pool
-  double seed_score = 0;    // the network that seeds the pool (greedy or identity order)
-  double seed_seconds = 0;  // time to build it
-  double best_score = 0;    // best network found
-  double best_time = 0;     // seconds until it was found
-  double seconds = 0;       // wall time of the search
+  std::uint64_t start_networks = 0;       // SearchOptions::start_networks pooled
+  std::uint64_t peer_networks = 0;  // best networks other processes sent (SearchOptions::comm)
+  std::uint64_t peer_classes = 0;   // their classes pooled at the end (rank 0)
+  double seed_score = 0;            // the network that seeds the pool (greedy or identity order)
+  double seed_seconds = 0;          // time to build it
+  double best_score = 0;            // best network found
+  double best_time = 0;             // seconds until it was found
+  double seconds = 0;               // wall time of the search
 
   void print(std::ostream& out) const;  // human-readable summary
   std::string to_json() const;

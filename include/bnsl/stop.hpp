@@ -17,7 +17,9 @@ using Clock = std::chrono::steady_clock;
 void install_signal_handlers();
 bool signal_received();  // SIGINT or SIGTERM arrived
 int received_signal();   // its number, 0 if none
-void raise_stop_signal_for_testing(int sig);
+// Marks signal `sig` as received, as if it had arrived here: another process of the run
+// received it (bnsl/comm.hpp), or a test. The first signal's number is kept.
+void propagate_signal(int sig);
 
 class StopToken {
  public:

@@ -21,10 +21,12 @@
 #include <mutex>
 #include <optional>
 
+#include "bnsl/comm.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/explore.hpp"
 #include "explore/explorer.hpp"
 #include "parallel/threads.hpp"
+#include "parallel/wire.hpp"
 #include "score/bit_columns.hpp"
 #include "score/pair_stats.hpp"
 #include "util/progress.hpp"
@@ -130,12 +132,42 @@ ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const Row
   return draft;
 }
 
+// Every process's explored variables into every process's cache, and their counters summed
+// (the counters that are no sums, such as epsilon and rows, are the same everywhere).
+void gather_cache(Comm& comm, const std::vector<int>& explored, ScoreCache& cache,
+                  ExploreStats& total) {
+  std::vector<int> vars = explored;  // a variable explored twice (retry_cut) is listed twice
+  std::sort(vars.begin(), vars.end());
+  vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
+  const std::vector<std::string> caches = comm.all_gather(wire::pack_vars(cache, vars));
+  for (std::size_t r = 0; r < caches.size(); ++r)
+    if (static_cast<int>(r) != comm.rank()) wire::unpack_vars(caches[r], cache);
+  wire::Writer w;
+  w.put(total);
+  const std::vector<std::string> stats = comm.all_gather(w.take());
+  ExploreStats sum = total;
+  for (std::size_t r = 0; r < stats.size(); ++r)
+    if (static_cast<int>(r) != comm.rank()) sum.add(wire::Reader(stats[r]).get<ExploreStats>());
+  total = sum;
+}
+
 }  // namespace
 
 int auto_candidates(const ExploreOptions& o, const Dataset& data) {
   if (o.candidates != ExploreOptions::kAutoCandidates) return std::max(0, o.candidates);
   if (o.method == ExploreMethod::seq || (o.time <= 0 && o.time_per_var <= 0)) return 0;
   return data.n_vars() > kAutoScreenVars ? kAutoScreenCandidates : 0;
+}
+
+CacheProvenance planned_provenance(const Dataset& data, const ExploreOptions& options) {
+  ExploreStats planned;
+  const std::optional<RowGroups> grouped = group_rows(data);
+  planned.epsilon = options.epsilon.resolve(std::fabs(sum_empty_scores(
+      data, options.score, grouped ? &*grouped : nullptr, resolve_threads(options.threads))));
+  planned.max_parents = in_degree_limit(options);
+  planned.candidates = auto_candidates(options, data);
+  planned.vars_out_of_time = 1;  // not exhaustive
+  return cache_provenance(data, options, planned);
 }
 
 std::size_t default_explore_memory(int threads) {
@@ -212,61 +244,79 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   FirstError failure;
   std::mutex mutex;  // guards `total`
   Progress progress("explore", options.progress, run_stop);
-  progress.set_total(end - begin);
 
-  // One pass over `vars`: each variable, when it starts, gets its share of what is left.
-  // Returns the variables cut by their share (not by the run's stop or the memory cap).
-  auto pass = [&](const std::vector<int>& vars) {
+  // The processes of the run (bnsl/comm.hpp): the first pass draws its variables from a queue
+  // they share; each explores its own, then all gather the whole cache.
+  Comm alone;
+  Comm& comm = options.comm ? *options.comm : alone;
+  std::vector<int> explored;  // by this process
+
+  // One pass over `vars`, drawn from `queue`: each variable, when it starts, gets its share of
+  // what is left (the time left times the threads of every process sharing the queue, over the
+  // variables not yet drawn). Returns the variables it cut by their share (not by the run's
+  // stop or the memory cap). Tells on_variable of each variable it ends, unless the caller's
+  // stop (a signal, the caller's deadline) cut it or, when `retry` follows, its share did.
+  auto pass = [&](const std::vector<int>& vars, Comm& queue, bool retry) {
     std::vector<char> cut(vars.size(), 0);
-    std::atomic<std::size_t> started{0};
+    queue.open_queue(vars.size(), threads);
+    const int workers = queue.queue_workers();
 #pragma omp parallel num_threads(threads)
     {
       Counter counter(data, options.score, groups);
       ExploreStats local;
-#pragma omp for schedule(dynamic, 1)
-      for (long i = 0; i < static_cast<long>(vars.size()); ++i) {
-        failure.run([&] {
-          const int v = vars[i];
-          VarTask task;
-          task.child = v;
-          if (data.arity(v) < 2) {
-          } else if (pairs) {
-            task.candidates = pairs->top_parents(v, static_cast<std::size_t>(total.candidates));
-            std::sort(task.candidates.begin(), task.candidates.end());
-            task.universe = &candidates;
-            task.bits = &*bits;
-          } else {
-            std::copy_if(candidates.begin(), candidates.end(), std::back_inserter(task.candidates),
-                         [v](int c) { return c != v; });
-          }
-          task.eps = eps;
-          task.max_parents = max_parents;
-          task.prune = options.prune;
-          task.global = &run_stop;
-          task.max_bytes = max_bytes;
-          const std::size_t left = vars.size() - started.fetch_add(1);
-          if (options.time_per_var > 0) {
-            task.has_deadline = true;
-            task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                               std::chrono::duration<double>(options.time_per_var));
-          } else if (options.time > 0) {
-            const double allot = run_stop.remaining() * threads / static_cast<double>(left);
-            task.has_deadline = true;
-            task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                               std::chrono::duration<double>(allot));
-          }
-          const std::uint64_t scored_before = local.sets_scored;
-          const std::uint64_t cut_before = local.vars_out_of_time;
-          cache.var(v) = VarCache();
-          explore_var(counter, options.method, task, cache.var(v), local);
-          cache.var(v).sort_best_first();
-          cut[i] = local.vars_out_of_time > cut_before && !run_stop.stop_requested();
-          progress.step(local.sets_scored - scored_before);
-        });
-      }
+      std::vector<int> mine;
+      for (ItemRange items = queue.next_items(); items.begin < items.end;
+           items = queue.next_items())
+        for (std::size_t i = items.begin; i < items.end; ++i)
+          failure.run([&] {
+            const int v = vars[i];
+            VarTask task;
+            task.child = v;
+            if (data.arity(v) < 2) {
+            } else if (pairs) {
+              task.candidates = pairs->top_parents(v, static_cast<std::size_t>(total.candidates));
+              std::sort(task.candidates.begin(), task.candidates.end());
+              task.universe = &candidates;
+              task.bits = &*bits;
+            } else {
+              std::copy_if(candidates.begin(), candidates.end(),
+                           std::back_inserter(task.candidates), [v](int c) { return c != v; });
+            }
+            task.eps = eps;
+            task.max_parents = max_parents;
+            task.prune = options.prune;
+            task.global = &run_stop;
+            task.max_bytes = max_bytes;
+            mine.push_back(v);
+            const std::size_t left = vars.size() - i;
+            if (options.time_per_var > 0) {
+              task.has_deadline = true;
+              task.deadline =
+                  Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(options.time_per_var));
+            } else if (options.time > 0) {
+              const double allot = run_stop.remaining() * workers / static_cast<double>(left);
+              task.has_deadline = true;
+              task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                 std::chrono::duration<double>(allot));
+            }
+            const std::uint64_t scored_before = local.sets_scored;
+            const std::uint64_t cut_before = local.vars_out_of_time;
+            cache.var(v) = VarCache();
+            explore_var(counter, options.method, task, cache.var(v), local);
+            cache.var(v).sort_best_first();
+            ++local.vars_explored;
+            cut[i] = local.vars_out_of_time > cut_before && !run_stop.stop_requested();
+            // Ended as planned (its share, or the exploration's budget), not by the caller's stop.
+            if (options.on_variable && !stop.stop_requested() && !(cut[i] && retry))
+              options.on_variable(static_cast<std::size_t>(v), cache.var(v));
+            progress.step(local.sets_scored - scored_before);
+          });
       std::lock_guard<std::mutex> lock(mutex);
       total.add(local);
+      explored.insert(explored.end(), mine.begin(), mine.end());
     }
+    queue.close_queue();
     std::vector<int> again;
     for (std::size_t i = 0; i < vars.size(); ++i)
       if (cut[i]) again.push_back(vars[i]);
@@ -274,20 +324,41 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   };
 
   std::vector<int> vars;
-  for (std::size_t v = begin; v < end; ++v) vars.push_back(static_cast<int>(v));
-  std::vector<int> again = pass(vars);
-  if (options.retry_cut && options.time > 0 && options.time_per_var <= 0 && !failure.failed() &&
-      !again.empty() && !run_stop.stop_requested()) {
+  std::uint64_t resumed = 0;
+  for (std::size_t v = begin; v < end; ++v) {
+    if (options.explored && v < options.explored->n_vars() && !options.explored->var(v).empty()) {
+      cache.var(v) = options.explored->var(v);
+      ++resumed;
+    } else {
+      vars.push_back(static_cast<int>(v));
+    }
+  }
+  progress.set_total(vars.size());
+  const bool retry = options.retry_cut && options.time > 0 && options.time_per_var <= 0;
+  std::vector<int> again = vars.empty() ? vars : pass(vars, comm, retry);
+  if (retry && !failure.failed() && !again.empty() && !run_stop.stop_requested()) {
     total.vars_out_of_time -= again.size();  // counted again if the second pass cuts them too
     total.vars_retried += again.size();
     if (options.progress)
       std::cerr << "bnsl: explore: " << again.size()
                 << " variables cut at their share; exploring them again with the "
                 << run_stop.remaining() << " s left\n";
-    progress.set_total(end - begin + again.size());
-    pass(again);
+    progress.set_total(vars.size() + again.size());
+    Comm own;  // each process explores again the variables it cut
+    pass(again, own, false);
   }
   failure.rethrow();
+  if (comm.distributed() && !vars.empty()) {
+    gather_cache(comm, explored, cache, total);
+    if (options.on_variable && !stop.stop_requested()) {
+      std::vector<char> own(data.n_vars(), 0);
+      for (int v : explored) own[static_cast<std::size_t>(v)] = 1;
+      for (int v : vars)
+        if (!own[static_cast<std::size_t>(v)])
+          options.on_variable(static_cast<std::size_t>(v), cache.var(static_cast<std::size_t>(v)));
+    }
+  }
+  total.vars_resumed = resumed;  // the same in every process: not summed by gather_cache
   total.cache_entries = cache.total_entries();
   total.cache_bytes = cache.bytes();
   total.seconds = run_stop.elapsed();

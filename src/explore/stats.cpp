@@ -22,6 +22,8 @@ void ExploreStats::add(const ExploreStats& o) {
   vars_out_of_time += o.vars_out_of_time;
   vars_out_of_memory += o.vars_out_of_memory;
   vars_retried += o.vars_retried;
+  vars_explored += o.vars_explored;
+  vars_resumed += o.vars_resumed;
   cache_entries += o.cache_entries;
   cache_bytes += o.cache_bytes;
 }
@@ -36,7 +38,10 @@ void ExploreStats::print(std::ostream& out) const {
   if (rows_counted < rows)
     out << "  rows counted      " << rows_counted << " distinct of " << rows
         << " (each weighted by its multiplicity)\n";
-  out << "  sets generated    " << sets_generated << "\n"
+  out << "  variables         " << vars_explored << " explored"
+      << (vars_resumed ? ", " + std::to_string(vars_resumed) + " taken from the earlier run" : "")
+      << "\n"
+      << "  sets generated    " << sets_generated << "\n"
       << "  sets scored       " << sets_scored << "\n"
       << "  rule 1 (subset)   " << pruned_rule1 << " dropped\n"
       << "  rule 2 (BIC)      " << pruned_rule2 << " cut before scoring, with supersets\n"
@@ -63,6 +68,8 @@ std::string ExploreStats::to_json() const {
                       {"vars_out_of_time", vars_out_of_time},
                       {"vars_out_of_memory", vars_out_of_memory},
                       {"vars_retried", vars_retried},
+                      {"vars_explored", vars_explored},
+                      {"vars_resumed", vars_resumed},
                       {"cache_entries", cache_entries},
                       {"cache_bytes", cache_bytes},
                       {"rows", rows},

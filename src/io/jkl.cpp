@@ -43,6 +43,9 @@
 #include <string_view>
 #include <unordered_map>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "bnsl/cache.hpp"
 #include "bnsl/error.hpp"
 #include "util/atomic_file.hpp"
@@ -562,6 +565,81 @@ ScoreCache read_jkl(std::istream& in, const std::string& display_name,
   const std::string text = read_stream(in);
   if (in.bad()) throw RuntimeError(display_name + ": read failed");
   return parse_text(text, display_name, names);
+}
+
+namespace {
+
+std::string slurp_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::string text = read_stream(in);
+  if (in.bad()) throw RuntimeError(path + ": read failed");
+  return text;
+}
+
+// The length of a journal's text up to the end of its last complete block ("# done" line), or
+// of its header ("N" line) when no block is complete.
+std::size_t journal_complete_length(std::string_view text, const std::string& path) {
+  std::size_t header_end = std::string_view::npos, done_end = std::string_view::npos;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t nl = text.find('\n', at);
+    if (nl == std::string_view::npos) break;  // a line cut short
+    const std::string_view line = text.substr(at, nl - at);
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    const bool comment = first == std::string_view::npos || line[first] == '#';
+    if (!comment && header_end == std::string_view::npos) header_end = nl + 1;
+    if (line.starts_with("# done ")) done_end = nl + 1;
+    at = nl + 1;
+  }
+  if (header_end == std::string_view::npos)
+    throw InputError(path, 0, 0, "not a score-cache journal: no line with the number of variables");
+  return done_end == std::string_view::npos ? header_end : std::max(done_end, header_end);
+}
+
+}  // namespace
+
+CacheJournal::CacheJournal(const std::string& path, std::size_t n_vars,
+                           const CacheProvenance& provenance, bool resume)
+    : path_(path) {
+  if (resume) {
+    const std::string text = slurp_file(path);
+    const std::size_t keep = journal_complete_length(text, path);
+    if (keep < text.size() && ::truncate(path.c_str(), static_cast<off_t>(keep)) != 0)
+      throw RuntimeError(path + ": cannot drop the block cut short: " + std::strerror(errno));
+  } else {
+    write_file_atomically(path, provenance_header(provenance) + std::to_string(n_vars) + "\n");
+  }
+  fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd_ < 0) throw RuntimeError(path + ": cannot open for appending: " + std::strerror(errno));
+}
+
+CacheJournal::~CacheJournal() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void CacheJournal::append(std::size_t var, const VarCache& entries) {
+  std::string block = std::to_string(var) + ' ' + std::to_string(entries.size()) + '\n';
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    append_entry(block, entries.score(i), entries.parents(i), 17);
+  block += "# done " + std::to_string(var) + '\n';
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (std::size_t at = 0; at < block.size();) {
+    const ssize_t n = ::write(fd_, block.data() + at, block.size() - at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw RuntimeError(path_ + ": cannot append: " + std::strerror(errno));
+    at += static_cast<std::size_t>(n);
+  }
+}
+
+JournalContents read_cache_journal(const std::string& path, const std::vector<std::string>& names) {
+  std::optional<CacheProvenance> p = read_jkl_provenance(path);
+  if (!p) throw InputError(path, 0, 0, "no provenance header ('# bnsl ...' lines)");
+  const std::string text = slurp_file(path);
+  JournalContents j;
+  j.provenance = std::move(*p);
+  j.cache = parse_text(std::string_view(text).substr(0, journal_complete_length(text, path)), path,
+                       names);
+  return j;
 }
 
 }  // namespace bnsl

@@ -33,8 +33,9 @@ bool signal_received() {
 int received_signal() {
   return g_signal.load(std::memory_order_relaxed);
 }
-void raise_stop_signal_for_testing(int sig) {
-  g_signal.store(sig, std::memory_order_relaxed);
+void propagate_signal(int sig) {
+  int none = 0;
+  g_signal.compare_exchange_strong(none, sig, std::memory_order_relaxed);
 }
 
 StopToken::StopToken(double seconds)

@@ -116,8 +116,17 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
   ExploreOptions explore = options.explore;
   explore.threads = options.threads;
   explore.progress = options.progress;
-  if (budget > 0 && explore.time_per_var <= 0)
+  explore.comm = options.comm;
+  if (budget > 0 && explore.time_per_var <= 0) {
     explore.time = learn_explore_seconds(options, data, budget);
+    if (explore.explored) {  // resumed: the share of the variables left to explore
+      std::size_t left = 0;
+      for (std::size_t v = 0; v < data.n_vars(); ++v)
+        left += v >= explore.explored->n_vars() || explore.explored->var(v).empty();
+      const double n = static_cast<double>(std::max<std::size_t>(1, data.n_vars()));
+      explore.time = std::max(1e-3, explore.time * static_cast<double>(left) / n);
+    }
+  }
   Improvements improvements(options.on_improvement);
   ReportContext context{explore.score, &data, false};
   // With screening (many variables), a first network within seconds: the greedy network over
@@ -136,6 +145,7 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
   search.epsilon = explore.epsilon;
   search.threads = options.threads;
   search.progress = options.progress;
+  search.comm = options.comm;
   context.cache_exhaustive = result.explore.exhaustive();
   SearchRunResult run = run_search(cache, search, context, stop, on_report, improvements);
   result.report = std::move(run.report);

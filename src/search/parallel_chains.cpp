@@ -55,6 +55,7 @@
 #include "pool/order_enum.hpp"
 #include "score/compare.hpp"
 #include "search/greedy_dag.hpp"
+#include "search/peers.hpp"
 #include "search/search_internal.hpp"
 
 namespace bnsl {
@@ -106,6 +107,11 @@ void SearchStats::print(std::ostream& out) const {
       << "  pool              " << pool_offers << " offers, " << pool_inserted
       << " classes admitted, " << pool_equivalent << " equivalent to a kept one, " << pool_size
       << " classes kept\n";
+  if (start_networks > 0)
+    out << "  start networks    " << start_networks << " pooled from the earlier run\n";
+  if (peer_networks + peer_classes > 0)
+    out << "  other processes   " << peer_networks << " best networks received, " << peer_classes
+        << " classes pooled at the end\n";
 }
 
 std::string SearchStats::to_json() const {
@@ -130,6 +136,9 @@ std::string SearchStats::to_json() const {
                       {"pool_inserted", pool_inserted},
                       {"pool_equivalent", pool_equivalent},
                       {"pool_size", pool_size},
+                      {"start_networks", start_networks},
+                      {"peer_networks", peer_networks},
+                      {"peer_classes", peer_classes},
                       {"seed_score", seed_score},
                       {"seed_seconds", seed_seconds},
                       {"best_score", best_score},
@@ -276,6 +285,7 @@ class Driver {
         stop_(stop),
         own_(o.time),
         checkpoint_(checkpoint),
+        peers_(o.comm, cache),
         pool_(cache, o.epsilon, o.pool_capacity(cache.n_vars()), o.classes,
               static_cast<int>(cache.n_vars()) <= std::max(o.exhaustive_max_n, o.dp_max_n)
                   ? 1
@@ -293,6 +303,11 @@ class Driver {
     return own_.stop_requested() || stop_.stop_requested() || remaining() <= reserve() + keep;
   }
   void seed_pool(SearchStats& total);
+  struct StartNetwork {
+    double score = 0;
+    Order order;  // empty: none of SearchOptions::start_networks was pooled
+  };
+  StartNetwork pool_start_networks(SearchStats& total);
   void run_chains(SearchStats& total);
   void complete_pool(SearchStats& total, bool at_end);
   void monitor();
@@ -301,12 +316,14 @@ class Driver {
   double remaining() const { return std::min(own_.remaining(), stop_.remaining()); }
   void note_best(double now);
   void progress_line(const char* what);
+  PoolReport best_only_report() const;
 
   const ScoreCache& cache_;
   const SearchOptions& o_;
   const StopToken& stop_;
   StopToken own_;
   const CheckpointFn& checkpoint_;
+  SearchPeers peers_;  // the other processes of the run (SearchOptions::comm)
   DagPool pool_;
   std::shared_ptr<const Order> start_order_;  // the greedy network's order: chain 0 starts there
   std::optional<Incumbent> incumbent_;        // shared best order (incumbent_min_n)
@@ -343,12 +360,16 @@ void Driver::seed_pool(SearchStats& total) {
   const double t0 = own_.elapsed();
   Order order(cache_.n_vars());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  double seeded = -std::numeric_limits<double>::infinity();
   if (o_.greedy_start) {
     const GreedyDagResult g = greedy_dag(cache_, [this] { return should_stop(); });
     ++total.pool_offers;
     if (pool_.offer(g.score, dag_hash(g.choices), g.choices)) ++total.pool_inserted;
     order = g.order;
+    seeded = g.score;
   }
+  if (StartNetwork start = pool_start_networks(total); !start.order.empty() && start.score > seeded)
+    order = std::move(start.order);
   ObsState obs(cache_);
   obs.set_order(order);
   ++total.orders;
@@ -356,13 +377,41 @@ void Driver::seed_pool(SearchStats& total) {
   if (pool_.offer(obs.score(), obs.hash(), obs.choices())) ++total.pool_inserted;
   total.seed_score = pool_.best();
   total.seed_seconds = own_.elapsed() - t0;
-  if (o_.greedy_start) start_order_ = std::make_shared<const Order>(obs.order());
+  if (o_.greedy_start || total.start_networks > 0)
+    start_order_ = std::make_shared<const Order>(obs.order());
   if (cache_.n_vars() >= o_.incumbent_min_n && o_.incumbent_min_n > 0) {
     incumbent_.emplace();
     incumbent_->offer(obs.order(), obs.score());
   }
   if (o_.progress)
     progress_line(o_.greedy_start ? "search: greedy network" : "search: seed network");
+}
+
+// SearchOptions::start_networks into the pool; the best one's score and topological order.
+Driver::StartNetwork Driver::pool_start_networks(SearchStats& total) {
+  StartNetwork best;
+  const std::size_t n = cache_.n_vars();
+  Order identity(n);
+  for (std::size_t i = 0; i < n; ++i) identity[i] = static_cast<int>(i);
+  Choices choices(n);
+  for (const ParentSets& net : o_.start_networks) {
+    if (net.size() != n) continue;
+    bool found = true;
+    for (std::size_t v = 0; v < n && found; ++v) {
+      const long e = cache_.var(v).find(net[v]);
+      found = e >= 0;
+      if (found) choices[v] = static_cast<std::uint32_t>(e);
+    }
+    if (!found) continue;
+    Order topo = topological_order(cache_, choices, identity);
+    if (topo.size() != n) continue;  // cyclic
+    const double score = dag_score(cache_, choices);
+    ++total.pool_offers;
+    ++total.start_networks;
+    if (pool_.offer(score, dag_hash(choices), choices)) ++total.pool_inserted;
+    if (best.order.empty() || score > best.score) best = {score, std::move(topo)};
+  }
+  return best;
 }
 
 PoolReport Driver::run(SearchStats& total) {
@@ -403,8 +452,11 @@ PoolReport Driver::run(SearchStats& total) {
     }
     complete_pool(total, true);
   }
+  peers_.merge(pool_, o_.threads);  // every process's classes into rank 0's pool
+  total.peer_networks = peers_.networks_received();
+  total.peer_classes = peers_.classes_merged();
   note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exact best
-  PoolReport r = make_report(cache_, pool_, o_);
+  PoolReport r = peers_.root() ? make_report(cache_, pool_, o_) : best_only_report();
   if (algorithm) r.algorithm = algorithm;
   r.optimal = optimal;
   r.complete = complete && !pool_.truncated();
@@ -433,7 +485,8 @@ void Driver::run_chains(SearchStats& total) {
                    climbs_,
                    start_order_,
                    incumbent_ ? &*incumbent_ : nullptr};
-  const std::uint64_t first_chain = round_++ * static_cast<std::uint64_t>(threads);
+  const std::uint64_t first_chain =
+      peers_.chain_offset() + round_++ * static_cast<std::uint64_t>(threads);
   chains_started_ = own_.elapsed();
   admissions_.clear();
   running_.store(threads);
@@ -461,6 +514,17 @@ void Driver::run_chains(SearchStats& total) {
   if (monitor_error) std::rethrow_exception(monitor_error);
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
+}
+
+// A process other than rank 0 of a shared run returns its best network only: rank 0 reports
+// the run, with every process's classes.
+PoolReport Driver::best_only_report() const {
+  DagPool best(cache_, Epsilon::epsilon(0), 1);
+  const Choices choices = pool_.best_choices();
+  best.offer(pool_.best(), dag_hash(choices), choices);
+  SearchOptions one = o_;
+  one.max_dags = 1;  // not every member of its class
+  return make_report(cache_, best, one);
 }
 
 // Neighbour completion (complete_neighbours.cpp) until the report's reserve before the deadline
@@ -498,7 +562,9 @@ double Driver::reserve() const {
   const std::size_t classes = o_.pool_capacity(n);  // never fewer than pool_.size()
   const std::size_t dags =
       o_.classes ? std::min(o_.dag_capacity(n), std::max<std::size_t>(classes, 1000)) : 0;
-  const double cells = static_cast<double>(classes + dags) * static_cast<double>(n);
+  // Rank 0 of a shared run first pools every other process's classes (SearchPeers::merge).
+  const double merged = static_cast<double>(peers_.processes() - 1) * static_cast<double>(classes);
+  const double cells = (static_cast<double>(classes + dags) + merged) * static_cast<double>(n);
   return 0.05 + report_rate_ * cells;
 }
 
@@ -513,6 +579,7 @@ void Driver::monitor() {
       stalled_ = true;
       halt_.store(true);
     }
+    peers_.exchange(now, pool_, incumbent_ ? &*incumbent_ : nullptr);
     note_best(now);
     if (o_.progress && now - last_progress_ >= 2.0) {
       last_progress_ = now;
