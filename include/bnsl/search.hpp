@@ -127,6 +127,7 @@ struct SearchStats {
   std::uint64_t neighbours_admitted = 0;  // neighbours the pool admitted
   std::uint64_t neighbours_reversed = 0;  // ... of them by an arc reversal
   std::uint64_t neighbours_rises = 0;     // ... of them better than the best before
+  std::uint64_t climb_changes = 0;        // family changes of the best's climb before the walk
   bool completion_stopped = false;        // the neighbour walk ended before walking all it could
   double completion_seconds = 0;          // its wall time
   std::uint64_t completion_runs = 0;      // 2 when the chains stalled and the completion ran

@@ -19,6 +19,7 @@ struct NeighbourCompletion {
   std::uint64_t admitted = 0;   // ... that the pool admitted (new to it)
   std::uint64_t reversals = 0;  // admitted ones that reverse an arc (the others change a family)
   std::uint64_t rises = 0;      // admitted ones better than every DAG before (walked next)
+  std::uint64_t climbed = 0;    // family changes of the best's greedy climb before the walk
   bool stopped = false;         // should_stop ended it
 };
 
@@ -26,7 +27,8 @@ struct NeighbourCompletion {
 // entry of v that keeps G within the pool's threshold and G acyclic replaces v's family, and
 // every arc of G not covered is reversed when the cache holds both new families and G stays
 // acyclic; each such DAG is offered once, and the admitted ones are expanded in turn (at most
-// max_expanded DAGs in all, the pooled ones included), except that with `climb` one better
+// max_expanded DAGs in all, the pooled ones included). With `climb`, the best first climbs by
+// single-family changes (offered where it ends, and expanded first), and a neighbour better
 // than every DAG before is expanded next (and always). should_stop is polled at every DAG
 // expanded and every 4,096 offers.
 NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,

@@ -100,7 +100,8 @@ void SearchStats::print(std::ostream& out) const {
       << "  enumerations      " << enumerations << "\n"
       << "  neighbours        " << neighbours_expanded << " DAGs expanded, " << neighbours_admitted
       << " neighbours admitted (" << neighbours_reversed << " by an arc reversal, "
-      << neighbours_rises << " better than the best before)\n"
+      << neighbours_rises << " better than the best before; the best climbed by " << climb_changes
+      << " family changes first)\n"
       << "  neighbour walk    " << completion_seconds << " s"
       << (completion_stopped ? " (stopped early)" : "")
       << (completion_runs > 1 ? ", also when the chains stalled" : "") << "\n"
@@ -129,6 +130,7 @@ std::string SearchStats::to_json() const {
                       {"neighbours_admitted", neighbours_admitted},
                       {"neighbours_reversed", neighbours_reversed},
                       {"neighbours_rises", neighbours_rises},
+                      {"climb_changes", climb_changes},
                       {"completion_stopped", completion_stopped},
                       {"completion_seconds", completion_seconds},
                       {"completion_runs", completion_runs},
@@ -167,6 +169,11 @@ constexpr double kStallMinSeconds = 1.0;
 // --threads 1`: on audio and jester the chains stalled with 2.6 and 1.2 s of their 14 s left,
 // and an uncapped completion used all of it.
 constexpr double kStallCompletionShare = 0.25;
+// Seconds per class x variable that rank 0 of a shared run takes to pool another process's
+// class (its essential graph), on one thread: `bench/mpi.sh` on gen2000 (2 processes of one
+// thread, 4,995 classes of 2,000 variables received), the run ended 1.9 s past its 120 s with the
+// report's rate alone.
+constexpr double kMergeRate = 2.5e-7;
 // Neighbour completion expands at most this many pool capacities of DAGs (each held as a copy).
 constexpr std::size_t kNeighbourExpansions = 2;
 // Score bands of a full pool (dag_pool.hpp) for the ordering search: a pool too small for every
@@ -546,6 +553,7 @@ void Driver::complete_pool(SearchStats& total, bool at_end) {
   total.neighbours_admitted += nb.admitted;
   total.neighbours_reversed += nb.reversals;
   total.neighbours_rises += nb.rises;
+  total.climb_changes += nb.climbed;
   total.completion_seconds += own_.elapsed() - t0;
   total.completion_stopped = nb.stopped;
 }
@@ -562,10 +570,11 @@ double Driver::reserve() const {
   const std::size_t classes = o_.pool_capacity(n);  // never fewer than pool_.size()
   const std::size_t dags =
       o_.classes ? std::min(o_.dag_capacity(n), std::max<std::size_t>(classes, 1000)) : 0;
+  const double cells = static_cast<double>(classes + dags) * static_cast<double>(n);
   // Rank 0 of a shared run first pools every other process's classes (SearchPeers::merge).
-  const double merged = static_cast<double>(peers_.processes() - 1) * static_cast<double>(classes);
-  const double cells = (static_cast<double>(classes + dags) + merged) * static_cast<double>(n);
-  return 0.05 + report_rate_ * cells;
+  const double merged = static_cast<double>(peers_.processes() - 1) * static_cast<double>(classes) *
+                        static_cast<double>(n);
+  return 0.05 + report_rate_ * cells + kMergeRate * merged / resolve_threads(o_.threads);
 }
 
 // Until the chains end or the stop fires: tracks the best, prints progress, checkpoints.
