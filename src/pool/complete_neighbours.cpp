@@ -183,7 +183,8 @@ NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
     if (pool.offer(score, h, next)) {
       ++out.admitted;
       out.reversals += reversal;
-      if (climb && score > top) {  // a new best: its neighbourhood next, whatever the queue holds
+      // A new best: walked next, whatever the queue holds.
+      if (climb && clearly_greater(score, top)) {
         top = score;
         ++out.rises;
         if (rise) enqueue(std::move(*rise));
