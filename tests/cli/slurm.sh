@@ -30,7 +30,7 @@ launch=""
 if "$BNSL" --version | grep -q MPI && command -v mpirun >/dev/null; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   export OMPI_MCA_btl_vader_single_copy_mechanism=none
-  launch="mpirun --oversubscribe -np 2"
+  launch="timeout 180 mpirun --oversubscribe -np 2"
 fi
 LAUNCH=$launch bash "$SLURM/learn-mpi.sbatch" "$wine" learned 4 --no-header -q 2>err.txt ||
   fail "learn-mpi.sbatch (launch: ${launch:-none})"
