@@ -66,7 +66,7 @@ pass "learn: three processes write a valid pool"
 "${MPIRUN[@]}" "$BNSL" search one.jkl --data "$DATA/wine.csv" --no-header --exact-max-vars 0 \
   --time 120 --threads 1 -o stopped --quiet >out.txt 2>err.txt &
 job=$!
-sleep 3
+sleep 5  # past start-up even on a loaded machine
 ranks=$(pgrep -f "bnsl search one.jkl" | while read -r p; do
   [[ $(ps -o comm= -p "$p") == bnsl ]] && echo "$p"
 done)
