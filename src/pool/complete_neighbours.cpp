@@ -29,8 +29,6 @@
 // the queue and outside its cap. A heuristic step: it adds classes, never claims completeness.
 #include "pool/complete_neighbours.hpp"
 
-#include <xxhash.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -38,46 +36,13 @@
 #include <optional>
 #include <vector>
 
-#include <tsl/robin_map.h>
 #include <tsl/robin_set.h>
 
+#include "pool/entry_index.hpp"
 #include "score/compare.hpp"
 
 namespace bnsl {
 namespace {
-
-// Cache entries by parent set, per variable, indexed on first use (reversals look up the two
-// families they make).
-class EntryIndex {
- public:
-  explicit EntryIndex(const ScoreCache& cache)
-      : cache_(cache), maps_(cache.n_vars()), built_(cache.n_vars(), false) {}
-
-  // The entry of v with these parents (sorted ascending), or -1.
-  long find(std::size_t v, std::span<const std::int32_t> parents) {
-    const VarCache& vc = cache_.var(v);
-    if (!built_[v]) {
-      built_[v] = true;
-      maps_[v].reserve(vc.size());
-      for (std::size_t i = 0; i < vc.size(); ++i)
-        maps_[v].emplace(key(vc.parents(i)), static_cast<std::uint32_t>(i));
-    }
-    const auto it = maps_[v].find(key(parents));
-    if (it == maps_[v].end()) return -1;
-    const auto found = vc.parents(it->second);
-    if (std::equal(found.begin(), found.end(), parents.begin(), parents.end())) return it->second;
-    const std::vector<int> query(parents.begin(), parents.end());  // a 64-bit collision
-    return vc.find(query);
-  }
-
- private:
-  static std::uint64_t key(std::span<const std::int32_t> parents) {
-    return XXH3_64bits(parents.data(), parents.size_bytes());
-  }
-  const ScoreCache& cache_;
-  std::vector<tsl::robin_map<std::uint64_t, std::uint32_t>> maps_;
-  std::vector<bool> built_;
-};
 
 // A greedy climb over single-family changes: each variable in turn takes its best cache entry
 // above its current one (a prefix of its list) whose parents are not its descendants, until no

@@ -43,7 +43,6 @@
 #include <string>
 #include <thread>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 
 #include "bnsl/error.hpp"
@@ -54,6 +53,7 @@
 #include "parallel/threads.hpp"
 #include "pool/class_members.hpp"
 #include "pool/complete_neighbours.hpp"
+#include "pool/entry_index.hpp"
 #include "pool/order_enum.hpp"
 #include "score/compare.hpp"
 #include "search/greedy_dag.hpp"
@@ -403,15 +403,7 @@ Driver::StartNetwork Driver::pool_start_networks(SearchStats& total) {
   if (o_.start_networks.empty()) return best;
   Order identity(n);
   for (std::size_t i = 0; i < n; ++i) identity[i] = static_cast<int>(i);
-  // Each variable's entries by parent set (a pool of 44,843 classes of 223 variables would
-  // otherwise scan every list once per class).
-  const auto key = [](std::span<const std::int32_t> parents) {
-    return std::string(reinterpret_cast<const char*>(parents.data()), parents.size_bytes());
-  };
-  std::vector<std::unordered_map<std::string, std::uint32_t>> entries(n);
-  for (std::size_t v = 0; v < n; ++v)
-    for (std::size_t e = 0; e < cache_.var(v).size(); ++e)
-      entries[v].emplace(key(cache_.var(v).parents(e)), static_cast<std::uint32_t>(e));
+  EntryIndex entries(cache_);  // a list scan per family would be 44,843 x 223 on andes
   Choices choices(n);
   std::vector<std::int32_t> sorted;
   for (const ParentSets& net : o_.start_networks) {
@@ -420,9 +412,9 @@ Driver::StartNetwork Driver::pool_start_networks(SearchStats& total) {
     for (std::size_t v = 0; v < n && found; ++v) {
       sorted.assign(net[v].begin(), net[v].end());
       std::sort(sorted.begin(), sorted.end());
-      const auto it = entries[v].find(key(sorted));
-      found = it != entries[v].end();
-      if (found) choices[v] = it->second;
+      const long e = entries.find(v, sorted);
+      found = e >= 0;
+      if (found) choices[v] = static_cast<std::uint32_t>(e);
     }
     if (!found) continue;
     Order topo = topological_order(cache_, choices, identity);
