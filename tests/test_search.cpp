@@ -401,8 +401,9 @@ TEST_CASE("neighbour completion offers every one-family change and arc reversal"
 
     bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(eps), 100000, false);
     pool.offer(0, bnsl::dag_hash(g), g);
-    const auto c = bnsl::complete_neighbours(
-        cache, pool, [] { return false; }, 1, false);  // G's neighbourhood only
+    const auto c = bnsl::complete_neighbours(  // G's neighbourhood only
+        cache, pool, [] { return false; },
+        {.max_expanded = 1, .climb = false, .members = false, .pairs = false});
     std::set<bnsl::Choices> got;
     for (const auto& d : pool.snapshot()) got.insert(d.choices);
     INFO("round " << round << ": " << expect.size() << " expected, " << c.reversals
@@ -411,6 +412,147 @@ TEST_CASE("neighbour completion offers every one-family change and arc reversal"
     reversals += c.reversals;
   }
   CHECK(reversals > 0);  // the reversal moves were exercised
+}
+
+// The pair pass against brute force: for a random DAG G (full caches of up to 2 parents,
+// random scores), every DAG that changes v's family to an entry scoring above v's own that is
+// cyclic alone and the family of any of its new parents w, that is acyclic and within the
+// threshold, is pooled by G's walk. The pass only tries w as the first of the new parents
+// descended from v and tests acyclicity by two conditions (complete_neighbours.cpp): the brute
+// force tries every w and tests acyclicity by search. Every pooled DAG is acyclic.
+TEST_CASE("neighbour completion pairs a cyclic gain with the change that breaks it", "[pool]") {
+  const std::size_t n = 6;
+  std::uint64_t pairs = 0, expected = 0, tight_expected = 0;
+  for (int round = 0; round < 40; ++round) {
+    std::mt19937_64 rng(1300 + round);
+    std::uniform_real_distribution<double> noise(-4.0, 4.0);
+    bnsl::ScoreCache cache(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      std::vector<std::vector<int>> sets{{}};
+      for (int a = 0; a < static_cast<int>(n); ++a) {
+        if (a == static_cast<int>(v)) continue;
+        sets.push_back({a});
+        for (int b = a + 1; b < static_cast<int>(n); ++b)
+          if (b != static_cast<int>(v)) sets.push_back({a, b});
+      }
+      for (const auto& ps : sets) cache.var(v).add(-0.5 * ps.size() + noise(rng), ps);
+      cache.var(v).sort_best_first();
+    }
+    // G: a random DAG of up to 2 parents per vertex (earlier in a random order), or the best.
+    const auto order = random_order(n, rng);
+    std::vector<std::size_t> at(n);
+    for (std::size_t i = 0; i < n; ++i) at[order[i]] = i;
+    bnsl::Choices g(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      std::vector<std::uint32_t> ok;
+      for (std::uint32_t e = 0; e < cache.var(v).size(); ++e) {
+        bool before = true;
+        for (int u : cache.var(v).parents(e)) before = before && at[u] < at[v];
+        if (before) ok.push_back(e);
+      }
+      g[v] = ok[std::uniform_int_distribution<std::size_t>(0, ok.size() - 1)(rng)];
+    }
+    auto parents_of = [&](const bnsl::Choices& ch) {
+      Parents p(n);
+      for (std::size_t v = 0; v < n; ++v) p[v] = entry_parents(cache, v, ch[v]);
+      return p;
+    };
+    // Half the rounds admit every DAG (the pairs' acyclicity tested alone); the others keep
+    // the slack tight, from G the best of all orders' best networks (its pairs then lose
+    // more than the slack in w's family and gain it back in v's).
+    const bool tight = round % 2 == 1;
+    const double eps = tight ? 2.0 + round % 3 : 1000.0;
+    if (tight) {
+      std::vector<std::size_t> perm(n);
+      std::iota(perm.begin(), perm.end(), 0);
+      double top = -INFINITY;
+      do {
+        std::vector<std::size_t> rank(n);
+        for (std::size_t k = 0; k < n; ++k) rank[perm[k]] = k;
+        bnsl::Choices h(n);
+        for (std::size_t v = 0; v < n; ++v)
+          for (std::uint32_t e = 0; e < cache.var(v).size(); ++e) {  // best first
+            bool before = true;
+            for (int u : cache.var(v).parents(e)) before = before && rank[u] < rank[v];
+            if (before) {
+              h[v] = e;
+              break;
+            }
+          }
+        if (sum_scores(cache, h) > top) {
+          top = sum_scores(cache, h);
+          g = h;
+        }
+      } while (std::next_permutation(perm.begin(), perm.end()));
+    }
+    bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(eps), 1000000, false);
+    pool.offer(0, bnsl::dag_hash(g), g);
+    const auto c = bnsl::complete_neighbours(  // G's pairs (and neighbours) only
+        cache, pool, [] { return false; }, {.max_expanded = 1, .climb = false, .members = false});
+    std::set<bnsl::Choices> got;
+    for (const auto& d : pool.snapshot()) {
+      got.insert(d.choices);
+      REQUIRE(acyclic(parents_of(d.choices)));
+    }
+    const double best = pool.best();
+    for (std::size_t v = 0; v < n; ++v) {
+      const double own = cache.var(v).score(g[v]);
+      for (std::uint32_t i = 0; i < cache.var(v).size(); ++i) {
+        if (!bnsl::clearly_greater(cache.var(v).score(i), own)) continue;
+        bnsl::Choices h = g;
+        h[v] = i;
+        if (acyclic(parents_of(h))) continue;  // a single change
+        for (int w : cache.var(v).parents(i))
+          for (std::uint32_t j = 0; j < cache.var(w).size(); ++j) {
+            bnsl::Choices k = h;
+            k[w] = j;
+            const double sc = sum_scores(cache, k);
+            if (!acyclic(parents_of(k)) || sc < best - eps + 1e-9) continue;
+            ++expected;
+            tight_expected += tight;
+            INFO("round " << round << ": v " << v << " w " << w);
+            CHECK(got.count(k) == 1);
+          }
+      }
+    }
+    pairs += c.pairs;
+  }
+  CHECK(expected > 20);  // the pairs were exercised
+  CHECK(tight_expected > 0);
+  CHECK(pairs > 0);
+}
+
+// The member pass: the pool keeps one DAG of a class, and a class one family away from another
+// member only is found by expanding that member. Variables a, b, c (0, 1, 2): G = a -> b and
+// b -> a form one class; b -> a <- c is one family from b -> a (a's family becomes {b, c}) and
+// two from G. Every score fits: G and b -> a score -28, b -> a <- c -28.5, the empty network
+// -30 (epsilon 1).
+TEST_CASE("neighbour completion expands the other members of a pooled class", "[pool]") {
+  bnsl::ScoreCache cache(3);
+  const auto add = [&](std::size_t v, double score, std::vector<int> ps) {
+    cache.var(v).add(score, ps);
+  };
+  add(0, -10, {});
+  add(0, -8, {1});
+  add(0, -8.5, {1, 2});
+  add(1, -10, {});
+  add(1, -8, {0});
+  add(2, -10, {});
+  for (std::size_t v = 0; v < 3; ++v) cache.var(v).sort_best_first();
+  const auto entry = [&](std::size_t v, std::vector<int> ps) {
+    return static_cast<std::uint32_t>(cache.var(v).find(ps));
+  };
+  const bnsl::Choices g{entry(0, {}), entry(1, {0}), entry(2, {})};
+  const bnsl::Choices target{entry(0, {1, 2}), entry(1, {}), entry(2, {})};
+  bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(1.0), 100);
+  pool.offer(sum_scores(cache, g), bnsl::dag_hash(g), g);
+  const auto c = bnsl::complete_neighbours(cache, pool, [] { return false; },
+                                           {.max_expanded = 100, .climb = false, .pairs = false});
+  CHECK(c.members == 1);  // b -> a
+  REQUIRE(pool.size() == 2);
+  std::set<bnsl::Choices> got;
+  for (const auto& d : pool.snapshot()) got.insert(d.choices);
+  CHECK(got.count(target) == 1);
 }
 
 // With `climb`, the best climbs by family changes first and a neighbour better than every DAG
@@ -437,8 +579,8 @@ TEST_CASE("neighbour completion climbs to a local optimum first", "[pool]") {
     const double eps = 1.0;
     bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(eps), 100000, false);
     pool.offer(sum_scores(cache, g), bnsl::dag_hash(g), g);
-    const auto c = bnsl::complete_neighbours(
-        cache, pool, [] { return false; }, 1);
+    const auto c = bnsl::complete_neighbours(cache, pool, [] { return false; },
+                                             {.max_expanded = 1, .members = false, .pairs = false});
     climbed += c.climbed + c.rises;
     const bnsl::Choices top = pool.best_choices();
     const double best = sum_scores(cache, top);

@@ -79,8 +79,9 @@ struct SearchOptions {
   bool enumerate = true;  // enumerate order-consistent DAGs at local optima
   // After the ordering search, offer the pool every acyclic DAG one family away from a pooled
   // one and within epsilon, breadth first (src/pool/complete_neighbours.cpp), best first, so
-  // the final best's neighbourhood is walked however late it was found. With a deadline, the
-  // chains leave 5% of the budget for it.
+  // the final best's neighbourhood is walked however late it was found; then from the other
+  // members of pooled classes, then by pairs of changes that break a cycle. With a deadline,
+  // the chains leave 5% of the budget for it, and when they stall it runs before the end too.
   bool complete_classes = true;
   int perturb_tries = 20;  // non-improving perturbations before a fresh restart
   // Seed the pool with the greedy network over the cache (src/search/greedy_dag.cpp: seconds
@@ -124,8 +125,10 @@ struct SearchStats {
   std::uint64_t improvements = 0;         // times the best-so-far rose
   std::uint64_t enumerations = 0;         // orders whose consistent DAGs were enumerated
   std::uint64_t neighbours_expanded = 0;  // DAGs whose one-family neighbourhood was walked
+  std::uint64_t members_expanded = 0;     // ... more: other members of walked classes
   std::uint64_t neighbours_admitted = 0;  // neighbours the pool admitted
   std::uint64_t neighbours_reversed = 0;  // ... of them by an arc reversal
+  std::uint64_t neighbours_paired = 0;    // ... by two family changes that break a cycle
   std::uint64_t neighbours_rises = 0;     // ... of them better than the best before
   std::uint64_t climb_changes = 0;        // family changes of the best's climb before the walk
   bool completion_stopped = false;        // the neighbour walk ended before walking all it could

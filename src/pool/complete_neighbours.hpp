@@ -2,11 +2,14 @@
 // in a single family, or by one arc reversal whose families are in the cache, and may score
 // within the pool's threshold. See complete_neighbours.cpp.
 //
-//   NeighbourCompletion c = complete_neighbours(cache, pool, should_stop, 400000);
+//   NeighbourCompletion c = complete_neighbours(cache, pool, should_stop, {.max_expanded =
+//   400000});
 #pragma once
 
 #include <cstdint>
 #include <functional>
+
+#include <tsl/robin_set.h>
 
 #include "bnsl/cache.hpp"
 #include "pool/dag_pool.hpp"
@@ -20,19 +23,47 @@ struct NeighbourCompletion {
   std::uint64_t reversals = 0;  // admitted ones that reverse an arc (the others change a family)
   std::uint64_t rises = 0;      // admitted ones better than every DAG before (walked next)
   std::uint64_t climbed = 0;    // family changes of the best's greedy climb before the walk
+  std::uint64_t members = 0;    // other members of walked classes expanded (the member pass)
+  std::uint64_t pairs = 0;      // admitted ones that change two families to break a cycle
   bool stopped = false;         // should_stop ended it
+};
+
+// What earlier walks over the same pool expanded: DAGs whose neighbourhood was walked, and
+// classes whose other members were (by their pooled DAG's hash). A later walk skips them (the
+// threshold only rises, so their neighbours within it were offered then) and goes on from
+// where the earlier one stopped.
+struct WalkMemory {
+  tsl::robin_set<std::uint64_t> expanded;
+  tsl::robin_set<std::uint64_t> classes;
+  tsl::robin_set<std::uint64_t> paired;  // DAGs walked by the pair pass
+};
+
+struct WalkOptions {
+  std::size_t max_expanded = 0;  // DAGs queued at most (the pooled ones included)
+  bool climb = true;             // the best climbs first; a new best is walked next
+  bool members = true;           // the member pass
+  bool pairs = true;             // the pair pass
+  WalkMemory* memory = nullptr;  // what earlier walks did, updated
 };
 
 // Breadth first from the pooled DAGs (best first): for each DAG G and variable v, every cache
 // entry of v that keeps G within the pool's threshold and G acyclic replaces v's family, and
 // every arc of G not covered is reversed when the cache holds both new families and G stays
 // acyclic; each such DAG is offered once, and the admitted ones are expanded in turn (at most
-// max_expanded DAGs in all, the pooled ones included). With `climb`, the best first climbs by
-// single-family changes (offered where it ends, and expanded first), and a neighbour better
-// than every DAG before is expanded next (and always). should_stop is polled at every DAG
-// expanded and every 4,096 offers.
+// max_expanded DAGs queued in all, the pooled ones included). With `climb`, the best first
+// climbs by single-family changes (offered where it ends, and expanded first), and a
+// neighbour better than every DAG before is expanded next (and always). Once every DAG queued
+// is expanded:
+// - the member pass: the other members of their classes are expanded, up to 1,024 per class
+//   (those whose families are all in the cache), so a class one family away from a member
+//   other than the one pooled is reached too;
+// - then the pair pass: each queued DAG again, by a change of one family that scores above
+//   its own but closes a cycle, with a change of a new parent's family that breaks it, the
+//   two within the threshold together.
+// What these admit is queued and walked in turn. should_stop is polled at every DAG expanded
+// and every 4,096 offers.
 NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
                                         const std::function<bool()>& should_stop,
-                                        std::size_t max_expanded, bool climb = true);
+                                        const WalkOptions& options);
 
 }  // namespace bnsl
