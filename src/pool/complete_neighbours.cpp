@@ -474,6 +474,7 @@ NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
       out.stopped = true;
       break;
     }
+    if (q >= queue.size()) out.queue_done = true;  // once: the passes after the queue began
     if (q < queue.size()) {
       const PooledDag& d = queue[q++];
       if (!(d.score >= pool.threshold())) continue;   // the threshold rose past it

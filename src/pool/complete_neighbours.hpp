@@ -26,6 +26,7 @@ struct NeighbourCompletion {
   std::uint64_t members = 0;    // other members of walked classes expanded (the member pass)
   std::uint64_t pairs = 0;      // admitted ones that change two families to break a cycle
   bool stopped = false;         // should_stop ended it
+  bool queue_done = false;      // every queued DAG was expanded once (the passes after began)
 };
 
 // What earlier walks over the same pool expanded: DAGs whose neighbourhood was walked, and

@@ -25,11 +25,12 @@
 // kStallMinSeconds), and the best has not risen over that window either, the monitor stops
 // them, the completion runs at once (for at most kStallCompletionShare of the time left), and
 // the chains resume on fresh random streams for the rest of the budget; the completion runs
-// again at the end for what they add. When its share cut the walk short, the chains' next
-// stall stops them again for another share; each walk goes on from where the one before
-// stopped (WalkMemory). uci/zoo, BDeu BF 20, `learn --time 20`: the walk stopped after 2.7 s
-// of a stall at 4.9 s, the chains then added 6 classes in 8.6 s, and the walk at the end had
-// 0.9 s: 25,743 of the 25,746 classes within epsilon. autos,
+// again at the end for what they add. When its share cut the walk short after its queue (in
+// the passes over class members and pairs), the chains' next stall stops them again for
+// another share; each walk goes on from where the one before stopped (WalkMemory). uci/zoo, BDeu BF
+// 20, `learn --time 20`: the walk stopped after 2.7 s of a stall at 4.9 s, the chains then added 6
+// classes in 8.6 s, and the walk at the end had 0.9 s: 25,743 of the 25,746 classes within epsilon.
+// autos,
 // `--time 10 --threads 1`, six seeds: 50,362 or all 50,374 DAGs (97.2-100% without). It also
 // fires on large problems whose chains admit few DAGs (density sets, `learn --time 30`: 5 of
 // 10), where the cap leaves the chains most of their time (bench/JOURNAL.md, session 11).
@@ -363,6 +364,7 @@ class Driver {
   bool stalled_ = false;
   // What the completions have walked: the one at the end goes on from the one after a stall.
   WalkMemory walked_;
+  bool walk_past_queue_ = false;  // the last completion expanded its whole queue
   double chains_started_ = 0;
   std::deque<std::pair<double, std::uint64_t>> admissions_;
   double last_progress_ = 0, last_checkpoint_ = 0;  // the monitor's, over all chain rounds
@@ -470,9 +472,11 @@ PoolReport Driver::run(SearchStats& total) {
       complete_pool(total, false);
       if (o_.progress) progress_line("search: pool completed, chains resume");
       if (should_stop_outside()) break;
-      // A walk cut short by its share has more to walk: when the chains stall again, it goes
-      // on (from where it stopped, walked_) for its share of the time left then.
-      stall_armed_ = total.completion_stopped;
+      // A walk cut short by its share after its queue (in the member or pair pass) is near its
+      // end: when the chains stall again, it goes on (from where it stopped, walked_) for its
+      // share of the time left then. One still in its queue (a large problem's, whose pool is
+      // at its capacity) would take that time from chains that may still rise.
+      stall_armed_ = total.completion_stopped && walk_past_queue_;
       halt_.store(false);
       run_chains(total);
     }
@@ -579,6 +583,7 @@ void Driver::complete_pool(SearchStats& total, bool at_end) {
   total.climb_changes += nb.climbed;
   total.completion_seconds += own_.elapsed() - t0;
   total.completion_stopped = nb.stopped;
+  walk_past_queue_ = nb.queue_done;
 }
 
 // Seconds to keep before the deadline for the final report of the pool, so that the files are
