@@ -36,6 +36,7 @@ struct ExactCommand {
   int execute() {
     o.exact.threads = run.threads;
     if (o.exact.method == ExactMethod::ilp) check_exact_limits(0, o.exact);  // before anything
+    check_outputs(prefix, {}, run);
     o.exact.epsilon = eps.resolve();
     o.threads = run.threads;
     o.progress = !run.quiet;

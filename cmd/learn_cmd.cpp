@@ -58,6 +58,7 @@ struct LearnCommand {
   int execute(Comm& comm) {
     const double budget = time_given ? run.time : kDefaultLearnTime;
     share_run(comm, run);
+    if (comm.root()) check_outputs(prefix, {trace}, run);
     StopToken stop = start_together(comm, budget);
     Dataset data = read_csv(data_path, csv.resolve());
     o.comm = &comm;

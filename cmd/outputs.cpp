@@ -10,6 +10,7 @@
 
 #include "bnsl/stop.hpp"
 #include "options.hpp"
+#include "util/atomic_file.hpp"
 
 namespace bnsl::cli {
 namespace {
@@ -25,6 +26,17 @@ void write_trace(const std::string& path, const std::vector<std::pair<double, do
 }
 
 }  // namespace
+
+void check_outputs(const std::string& prefix, const std::vector<std::string>& files,
+                   const RunArgs& run) {
+  std::vector<std::string> all = files;
+  if (!prefix.empty())
+    for (const char* suffix : {".pool.json", ".best.bif", ".best.dot", ".consensus.dot"})
+      all.push_back(prefix + suffix);
+  all.push_back(run.stats_file);
+  for (const std::string& path : all)
+    if (!path.empty()) check_writable(path);
+}
 
 std::string score_text(double score) {
   char text[64];

@@ -36,6 +36,13 @@ class ReportWriter {
   std::vector<std::pair<double, double>> trace_;
 };
 
+// Refuses to start a run whose outputs cannot be written (util/atomic_file.hpp,
+// check_writable): PREFIX.pool.json, .best.bif, .best.dot and .consensus.dot when `prefix` is
+// given, every file of `files` that is not empty, and --stats. Throws RuntimeError naming the
+// file and the reason (exit status 1).
+void check_outputs(const std::string& prefix, const std::vector<std::string>& files,
+                   const RunArgs& run);
+
 // A score as the summaries print it: "-54209.2900".
 std::string score_text(double score);
 

@@ -25,6 +25,7 @@ struct ScoreCommand {
 
   int execute(Comm& comm) {
     share_run(comm, run);
+    if (comm.root()) check_outputs("", {out_path}, run);
     StopToken stop = start_together(comm, 0);
     Dataset data = read_csv(data_path, csv.resolve());
     explore.comm = &comm;

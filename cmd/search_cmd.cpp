@@ -31,6 +31,7 @@ struct SearchCommand {
   int execute(Comm& comm) {
     const double budget = time_given ? run.time : kDefaultLearnTime;
     share_run(comm, run);
+    if (comm.root()) check_outputs(prefix, {trace}, run);
     StopToken stop = start_together(comm, budget);
     std::unique_ptr<Dataset> data;
     if (!data_path.empty()) data = std::make_unique<Dataset>(read_csv(data_path, csv.resolve()));

@@ -40,10 +40,14 @@ void write_file_atomically(const std::string& path,
       discard();
       throw;
     }
+    out.flush();
+    const int flush_errno = out ? 0 : errno;
     out.close();
     if (!out) {
+      const int error = flush_errno != 0 ? flush_errno : errno;
       discard();
-      throw RuntimeError("write failed: " + tmp);
+      throw RuntimeError("cannot write " + tmp + ": " +
+                         (error != 0 ? std::strerror(error) : "write failed"));
     }
   }
   fs::rename(tmp, path, ec);
@@ -51,6 +55,23 @@ void write_file_atomically(const std::string& path,
     discard();
     throw RuntimeError("cannot rename " + tmp + " to " + path + ": " + ec.message());
   }
+}
+
+void check_writable(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) {
+    fs::create_directories(parent, ec);
+    if (ec) throw RuntimeError("cannot create directory " + parent.string() + ": " + ec.message());
+  }
+  if (fs::is_directory(path, ec)) throw RuntimeError("cannot write " + path + ": is a directory");
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream probe(tmp, std::ios::binary | std::ios::trunc);
+    if (!probe) throw RuntimeError("cannot write " + path + ": " + std::strerror(errno));
+  }
+  fs::remove(tmp, ec);
 }
 
 void write_file_atomically(const std::string& path, std::string_view text) {

@@ -20,4 +20,10 @@ void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& write);
 void write_file_atomically(const std::string& path, std::string_view text);
 
+// Whether write_file_atomically(path, ...) can start: creates PATH's directory if missing (as
+// the write would), and creates and removes PATH.tmp. Throws RuntimeError naming the file and
+// the reason otherwise (a directory that cannot be created, no permission, PATH a directory),
+// so a command can refuse before spending its budget. A full disk shows only at the write.
+void check_writable(const std::string& path);
+
 }  // namespace bnsl
