@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <vector>
 
 #include "bnsl/comm.hpp"
 
@@ -23,5 +24,9 @@ Action register_sample(CLI::App& app);
 Action register_eval(CLI::App& app);
 Action register_generate(CLI::App& app);
 Action register_merge(CLI::App& app);
+
+// Sets up `app` as bnsl's command line (description, --version, every subcommand) and returns
+// the subcommands' actions; main.cpp and the command-line fuzz target (fuzz/) share it.
+std::vector<Action> build_app(CLI::App& app, Comm& comm);
 
 }  // namespace bnsl::cli

@@ -40,18 +40,8 @@ int main(int argc, char** argv) {
     std::cerr << "bnsl: error: " << e.what() << "\n";
     return 1;
   }
-  CLI::App app{
-      "bnsl: Bayesian network structure learning from discrete data, under a time budget.\n"
-      "Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input,\n"
-      "128+N when stopped by signal N (results so far are written)."};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("bnsl 0.1.0") + (mpi_built() ? " (MPI)" : ""));
-  std::vector<cli::Action> actions = {
-      cli::register_learn(app, *comm),  cli::register_score(app, *comm),
-      cli::register_search(app, *comm), cli::register_exact(app),
-      cli::register_check(app),         cli::register_sample(app),
-      cli::register_eval(app),          cli::register_generate(app),
-      cli::register_merge(app)};
+  CLI::App app;
+  std::vector<cli::Action> actions = cli::build_app(app, *comm);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -9,6 +9,10 @@ pkgs=(build-essential cmake pkg-config
 if [ "${BNSL_MINIMAL:-0}" != 1 ]; then
   pkgs+=(coinor-libcbc-dev libopenmpi-dev openmpi-bin)
 fi
+# Fuzzing (scripts/fuzz.sh): clang with libFuzzer, and clang's OpenMP runtime.
+if [ "${BNSL_FUZZ:-0}" = 1 ]; then
+  pkgs+=(clang libfuzzer-14-dev libomp-dev)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace bnsl {
@@ -73,5 +74,7 @@ std::string data_fingerprint(const Dataset& data);
 // empty file, header without rows, ragged row, missing value (unless missing_as_state), more
 // than 65,535 states in one column, duplicate column names.
 Dataset read_csv(const std::string& path, const CsvOptions& options);
+// The same for a file's text already in memory; `file` names it in errors.
+Dataset parse_csv(std::string_view text, const std::string& file, const CsvOptions& options);
 
 }  // namespace bnsl

@@ -302,12 +302,15 @@ Dataset CsvReader::read() {
 }  // namespace
 
 Dataset read_csv(const std::string& path, const CsvOptions& options) {
+  return parse_csv(load_file(path), path, options);
+}
+
+Dataset parse_csv(std::string_view text, const std::string& file, const CsvOptions& options) {
   char d = options.delimiter;
   if (d == '"' || d == '\n' || d == '\r') {
     throw InputError("invalid CSV delimiter: must not be a quote or a line break");
   }
-  std::string text = load_file(path);
-  return CsvReader(path, options, text).read();
+  return CsvReader(file, options, text).read();
 }
 
 }  // namespace bnsl

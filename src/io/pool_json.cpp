@@ -313,6 +313,10 @@ PoolReport parse_pool_json(const std::string& text, const std::string& file) {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
     syntax_error(text, file, e);
+  } catch (const json::exception& e) {  // a number too large for a double (out_of_range.406)
+    std::string what = e.what();        // "[json.exception.out_of_range.406] number overflow ..."
+    if (const std::size_t end = what.find("] "); end != std::string::npos) what.erase(0, end + 2);
+    throw InputError(file, 0, 0, "pool JSON: " + what);
   }
   const Field root{file, ""};
   if (!j.is_object()) throw InputError(file, 0, 0, "pool JSON: expected an object at top level");
