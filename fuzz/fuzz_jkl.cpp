@@ -3,27 +3,14 @@
 #include <cstdint>
 
 #include "bnsl/cache.hpp"
-#include "bnsl/error.hpp"
 #include "fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string path = fuzz::as_file(data, size, ".jkl");
   const auto& names = fuzz::wine().names();
-  try {
-    (void)bnsl::read_jkl(path);
-  } catch (const bnsl::InputError&) {
-  }
-  try {
-    (void)bnsl::read_jkl(path, names);
-  } catch (const bnsl::InputError&) {
-  }
-  try {
-    (void)bnsl::read_jkl_provenance(path);
-  } catch (const bnsl::InputError&) {
-  }
-  try {
-    (void)bnsl::read_cache_journal(path, names);
-  } catch (const bnsl::InputError&) {
-  }
+  fuzz::tolerate([&] { return bnsl::read_jkl(path); });
+  fuzz::tolerate([&] { return bnsl::read_jkl(path, names); });
+  fuzz::tolerate([&] { return bnsl::read_jkl_provenance(path); });
+  fuzz::tolerate([&] { return bnsl::read_cache_journal(path, names); });
   return 0;
 }

@@ -130,6 +130,52 @@ std::vector<std::uint32_t> literal_asobs(const bnsl::ScoreCache& c, const std::v
   return ch;
 }
 
+// A cache of every parent set of up to 2 parents per variable, each scoring -0.5 per parent
+// plus noise (drawn in variable order, then set order).
+bnsl::ScoreCache two_parent_cache(std::size_t n, std::uniform_real_distribution<double>& noise,
+                                  std::mt19937_64& rng) {
+  bnsl::ScoreCache cache(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    std::vector<std::vector<int>> sets{{}};
+    for (int a = 0; a < static_cast<int>(n); ++a) {
+      if (a == static_cast<int>(v)) continue;
+      sets.push_back({a});
+      for (int b = a + 1; b < static_cast<int>(n); ++b)
+        if (b != static_cast<int>(v)) sets.push_back({a, b});
+    }
+    for (const auto& ps : sets) cache.var(v).add(-0.5 * ps.size() + noise(rng), ps);
+    cache.var(v).sort_best_first();
+  }
+  return cache;
+}
+
+// A random acyclic choice of entries: each variable's parents come before it in a random
+// order, its entry drawn uniformly among those that allow.
+bnsl::Choices random_acyclic_choices(const bnsl::ScoreCache& cache, std::mt19937_64& rng) {
+  const std::size_t n = cache.n_vars();
+  const auto order = random_order(n, rng);
+  std::vector<std::size_t> at(n);
+  for (std::size_t i = 0; i < n; ++i) at[order[i]] = i;
+  bnsl::Choices g(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    std::vector<std::uint32_t> ok;
+    for (std::uint32_t e = 0; e < cache.var(v).size(); ++e) {
+      bool before = true;
+      for (int u : cache.var(v).parents(e)) before = before && at[u] < at[v];
+      if (before) ok.push_back(e);
+    }
+    g[v] = ok[std::uniform_int_distribution<std::size_t>(0, ok.size() - 1)(rng)];
+  }
+  return g;
+}
+
+// The parent lists of a choice of entries.
+Parents choice_parents(const bnsl::ScoreCache& cache, const bnsl::Choices& ch) {
+  Parents p(ch.size());
+  for (std::size_t v = 0; v < ch.size(); ++v) p[v] = entry_parents(cache, v, ch[v]);
+  return p;
+}
+
 double sum_scores(const bnsl::ScoreCache& c, const std::vector<std::uint32_t>& ch) {
   double s = 0;
   for (std::size_t v = 0; v < ch.size(); ++v) s += c.var(v).score(ch[v]);
@@ -337,38 +383,11 @@ TEST_CASE("neighbour completion offers every one-family change and arc reversal"
   for (int round = 0; round < 30; ++round) {
     std::mt19937_64 rng(700 + round);
     std::uniform_real_distribution<double> noise(-1.5, 1.5);
-    bnsl::ScoreCache cache(n);
-    for (std::size_t v = 0; v < n; ++v) {
-      std::vector<std::vector<int>> sets{{}};
-      for (int a = 0; a < static_cast<int>(n); ++a) {
-        if (a == static_cast<int>(v)) continue;
-        sets.push_back({a});
-        for (int b = a + 1; b < static_cast<int>(n); ++b)
-          if (b != static_cast<int>(v)) sets.push_back({a, b});
-      }
-      for (const auto& ps : sets) cache.var(v).add(-0.5 * ps.size() + noise(rng), ps);
-      cache.var(v).sort_best_first();
-    }
+    const bnsl::ScoreCache cache = two_parent_cache(n, noise, rng);
     // G: a random acyclic choice (parents earlier in a random order).
-    const auto order = random_order(n, rng);
-    std::vector<std::size_t> at(n);
-    for (std::size_t i = 0; i < n; ++i) at[order[i]] = i;
-    bnsl::Choices g(n);
-    for (std::size_t v = 0; v < n; ++v) {
-      std::vector<std::uint32_t> ok;
-      for (std::uint32_t e = 0; e < cache.var(v).size(); ++e) {
-        bool before = true;
-        for (int u : cache.var(v).parents(e)) before = before && at[u] < at[v];
-        if (before) ok.push_back(e);
-      }
-      g[v] = ok[std::uniform_int_distribution<std::size_t>(0, ok.size() - 1)(rng)];
-    }
+    bnsl::Choices g = random_acyclic_choices(cache, rng);
     const double eps = 3.0;
-    auto parents_of = [&](const bnsl::Choices& ch) {
-      Parents p(n);
-      for (std::size_t v = 0; v < n; ++v) p[v] = entry_parents(cache, v, ch[v]);
-      return p;
-    };
+    const auto parents_of = [&](const bnsl::Choices& ch) { return choice_parents(cache, ch); };
     // The brute force's candidates.
     std::map<bnsl::Choices, double> cand{{g, sum_scores(cache, g)}};
     const Parents pg = parents_of(g);
@@ -426,37 +445,10 @@ TEST_CASE("neighbour completion pairs a cyclic gain with the change that breaks 
   for (int round = 0; round < 40; ++round) {
     std::mt19937_64 rng(1300 + round);
     std::uniform_real_distribution<double> noise(-4.0, 4.0);
-    bnsl::ScoreCache cache(n);
-    for (std::size_t v = 0; v < n; ++v) {
-      std::vector<std::vector<int>> sets{{}};
-      for (int a = 0; a < static_cast<int>(n); ++a) {
-        if (a == static_cast<int>(v)) continue;
-        sets.push_back({a});
-        for (int b = a + 1; b < static_cast<int>(n); ++b)
-          if (b != static_cast<int>(v)) sets.push_back({a, b});
-      }
-      for (const auto& ps : sets) cache.var(v).add(-0.5 * ps.size() + noise(rng), ps);
-      cache.var(v).sort_best_first();
-    }
+    const bnsl::ScoreCache cache = two_parent_cache(n, noise, rng);
     // G: a random DAG of up to 2 parents per vertex (earlier in a random order), or the best.
-    const auto order = random_order(n, rng);
-    std::vector<std::size_t> at(n);
-    for (std::size_t i = 0; i < n; ++i) at[order[i]] = i;
-    bnsl::Choices g(n);
-    for (std::size_t v = 0; v < n; ++v) {
-      std::vector<std::uint32_t> ok;
-      for (std::uint32_t e = 0; e < cache.var(v).size(); ++e) {
-        bool before = true;
-        for (int u : cache.var(v).parents(e)) before = before && at[u] < at[v];
-        if (before) ok.push_back(e);
-      }
-      g[v] = ok[std::uniform_int_distribution<std::size_t>(0, ok.size() - 1)(rng)];
-    }
-    auto parents_of = [&](const bnsl::Choices& ch) {
-      Parents p(n);
-      for (std::size_t v = 0; v < n; ++v) p[v] = entry_parents(cache, v, ch[v]);
-      return p;
-    };
+    bnsl::Choices g = random_acyclic_choices(cache, rng);
+    const auto parents_of = [&](const bnsl::Choices& ch) { return choice_parents(cache, ch); };
     // Half the rounds admit every DAG (the pairs' acyclicity tested alone); the others keep
     // the slack tight, from G the best of all orders' best networks (its pairs then lose
     // more than the slack in w's family and gain it back in v's).
@@ -586,11 +578,7 @@ TEST_CASE("neighbour completion climbs to a local optimum first", "[pool]") {
     const double best = sum_scores(cache, top);
     std::set<bnsl::Choices> got;
     for (const auto& d : pool.snapshot()) got.insert(d.choices);
-    auto parents_of = [&](const bnsl::Choices& ch) {
-      Parents p(n);
-      for (std::size_t v = 0; v < n; ++v) p[v] = entry_parents(cache, v, ch[v]);
-      return p;
-    };
+    const auto parents_of = [&](const bnsl::Choices& ch) { return choice_parents(cache, ch); };
     INFO("round " << round << ": " << c.climbed << " climbed, " << c.rises << " rises");
     for (std::size_t v = 0; v < n; ++v)
       for (std::uint32_t e = 0; e < cache.var(v).size(); ++e) {

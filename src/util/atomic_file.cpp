@@ -11,16 +11,24 @@
 #include "bnsl/error.hpp"
 
 namespace bnsl {
+namespace {
+
+// Creates PATH's directory when missing; RuntimeError naming it when that fails.
+void create_parent(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (parent.empty()) return;
+  std::filesystem::create_directories(parent, ec);
+  if (ec) throw RuntimeError("cannot create directory " + parent.string() + ": " + ec.message());
+}
+
+}  // namespace
 
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& write) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty()) {
-    fs::create_directories(parent, ec);
-    if (ec) throw RuntimeError("cannot create directory " + parent.string() + ": " + ec.message());
-  }
+  create_parent(path);
   const std::string tmp = path + ".tmp";
   auto discard = [&tmp] {
     std::error_code ignored;
@@ -60,11 +68,7 @@ void write_file_atomically(const std::string& path,
 void check_writable(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty()) {
-    fs::create_directories(parent, ec);
-    if (ec) throw RuntimeError("cannot create directory " + parent.string() + ": " + ec.message());
-  }
+  create_parent(path);
   if (fs::is_directory(path, ec)) throw RuntimeError("cannot write " + path + ": is a directory");
   const std::string tmp = path + ".tmp";
   {

@@ -37,17 +37,8 @@ run_and_signal() {
   kill -0 "$pid" 2>/dev/null || fail "bnsl $* ended before the signal"
   local t0=$SECONDS
   kill "-$sig" "$pid"
-  local waited=0
-  while kill -0 "$pid" 2>/dev/null; do
-    sleep 0.1
-    waited=$((waited + 1))
-    if ((waited > 50)); then
-      kill -KILL "$pid" 2>/dev/null
-      fail "bnsl $* still running 5 s after SIG$sig"
-    fi
-  done
-  wait "$pid"
-  local status=$?
+  wait_stopped "$pid" "bnsl $* (SIG$sig)"
+  local status=$stopped_status
   [[ $status -eq $want ]] || fail "bnsl $*: exit $status after SIG$sig, expected $want"
   echo "  stopped $((SECONDS - t0)) s after SIG$sig"
 }

@@ -49,17 +49,8 @@ signal_at() {
   local want
   case $sig in TERM) want=143 ;; INT) want=130 ;; esac
   kill "-$sig" "$pid" 2>/dev/null
-  local waited=0
-  while kill -0 "$pid" 2>/dev/null; do
-    sleep 0.1
-    waited=$((waited + 1))
-    if ((waited > 50)); then
-      kill -KILL "$pid" 2>/dev/null
-      fail "bnsl $*: still running 5 s after SIG$sig at $after s"
-    fi
-  done
-  wait "$pid"
-  local status=$?
+  wait_stopped "$pid" "bnsl $* (SIG$sig at $after s)"
+  local status=$stopped_status
   runs=$((runs + 1))
   if [[ $status -eq 0 ]]; then
     ended_first=$((ended_first + 1))

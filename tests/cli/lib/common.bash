@@ -25,3 +25,19 @@ fail() {
   exit 1
 }
 pass() { passed=$((passed + 1)); echo "ok: $*"; }
+
+# wait_stopped PID WHAT: after a signal to PID, waits up to 5 s for it to end (else kills it
+# and fails naming WHAT); sets `stopped_status` to its exit status.
+wait_stopped() {
+  local pid=$1 waited=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 0.1
+    waited=$((waited + 1))
+    if ((waited > 50)); then
+      kill -KILL "$pid" 2>/dev/null
+      fail "$2: still running 5 s after the signal"
+    fi
+  done
+  wait "$pid"
+  stopped_status=$?
+}
