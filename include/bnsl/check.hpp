@@ -11,7 +11,11 @@
 // here, not the library's); every reported score equals the recomputation; the DAGs are
 // sorted best first and pairwise distinct; each is within epsilon of the best; best_score is
 // the first DAG's score; and, when the file carries them and the DAGs are valid, the class
-// ids and edge probabilities agree with a fresh summarize(). Scores match when they differ by
+// ids and edge probabilities agree with a fresh summarize(); the skeleton-edge probabilities
+// recomputed from the classes alone; and the class sizes and arc probabilities recomputed from
+// the classes' members, enumerated by covered-arc reversals (item "members": every class up
+// to 5,000 DAGs and 500,000 in all; an arc's probability must then lie within the weight of
+// the classes left out, exactly when none is). Scores match when they differ by
 // at most the project's score tolerance (src/score/compare.hpp: 1e-9 relative) or, if given,
 // `tolerance` (relative; loosen it for pools built from caches printed with few digits).
 #pragma once

@@ -2,7 +2,9 @@
 // checks; it shares with them only LocalScorer (the scores) and summarize() (classes, their
 // sizes and the arc probabilities, checked by recomputation), and with `bnsl merge` the
 // re-scoring of pool/rescore.hpp. The skeleton-edge probabilities are recomputed here from the
-// classes alone (each weighs size x exp(score - best)), without summarize().
+// classes alone (each weighs size x exp(score - best)), and the arc probabilities and class
+// sizes once more by enumerating each class's members (check_members), both without
+// summarize().
 #include "bnsl/check.hpp"
 
 #include <algorithm>
@@ -246,6 +248,117 @@ class Checker {
     check_edge_probabilities(pool, edges);
     add("classes", std::to_string(fresh.classes.size()) + " classes", std::move(classes));
     add("edges", std::to_string(fresh.edges.size()) + " arcs", std::move(edges));
+    check_members(pool);
+  }
+
+  // Classes and arc probabilities from the members of each class, without summarize(),
+  // cpdag.cpp or mec_size.cpp: the members are reached from the class's DAG by reversing
+  // covered arcs (u -> v with pa(v) = pa(u) + u), which by Chickering (1995) connects every
+  // pair of Markov equivalent DAGs and never leaves the class. Classes are enumerated best
+  // weight first while they hold at most kMaxClassMembers DAGs and kMaxMembers in all; each
+  // enumerated class must hold as many DAGs as its `size`. An arc's p is the classes' weights
+  // (size x exp(score - best)) times the fraction of their members with the arc, over the total
+  // weight; a class left out may put none to all of its weight on either direction of an edge
+  // it holds, so the file's p must lie in [mass enumerated, that + mass left out with the edge]
+  // / total: exact when every class is enumerated.
+  static constexpr std::size_t kMaxClassMembers = 5000, kMaxMembers = 500000;
+
+  void check_members(const PoolReport& pool) {
+    if (!pool.has_p_edge || pool.classes.empty()) return;
+    std::vector<std::string> problems;
+    const double best = pool.classes.front().score;
+    std::vector<double> log_w;
+    for (const PoolClass& c : pool.classes)
+      log_w.push_back(c.log10_size * std::log(10.0) + (c.score - best));
+    const double top = *std::max_element(log_w.begin(), log_w.end());
+    std::vector<std::size_t> by_weight(pool.classes.size());
+    for (std::size_t c = 0; c < by_weight.size(); ++c) by_weight[c] = c;
+    std::stable_sort(by_weight.begin(), by_weight.end(),
+                     [&](std::size_t a, std::size_t b) { return log_w[a] > log_w[b]; });
+    double total = 0;
+    std::map<std::pair<int, int>, double> mass;   // arc (from, to) -> weight enumerated
+    std::map<std::pair<int, int>, double> slack;  // pair (low, high) -> weight left out
+    std::size_t visited = 0, enumerated = 0;
+    for (const std::size_t c : by_weight) {
+      const PoolClass& k = pool.classes[c];
+      const double w = std::exp(log_w[c] - top);
+      total += w;
+      BigUint size;
+      std::uint64_t small = 0;
+      std::vector<ParentSets> members;
+      if (BigUint::parse(k.size, size) && size.to_u64(small) && small <= kMaxClassMembers &&
+          visited + small <= kMaxMembers)
+        members = class_members(k.dag, kMaxClassMembers);
+      if (members.empty()) {
+        for (std::size_t v = 0; v < k.dag.size(); ++v)
+          for (const int u : k.dag[v])
+            slack[{std::min(u, static_cast<int>(v)), std::max(u, static_cast<int>(v))}] += w;
+        continue;
+      }
+      visited += members.size();
+      ++enumerated;
+      if (members.size() != small)
+        problems.push_back("classes[" + std::to_string(c) + "] holds " +
+                           std::to_string(members.size()) +
+                           " DAGs by covered-arc reversals, size says " + k.size);
+      const double each = w / static_cast<double>(members.size());
+      for (const ParentSets& m : members)
+        for (std::size_t v = 0; v < m.size(); ++v)
+          for (const int u : m[v]) mass[{u, static_cast<int>(v)}] += each;
+    }
+    std::set<std::pair<int, int>> listed;
+    for (const EdgeProb& e : pool.edges) {
+      listed.insert({e.from, e.to});
+      const auto m = mass.find({e.from, e.to});
+      const auto l = slack.find({std::min(e.from, e.to), std::max(e.from, e.to)});
+      const double lo = (m == mass.end() ? 0 : m->second) / total;
+      const double hi = lo + (l == slack.end() ? 0 : l->second) / total;
+      if (e.p < lo - 1e-6 || e.p > hi + 1e-6)
+        problems.push_back("p(" + std::to_string(e.from) + " -> " + std::to_string(e.to) +
+                           ") = " + std::to_string(e.p) + ", from the members " +
+                           (hi > lo ? "between " + std::to_string(lo) + " and " + std::to_string(hi)
+                                    : std::to_string(lo)));
+    }
+    for (const auto& [arc, w] : mass)
+      if (w / total > 1e-6 && !listed.contains(arc))
+        problems.push_back("the arc " + std::to_string(arc.first) + " -> " +
+                           std::to_string(arc.second) + " has p " + std::to_string(w / total) +
+                           " from the members but is not listed");
+    add("members",
+        std::to_string(enumerated) + " of " + std::to_string(pool.classes.size()) +
+            " classes enumerated (" + std::to_string(visited) + " DAGs)",
+        std::move(problems));
+  }
+
+  // The DAGs Markov equivalent to `dag` (parent lists sorted), by covered-arc reversals from
+  // it; empty when there are more than `cap`.
+  static std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t cap) {
+    ParentSets start = dag;
+    for (auto& p : start) std::sort(p.begin(), p.end());
+    std::set<ParentSets> seen{start};
+    std::vector<ParentSets> out{start};
+    for (std::size_t next = 0; next < out.size(); ++next) {
+      const ParentSets g = out[next];  // a copy: out grows below
+      for (std::size_t v = 0; v < g.size(); ++v)
+        for (const int u : g[v]) {
+          // u -> v is covered when pa(v) is pa(u) plus u.
+          const auto& pu = g[static_cast<std::size_t>(u)];
+          if (g[v].size() != pu.size() + 1) continue;
+          std::vector<int> with_u = pu;
+          with_u.insert(std::lower_bound(with_u.begin(), with_u.end(), u), u);
+          if (with_u != g[v]) continue;
+          ParentSets r = g;
+          auto& rv = r[v];
+          rv.erase(std::find(rv.begin(), rv.end(), u));
+          auto& ru = r[static_cast<std::size_t>(u)];
+          ru.insert(std::lower_bound(ru.begin(), ru.end(), static_cast<int>(v)),
+                    static_cast<int>(v));
+          if (!seen.insert(r).second) continue;
+          if (out.size() == cap) return {};
+          out.push_back(std::move(r));
+        }
+    }
+    return out;
   }
 
   // p_edge of every pair: the classes' weights size x exp(score - best), in logs (sizes can

@@ -170,12 +170,15 @@ expect 1 "a wrong class id" "classes: FAILED" data.csv mec.json
 
 mutate "p['classes'][0]['size'] = str(int(p['classes'][0]['size']) + 1)" size.json
 expect 1 "a wrong class size" "classes\[0\]\.size" data.csv size.json
+expect 1 "a wrong class size, from the members" "classes\[0\] holds [0-9]+ DAGs by covered-arc" \
+  data.csv size.json
 
 mutate "c = p['classes'][0]; c['edges'], c['arcs'] = c['arcs'], c['edges']" cpdag.json
 expect 1 "a wrong CPDAG" "CPDAG differs" data.csv cpdag.json
 
 mutate "p['edges'][0]['p'] = 0.123" edges.json
 expect 1 "a wrong edge probability" "edges: FAILED" data.csv edges.json
+expect 1 "a wrong edge probability, from the members" "members: FAILED" data.csv edges.json
 
 mutate "p['edges'][0]['p_edge'] = 0.123" p_edge.json
 expect 1 "a wrong edge (skeleton) probability" "recomputed from the classes" data.csv p_edge.json
