@@ -6,6 +6,7 @@
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "bnsl/error.hpp"
 #include "bnsl/stop.hpp"
 #include "commands.hpp"
+#include "outputs.hpp"
 
 namespace {
 
@@ -62,6 +64,8 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const InputError& e) {
     return fail(*comm, e.what(), 2);
+  } catch (const std::bad_alloc&) {
+    return fail(*comm, cli::out_of_memory_text(), 1);
   } catch (const std::exception& e) {
     return fail(*comm, e.what(), 1);
   }

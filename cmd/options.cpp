@@ -141,8 +141,8 @@ void add_memory_option(CLI::App& app, std::size_t& bytes) {
          "--explore-memory",
          [&bytes](double mib) { bytes = static_cast<std::size_t>(mib * 1024 * 1024); },
          "Memory cap of one variable's parent-set exploration, MiB; a variable that "
-         "reaches it stops as at its deadline (0: no cap; default: half the physical "
-         "memory, split between the threads)")
+         "reaches it stops as at its deadline (0: no cap; default: half the memory "
+         "available (MemAvailable, cgroup limit, ulimit -v), split between the threads)")
       ->check(CLI::Range(0.0, 1e12))
       ->default_str(bytes == ExploreOptions::kAutoMemory ? "auto" : std::to_string(bytes));
 }

@@ -11,6 +11,7 @@
 #include "bnsl/stop.hpp"
 #include "options.hpp"
 #include "util/atomic_file.hpp"
+#include "util/memory.hpp"
 
 namespace bnsl::cli {
 namespace {
@@ -105,6 +106,15 @@ void share_run(const Comm& comm, RunArgs& run) {
   if (comm.root()) return;
   run.quiet = true;
   run.stats_file.clear();
+}
+
+std::string out_of_memory_text() {
+  const MemoryLimit left = available_memory();
+  return "out of memory: an allocation failed" +
+         (std::isfinite(left.bytes)
+              ? " (" + bytes_text(left.bytes) + " available now, " + left.source + ")"
+              : std::string()) +
+         "; free memory, or give bnsl fewer rows or columns";
 }
 
 int finish(const std::string& command, const RunArgs& run, const std::string& stats_json,

@@ -43,6 +43,10 @@ class ReportWriter {
 void check_outputs(const std::string& prefix, const std::vector<std::string>& files,
                    const RunArgs& run);
 
+// What main says of an allocation that failed (std::bad_alloc), which the checks before the
+// large allocations (src/util/memory.hpp) did not foresee: the memory available now.
+std::string out_of_memory_text();
+
 // A score as the summaries print it: "-54209.2900".
 std::string score_text(double score);
 

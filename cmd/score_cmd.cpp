@@ -1,4 +1,5 @@
 // `bnsl score DATA.csv -o CACHE.jkl`: explore parent sets and write the pruned score cache.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -7,6 +8,7 @@
 #include "bnsl/cache.hpp"
 #include "bnsl/dataset.hpp"
 #include "bnsl/explore.hpp"
+#include "bnsl/learn.hpp"
 #include "bnsl/stop.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -26,20 +28,25 @@ struct ScoreCommand {
   int execute(Comm& comm) {
     share_run(comm, run);
     if (comm.root()) check_outputs("", {out_path}, run);
-    StopToken stop = start_together(comm, 0);
+    // --time counts from the start, reading the data and writing the cache included (as
+    // learn's): the exploration gets what is left less learn's reserve for the outputs.
+    StopToken stop = start_together(comm, run.time);
     Dataset data = read_csv(data_path, csv.resolve());
     explore.comm = &comm;
     explore.epsilon = eps.resolve();
-    explore.time = run.time;
+    explore.time =
+        run.time > 0 ? std::max(0.05, run.time - stop.elapsed() - output_reserve(run.time)) : 0;
     explore.threads = run.threads;
     explore.progress = !run.quiet;
     parse_vars(vars, data.n_vars(), explore);
     apply_default_budget(explore, time_given);
+    ExploreOptions described = explore;  // the budget as given, not the exploration's share
+    described.time = run.time;
     if (!run.quiet)
       std::cerr << "bnsl: score: " << data_path << ": " << data.n_vars() << " variables, "
                 << data.n_rows() << " rows; " << to_string(explore.score.kind) << ", "
                 << to_string(explore.method) << " exploration, " << explore.epsilon.describe()
-                << describe_budget(explore)
+                << describe_budget(described)
                 << (comm.distributed() ? "; " + comm.describe() : std::string()) << "\n";
     ExploreStats stats;
     ScoreCache cache = bnsl::explore(data, explore, stop, &stats);

@@ -1,8 +1,9 @@
 // All-pairs statistics (score/pair_stats.hpp) against the oracle's row-by-row counts: for
 // every pair of random data with arities 1 to 40 (so both the bit-parallel path, up to 16
 // states and 64 inner cells, and the row-by-row path are taken, and row counts that are not a
-// multiple of 64), bic_gain(x, y) = BIC(x | {y}) - BIC(x | {}) computed by the oracle, and
-// top_parents lists the best single parents in order.
+// multiple of 64), each kept gain equals BIC(x | {y}) - BIC(x | {}) computed by the oracle,
+// and the kept lists are the best single parents in order, the same for any thread count and
+// any list length.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -17,20 +18,30 @@ TEST_CASE("pair stats: every single-parent BIC gain equals the oracle's", "[pair
     const bnsl::Dataset d = oracle::random_dataset(rows, arities, 7 + rows, 0.3);
     for (int threads : {1, 2}) {
       const bnsl::BitColumns bits(d);
-      const bnsl::PairStats ps(bits, threads, bnsl::StopToken());
-      REQUIRE(ps.complete());
       const int n = static_cast<int>(d.n_vars());
-      for (int x = 0; x < n; ++x)
+      // Keeping n - 1 (more is cut to that) lists every parent of arity >= 2.
+      const bnsl::PairStats ps(bits, 100, threads, bnsl::StopToken());
+      REQUIRE(ps.complete());
+      REQUIRE(ps.keep() == static_cast<std::size_t>(n - 1));
+      for (int x = 0; x < n; ++x) {
+        std::vector<double> gain(static_cast<std::size_t>(n), 0);
+        std::vector<int> seen(static_cast<std::size_t>(n), 0);
+        for (const bnsl::PairStats::Parent& p : ps.best(x)) {
+          gain[static_cast<std::size_t>(p.var)] = p.gain;
+          ++seen[static_cast<std::size_t>(p.var)];
+        }
         for (int y = 0; y < n; ++y) {
-          if (x == y || d.arity(x) < 2 || d.arity(y) < 2) continue;
-          const double want = oracle::score(d, x, {y}, {}) - oracle::score(d, x, {}, {});
           INFO("rows " << rows << " x " << x << " (r " << d.arity(x) << ") y " << y << " (r "
                        << d.arity(y) << ")");
-          // Stored as float: relative 1e-6 of the log-likelihood scale.
-          CHECK(std::fabs(ps.bic_gain(x, y) - want) <=
+          const bool listed = y != x && d.arity(y) >= 2;
+          REQUIRE(seen[static_cast<std::size_t>(y)] == (listed ? 1 : 0));
+          if (!listed || d.arity(x) < 2) continue;
+          const double want = oracle::score(d, x, {y}, {}) - oracle::score(d, x, {}, {});
+          // Counted as a float: relative 1e-6 of the log-likelihood scale.
+          CHECK(std::fabs(gain[static_cast<std::size_t>(y)] - want) <=
                 1e-5 * std::max(1.0, static_cast<double>(rows)));
-          CHECK(ps.ll_gain(x, y) == ps.ll_gain(y, x));
         }
+      }
     }
   }
 }
@@ -38,7 +49,7 @@ TEST_CASE("pair stats: every single-parent BIC gain equals the oracle's", "[pair
 TEST_CASE("pair stats: top_parents ranks single parents by BIC gain", "[pair_stats]") {
   const bnsl::Dataset d = oracle::random_dataset(500, {3, 2, 4, 3, 2, 2, 3, 4}, 11, 0.2, 3);
   const bnsl::BitColumns bits(d);
-  const bnsl::PairStats ps(bits, 1, bnsl::StopToken());
+  const bnsl::PairStats ps(bits, 3, 1, bnsl::StopToken());
   for (int x = 0; x < 8; ++x) {
     std::vector<std::pair<double, int>> all;
     for (int y = 0; y < 8; ++y)
@@ -52,6 +63,31 @@ TEST_CASE("pair stats: top_parents ranks single parents by BIC gain", "[pair_sta
       CHECK(oracle::close_rel(oracle::score(d, x, {top[k]}, {}), all[k].first, 1e-6));
     }
   }
+}
+
+// The lists are a top-k under a total order, offered to by every thread at once: a shorter
+// list is the head of a longer one, and the thread count changes nothing. 300 variables, so
+// that many blocks (16 rows of the triangle each) run on each thread.
+TEST_CASE("pair stats: short lists are the heads of the full ones, on any threads",
+          "[pair_stats]") {
+  std::vector<int> arities(300);
+  for (std::size_t v = 0; v < arities.size(); ++v) arities[v] = 1 + static_cast<int>(v % 4);
+  const bnsl::Dataset d = oracle::random_dataset(200, arities, 5, 0.4, 3);
+  const bnsl::BitColumns bits(d);
+  const bnsl::PairStats full(bits, 299, 1, bnsl::StopToken());
+  for (int threads : {1, 2, 4})
+    for (std::size_t keep : {1ul, 8ul, 32ul}) {
+      const bnsl::PairStats ps(bits, keep, threads, bnsl::StopToken());
+      for (int x = 0; x < 300; ++x) {
+        INFO("threads " << threads << " keep " << keep << " x " << x);
+        const auto head = full.best(x).first(std::min(keep, full.best(x).size()));
+        REQUIRE(ps.best(x).size() == head.size());
+        for (std::size_t i = 0; i < head.size(); ++i) {
+          CHECK(ps.best(x)[i].var == head[i].var);
+          CHECK(ps.best(x)[i].gain == head[i].gain);
+        }
+      }
+    }
 }
 
 TEST_CASE("bit columns: a sweep's family {y, z} scores as the oracle and as Counter",

@@ -96,7 +96,7 @@ TEST_CASE("screening: a sweep finds a parent that is independent of the child al
           oracle::score(d, static_cast<int>(x), {}, {}));
   // ... and is not among the 16 candidates that pair statistics give (only a sweep finds it).
   const bnsl::BitColumns bits(d);
-  const bnsl::PairStats pairs(bits, 1, bnsl::StopToken());
+  const bnsl::PairStats pairs(bits, 16, 1, bnsl::StopToken());
   const std::vector<int> top = pairs.top_parents(static_cast<int>(x), 16);
   REQUIRE(std::find(top.begin(), top.end(), dd) != top.end());
   REQUIRE(std::find(top.begin(), top.end(), a) == top.end());

@@ -691,6 +691,46 @@ TEST_CASE("a banded pool keeps its invariants under random offers", "[pool]") {
   }
 }
 
+// `bnsl merge` caps its pool with banded_selection, which must keep what a search's full pool
+// keeps when the same classes are offered best first: 512 DAGs of random scores (3 variables,
+// 8 entries each, no parents, so every choice is a DAG of its own), every capacity and band
+// count below.
+TEST_CASE("banded selection keeps what a full banded pool keeps", "[pool]") {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> score(-2.0, 0.0);
+  bnsl::ScoreCache cache(3);
+  for (std::size_t v = 0; v < 3; ++v) {
+    for (int k = 0; k < 8; ++k) cache.var(v).add(score(rng), std::vector<int>{});
+    cache.var(v).sort_best_first();
+  }
+  std::vector<std::pair<double, bnsl::Choices>> all;
+  for (std::uint32_t a = 0; a < 8; ++a)
+    for (std::uint32_t b = 0; b < 8; ++b)
+      for (std::uint32_t c = 0; c < 8; ++c) {
+        const bnsl::Choices ch{a, b, c};
+        all.push_back({bnsl::dag_score(cache, ch), ch});
+      }
+  std::sort(all.begin(), all.end(), [](auto& x, auto& y) { return x.first > y.first; });
+  const double eps = 2.5;
+  const double floor = all[0].first - eps - bnsl::score_tolerance(all[0].first, all[0].first - eps);
+  std::vector<double> scores;
+  for (const auto& [s, ch] : all)
+    if (s >= floor) scores.push_back(s);
+  REQUIRE(scores.size() > 100);
+  for (std::size_t bands : {1ul, 3ul, 16ul})
+    for (std::size_t cap : {1ul, 7ul, 40ul, 100ul, scores.size()}) {
+      bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(eps), cap, false, bands);
+      for (const auto& [s, ch] : all) pool.offer(s, bnsl::dag_hash(ch), ch);
+      std::set<bnsl::Choices> kept, selected;
+      for (const auto& d : pool.snapshot()) kept.insert(d.choices);
+      for (const std::size_t i : bnsl::banded_selection(scores, eps, cap, bands))
+        selected.insert(all[i].second);
+      INFO(bands << " bands, capacity " << cap);
+      CHECK(selected.size() == std::min(cap, scores.size()));
+      CHECK(selected == kept);
+    }
+}
+
 TEST_CASE("the pool dedupes exactly when distinct DAGs share a 64-bit hash", "[pool]") {
   // Every DAG is offered under the same hash: the pool must tell them apart by their choices,
   // keep each once, and keep deduping after the first DAG of the hash is trimmed away.

@@ -61,6 +61,9 @@ inline double dp_seconds_estimate(int n) {
 inline bool dp_fits(int n, double seconds) {
   return seconds >= 2 * dp_seconds_estimate(n);
 }
+// Whether the DP's tables for n variables fit in the memory available now (MemAvailable, the
+// cgroup's limit, `ulimit -v`). When not, exact's auto and the search do as above.
+bool dp_fits_memory(int n);
 
 std::string to_string(ExactMethod method);                // "auto" | "ilp" | "dp"
 ExactMethod parse_exact_method(const std::string& text);  // the same names; throws InputError

@@ -92,7 +92,8 @@ struct ExploreOptions {
   std::function<void(std::size_t var, const VarCache& entries)> on_variable;
 };
 
-// A default for ExploreOptions::memory_per_var: half the physical memory, split between
+// A default for ExploreOptions::memory_per_var: half the memory available when it is asked
+// (MemAvailable, the cgroup's limit, `ulimit -v`; at most the physical memory), split between
 // `threads` explorers (0: all cores).
 std::size_t default_explore_memory(int threads);
 
@@ -122,6 +123,7 @@ struct ExploreStats {
   std::uint64_t pruned_rule6 = 0;         // dropped by the BDeu bound (with supersets)
   std::uint64_t vars_out_of_time = 0;     // variables whose exploration the budget ended
   std::uint64_t vars_out_of_memory = 0;   // variables whose exploration the memory cap ended
+  std::uint64_t memory_per_var = 0;       // that cap, bytes per variable (0: none)
   std::uint64_t vars_retried = 0;         // variables explored again (ExploreOptions::retry_cut;
                                           // the set and rule counters count both passes)
   std::uint64_t vars_explored = 0;        // variables explored by this run

@@ -37,7 +37,7 @@ struct PoolMergeOptions {
   // The epsilon of the merged pool (numeric, or a Bayes factor or factor of the merged best);
   // unset: the inputs' epsilon, which must then be the same in all of them.
   std::optional<Epsilon> epsilon;
-  std::size_t pool_max = 100000;            // as SearchOptions: the best classes are kept,
+  std::size_t pool_max = 100000;            // as SearchOptions: this many classes kept,
   std::size_t max_dags = 100000;            // ... this many of their DAGs listed ...
   std::size_t pool_max_cells = 10'000'000;  // ... each at most max(1000, this / n)
   int threads = 0;                          // for the summary (classes)
@@ -45,8 +45,9 @@ struct PoolMergeOptions {
 
 // One pool from pools of runs on `data` with the same score (and ESS): one DAG of every class
 // re-scored from the data, classes met twice kept once, those within epsilon of the merged best
-// kept best first (up to the capacity), their DAGs listed, then sizes and edge probabilities
-// recomputed. `optimal` is kept when an
+// kept (past the capacity, as a search's full pool keeps them: the best of each score band,
+// across the whole range), their DAGs listed, then sizes and edge probabilities recomputed.
+// `optimal` is kept when an
 // input proved optimal a best equal to the merged best; `complete` is never claimed. Throws
 // InputError naming the file on a pool of other variables or another score, a cyclic DAG, or
 // pools of different epsilon without options.epsilon.

@@ -139,6 +139,8 @@ struct SearchStats {
   std::uint64_t pool_inserted = 0;        // distinct classes admitted (some later trimmed)
   std::uint64_t pool_equivalent = 0;      // offers equivalent to a kept class (not admitted)
   std::uint64_t pool_size = 0;            // classes in the final pool
+  std::uint64_t pool_capacity = 0;        // classes it may hold (pool_max, pool_max_cells)
+  bool pool_truncated = false;            // it was full: classes within epsilon were dropped
   std::uint64_t start_networks = 0;       // SearchOptions::start_networks pooled
   std::uint64_t peer_networks = 0;  // best networks other processes sent (SearchOptions::comm)
   std::uint64_t peer_classes = 0;   // their classes pooled at the end (rank 0)

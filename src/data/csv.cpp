@@ -6,6 +6,10 @@
 // inside); quoted fields cannot span lines. CRLF line breaks, a UTF-8 byte-order mark and
 // line breaks at the end of the file are accepted. Every malformed input throws InputError with
 // the file, 1-based line and 1-based column (in characters) of the offending field.
+//
+// Memory: the text, then two bytes per value while reading (16-bit codes), which become the
+// Dataset's one or two column by column. Both are checked against what is available
+// (util/memory.hpp) before they are allocated: a file too large stops with RuntimeError.
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -14,6 +18,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +27,7 @@
 
 #include "bnsl/dataset.hpp"
 #include "bnsl/error.hpp"
+#include "util/memory.hpp"
 
 namespace bnsl {
 
@@ -54,7 +60,7 @@ struct ColumnBuilder {
   // value -> code
   tsl::robin_map<std::string, std::uint32_t, StringHash, StringEqual> index;
   std::vector<std::string> states;   // code -> value
-  std::vector<std::uint32_t> codes;  // one per data row read so far
+  std::vector<std::uint16_t> codes;  // one per data row read so far (< kMaxStates = 65,535)
 
   // Appends the code of `value`, making it a new state if unseen; false (nothing appended)
   // when a new state would exceed Dataset::kMaxStates.
@@ -62,21 +68,21 @@ struct ColumnBuilder {
     if (states.size() <= kLinearStates) {  // few states: comparing beats hashing
       for (std::size_t k = 0; k < states.size(); ++k) {
         if (same(states[k], value)) {
-          codes.push_back(static_cast<std::uint32_t>(k));
+          codes.push_back(static_cast<std::uint16_t>(k));
           return true;
         }
       }
     }
     auto it = index.find(value);
     if (it != index.end()) {
-      codes.push_back(it->second);
+      codes.push_back(static_cast<std::uint16_t>(it->second));
       return true;
     }
     if (states.size() >= Dataset::kMaxStates) return false;
     auto code = static_cast<std::uint32_t>(states.size());
     states.emplace_back(value);
     index.emplace(states.back(), code);
-    codes.push_back(code);
+    codes.push_back(static_cast<std::uint16_t>(code));
     return true;
   }
 };
@@ -121,7 +127,12 @@ std::string load_file(const std::string& path) {
   if (!file) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
   std::string text;
   auto size = std::filesystem::file_size(path, ec);
-  if (!ec) text.reserve(size);
+  if (!ec) {
+    require_memory(static_cast<double>(size), available_memory(),
+                   "reading " + path + " (" + bytes_text(static_cast<double>(size)) + ")",
+                   "free memory, or give bnsl fewer rows or columns");
+    text.reserve(size);
+  }
   char chunk[1 << 16];
   std::size_t n = 0;
   while ((n = std::fread(chunk, 1, sizeof chunk, file.get())) > 0) text.append(chunk, n);
@@ -278,6 +289,13 @@ Dataset CsvReader::read() {
   split_line();
   columns_.resize(fields_.size());
   std::size_t rows = static_cast<std::size_t>(std::count(rest_.begin(), rest_.end(), '\n')) + 1;
+  // 16-bit codes while reading; each column then becomes the Dataset's (one byte per value,
+  // two in columns of more than 256 states) as its codes are freed, so they peak first.
+  const double values = static_cast<double>(rows) * static_cast<double>(columns_.size());
+  require_memory(2 * values, available_memory(),
+                 "reading " + path_ + " (" + std::to_string(rows) + " rows of " +
+                     std::to_string(columns_.size()) + " columns)",
+                 "free memory, or give bnsl fewer rows or columns");
   for (auto& column : columns_) column.codes.reserve(rows);
   if (options_.header) {
     read_names();
@@ -293,7 +311,8 @@ Dataset CsvReader::read() {
   }
   Dataset data;
   for (std::size_t c = 0; c < columns_.size(); ++c) {
-    data.add_column(std::move(names_[c]), std::move(columns_[c].states), columns_[c].codes);
+    data.add_column(std::move(names_[c]), std::move(columns_[c].states),
+                    std::span<const std::uint16_t>(columns_[c].codes));
     columns_[c] = ColumnBuilder{};  // free memory as we go
   }
   return data;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <new>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -22,8 +23,8 @@ namespace {
 
 constexpr std::size_t kMaxNarrowStates = 256;  // codes 0..255 fit in one byte
 
-template <typename T>
-std::vector<T> convert_codes(const std::vector<std::uint32_t>& codes) {
+template <typename T, typename Code>
+std::vector<T> convert_codes(std::span<const Code> codes) {
   return std::vector<T>(codes.begin(), codes.end());
 }
 
@@ -35,6 +36,17 @@ int Dataset::code(std::size_t v, std::size_t i) const {
 
 void Dataset::add_column(std::string name, std::vector<std::string> states,
                          const std::vector<std::uint32_t>& codes) {
+  add_codes(std::move(name), std::move(states), std::span<const std::uint32_t>(codes));
+}
+
+void Dataset::add_column(std::string name, std::vector<std::string> states,
+                         std::span<const std::uint16_t> codes) {
+  add_codes(std::move(name), std::move(states), codes);
+}
+
+template <typename Code>
+void Dataset::add_codes(std::string name, std::vector<std::string> states,
+                        std::span<const Code> codes) {
   if (states.size() > kMaxStates) {
     throw std::invalid_argument("Dataset::add_column: column '" + name + "' has " +
                                 std::to_string(states.size()) + " states, more than 65535");
@@ -44,7 +56,7 @@ void Dataset::add_column(std::string name, std::vector<std::string> states,
                                 std::to_string(codes.size()) + " rows, expected " +
                                 std::to_string(n_rows_));
   }
-  for (std::uint32_t c : codes) {
+  for (const Code c : codes) {
     if (c >= states.size()) {
       throw std::invalid_argument("Dataset::add_column: code " + std::to_string(c) +
                                   " out of range in column '" + name + "'");

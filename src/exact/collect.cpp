@@ -42,6 +42,8 @@
 #include <cmath>
 #include <utility>
 
+#include "parallel/slowdown.hpp"
+
 namespace bnsl::exact {
 
 double threshold_slack(double threshold) {
@@ -136,7 +138,9 @@ class Collector {
   std::pair<int, int> branch_arc(const double* x);
   void branch_on_arc(int u, int v, int depth);
   bool halt() {
-    if (!halted_ && (dags_.size() >= max_ || listing_should_stop(stop_, dags_.size(), fam_.n)))
+    load_.sample_thread();
+    if (!halted_ &&
+        (dags_.size() >= max_ || listing_should_stop(stop_, dags_.size(), fam_.n, load_.factor())))
       halted_ = true;
     return halted_;
   }
@@ -148,6 +152,7 @@ class Collector {
   std::size_t max_;
   std::uint64_t enumerate_steps_;  // budget of enumerate_region (0: never enumerate)
   const StopToken& stop_;
+  Slowdown load_;  // of this thread's LP work: scales the report's reserve
   std::vector<std::vector<std::uint32_t>>& dags_;
   CollectResult out_;
   bool halted_ = false;

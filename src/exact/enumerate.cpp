@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "exact/dp.hpp"
+#include "parallel/slowdown.hpp"
 
 namespace bnsl::exact {
 namespace {
@@ -61,9 +62,10 @@ class SinkEnumerator {
   void visit(std::uint32_t rest, std::uint32_t must, double acc);
   void try_sink(int v, std::uint32_t set, std::uint32_t must, double acc);
   bool halt() {
-    if (!halted_ && (++out_.nodes & 0x3ff) == 0 &&
-        listing_should_stop(stop_, out_.dags.size(), fam_.n))
-      halted_ = true;
+    if (!halted_ && (++out_.nodes & 0x3ff) == 0) {
+      load_.sample_thread();
+      halted_ = listing_should_stop(stop_, out_.dags.size(), fam_.n, load_.factor());
+    }
     return halted_;
   }
 
@@ -72,6 +74,7 @@ class SinkEnumerator {
   double threshold_;
   std::size_t max_solutions_;
   const StopToken& stop_;
+  Slowdown load_;                      // of this thread's enumeration: scales the report's reserve
   std::vector<std::uint32_t> choice_;  // family index per removed variable
   Enumeration out_;
   bool halted_ = false;

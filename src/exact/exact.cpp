@@ -18,6 +18,7 @@
 #include "exact/ilp.hpp"
 #include "exact/start.hpp"
 #include "score/compare.hpp"
+#include "util/memory.hpp"
 
 namespace bnsl {
 
@@ -41,6 +42,10 @@ ExactMethod default_exact_method() {
   return ExactMethod::automatic;
 }
 
+bool dp_fits_memory(int n) {
+  return static_cast<double>(exact::SubsetDp::bytes_needed(n)) <= available_memory().bytes;
+}
+
 ExactMethod resolve_exact_method(ExactMethod method, std::size_t n_vars) {
   if (method != ExactMethod::automatic) return method;
   if (n_vars <= static_cast<std::size_t>(kAutoDpMaxVars) || !ilp_available())
@@ -57,6 +62,9 @@ std::vector<std::vector<std::uint32_t>> solve_dp(const FamilyTable& fam,
                                                  const ExactOptions& options, const StopToken& stop,
                                                  ExactStats& st) {
   const auto t0 = Clock::now();
+  require_memory(static_cast<double>(SubsetDp::bytes_needed(fam.n)), available_memory(),
+                 "the subset DP's tables for " + std::to_string(fam.n) + " variables",
+                 "free memory, or use --method ilp");
   SubsetDp dp(fam, options.dp_max_bytes, options.threads);
   st.dp_bytes = SubsetDp::bytes_needed(fam.n);
   if (!dp.run(stop)) {
@@ -106,8 +114,10 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
   bool dp = resolve_exact_method(options.method, cache.n_vars()) == ExactMethod::dp;
   // auto with too little time left for the DP (stopped, it has only the identity order's
   // network): the ILP, whose ordering-search start and bound are worth having.
+  // So is one whose tables would not fit in the memory available.
   if (dp && options.method == ExactMethod::automatic && ilp_available() &&
-      !dp_fits(static_cast<int>(cache.n_vars()), stop.remaining()))
+      (!dp_fits(static_cast<int>(cache.n_vars()), stop.remaining()) ||
+       !dp_fits_memory(static_cast<int>(cache.n_vars()))))
     dp = false;
   st.method = dp ? "dp" : "ilp";
   exact::FamilyTable fam =

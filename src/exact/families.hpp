@@ -60,10 +60,12 @@ inline double report_reserve(std::size_t dags, int n) {
 }
 
 // Whether a listing should stop: a stop was requested, or the deadline is within the
-// report_reserve of the `dags` DAGs listed so far.
-inline bool listing_should_stop(const StopToken& stop, std::size_t dags, int n) {
+// report_reserve of the `dags` DAGs listed so far, times how much slower than idle the
+// machine runs the listing now (parallel/slowdown.hpp, sampled by the caller).
+inline bool listing_should_stop(const StopToken& stop, std::size_t dags, int n,
+                                double slowdown = 1) {
   return stop.stop_requested() ||
-         (stop.has_deadline() && stop.remaining() < report_reserve(dags, n));
+         (stop.has_deadline() && stop.remaining() < slowdown * report_reserve(dags, n));
 }
 
 // Makes sure the optimum `best` is in `dags`: appended, or in place of the last DAG when the

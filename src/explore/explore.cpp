@@ -29,6 +29,7 @@
 #include "parallel/wire.hpp"
 #include "score/bit_columns.hpp"
 #include "score/pair_stats.hpp"
+#include "util/memory.hpp"
 #include "util/progress.hpp"
 
 namespace bnsl {
@@ -172,10 +173,12 @@ CacheProvenance planned_provenance(const Dataset& data, const ExploreOptions& op
 
 std::size_t default_explore_memory(int threads) {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return 0;
+  double bytes = available_memory().bytes;
+  if (pages > 0 && page > 0)
+    bytes = std::min(bytes, static_cast<double>(pages) * static_cast<double>(page));
+  if (!std::isfinite(bytes)) return 0;
   const int t = resolve_threads(threads);
-  return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2 /
-         static_cast<std::size_t>(std::max(1, t));
+  return static_cast<std::size_t>(bytes / 2 / std::max(1, t));
 }
 
 void apply_default_budget(ExploreOptions& o, bool time_given) {
@@ -226,8 +229,16 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   std::optional<BitColumns> bits;
   std::optional<PairStats> pairs;
   if (total.candidates > 0) {
+    const std::size_t keep =
+        std::max<std::size_t>(static_cast<std::size_t>(total.candidates), kDraftSingles);
+    require_memory(static_cast<double>(BitColumns::bytes_needed(data) +
+                                       PairStats::bytes_needed(data.n_vars(), keep)),
+                   available_memory(),
+                   "screening " + std::to_string(data.n_vars()) + " variables (bit columns, " +
+                       std::to_string(keep) + " best single parents each)",
+                   "free memory, or give bnsl fewer rows or columns");
     bits.emplace(data);
-    pairs.emplace(*bits, threads, run_stop);
+    pairs.emplace(*bits, keep, threads, run_stop);
     total.pair_seconds = pairs->seconds();
     if (options.progress)
       std::cerr << "bnsl: explore: all-pairs statistics of " << data.n_vars() << " variables in "
@@ -240,6 +251,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   const std::size_t max_bytes = options.memory_per_var == ExploreOptions::kAutoMemory
                                     ? default_explore_memory(threads)
                                     : options.memory_per_var;
+  total.memory_per_var = max_bytes;
   ScoreCache cache(data.n_vars(), data.names());
   FirstError failure;
   std::mutex mutex;  // guards `total`

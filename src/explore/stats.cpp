@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bnsl/explore.hpp"
+#include "util/memory.hpp"
 
 namespace bnsl {
 
@@ -21,6 +22,7 @@ void ExploreStats::add(const ExploreStats& o) {
   pruned_rule6 += o.pruned_rule6;
   vars_out_of_time += o.vars_out_of_time;
   vars_out_of_memory += o.vars_out_of_memory;
+  memory_per_var = std::max(memory_per_var, o.memory_per_var);
   vars_retried += o.vars_retried;
   vars_explored += o.vars_explored;
   vars_resumed += o.vars_resumed;
@@ -51,7 +53,11 @@ void ExploreStats::print(std::ostream& out) const {
       << "  rule 6 (BDeu)     " << pruned_rule6 << " dropped with supersets\n"
       << "  out of time       " << vars_out_of_time << " variables"
       << (vars_retried ? " (" + std::to_string(vars_retried) + " explored twice)" : "") << "\n"
-      << "  out of memory     " << vars_out_of_memory << " variables\n"
+      << "  out of memory     " << vars_out_of_memory << " variables"
+      << (memory_per_var ? " (--explore-memory: " +
+                               bytes_text(static_cast<double>(memory_per_var)) + " per variable)"
+                         : std::string(" (no cap)"))
+      << "\n"
       << "  cache             " << cache_entries << " entries, " << cache_bytes / 1024 << " KiB\n";
 }
 
@@ -67,6 +73,7 @@ std::string ExploreStats::to_json() const {
                         {"inherited", pruned_inherited}}},
                       {"vars_out_of_time", vars_out_of_time},
                       {"vars_out_of_memory", vars_out_of_memory},
+                      {"memory_per_var", memory_per_var},
                       {"vars_retried", vars_retried},
                       {"vars_explored", vars_explored},
                       {"vars_resumed", vars_resumed},

@@ -9,8 +9,9 @@
 // Pools: one DAG of every class is re-scored from the data (pool/rescore.hpp), so a pool
 // written by an older or foreign run cannot bring a wrong score in; a class met in several
 // pools is kept once (by essential graph); the classes within epsilon of the merged best are
-// kept best first, up to the capacity of a search's pool, and their members listed as a
-// search lists them; sizes and edge probabilities are recomputed by summarize().
+// kept, up to the capacity of a search's pool and past it as a search's full pool keeps them
+// (score bands, pool/dag_pool.hpp: banded_selection), and their members listed as a search
+// lists them; sizes and edge probabilities are recomputed by summarize().
 #include "bnsl/merge.hpp"
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include "bnsl/search.hpp"
 #include "pool/class_members.hpp"
 #include "pool/cpdag.hpp"
+#include "pool/dag_pool.hpp"
 #include "pool/rescore.hpp"
 #include "score/compare.hpp"
 
@@ -172,13 +174,22 @@ PoolReport merge_pools(const Dataset& data, const std::vector<std::string>& path
   capacity.pool_max = options.pool_max;
   capacity.max_dags = options.max_dags;
   capacity.pool_max_cells = options.pool_max_cells;
-  const std::size_t keep = capacity.pool_capacity(data.n_vars());
+  // The distinct classes within epsilon, best first; past the capacity, those a search's full
+  // pool keeps (its score bands: the whole range, not only the best).
+  std::vector<std::size_t> within;
+  std::vector<double> scores;
   for (std::size_t i = 0; i < reps.size(); ++i) {
-    if (r.classes.size() >= keep || clearly_greater(best - r.epsilon, reps[i].score)) break;
-    if (static_cast<std::size_t>(ids[i]) != r.classes.size()) continue;  // a class met before
+    if (clearly_greater(best - r.epsilon, reps[i].score)) break;
+    if (static_cast<std::size_t>(ids[i]) != within.size()) continue;  // a class met before
+    within.push_back(i);
+    scores.push_back(reps[i].score);
+  }
+  const std::size_t bands = pool_bands(capacity.exhaustive_max_n, capacity.dp_max_n, data.n_vars());
+  for (const std::size_t k :
+       banded_selection(scores, r.epsilon, capacity.pool_capacity(data.n_vars()), bands)) {
     PoolClass c;
-    c.score = reps[i].score;
-    c.dag = std::move(reps[i].parents);
+    c.score = reps[within[k]].score;
+    c.dag = std::move(reps[within[k]].parents);
     r.classes.push_back(std::move(c));
   }
   list_members(r, capacity.dag_capacity(data.n_vars()));

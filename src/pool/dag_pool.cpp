@@ -17,6 +17,14 @@
 #include "score/compare.hpp"
 
 namespace bnsl {
+namespace {
+
+// Band floor(x) of `bands`, clamped: x = (best - score) / width.
+std::size_t clamped_band(double x, std::size_t bands) {
+  return x <= 0 ? 0 : x >= static_cast<double>(bands - 1) ? bands - 1 : static_cast<std::size_t>(x);
+}
+
+}  // namespace
 
 std::uint64_t entry_hash(std::uint32_t v, std::uint32_t entry) {
   const std::uint64_t key = (static_cast<std::uint64_t>(v) << 32) | entry;
@@ -269,17 +277,66 @@ void DagPool::trim() {
 }
 
 std::size_t DagPool::band_at(double x) const {
-  return x <= 0                                 ? 0
-         : x >= static_cast<double>(bands_ - 1) ? bands_ - 1
-                                                : static_cast<std::size_t>(x);
+  return clamped_band(x, bands_);
 }
 
 std::size_t DagPool::band_of(double score) const {
-  if (bands_ == 1 || !(width_ > 0)) return 0;
-  std::size_t b = band_at((best_ - score) / width_);
+  return score_band(best_, width_, bands_, score);
+}
+
+std::size_t score_band(double best, double width, std::size_t bands, double score) {
+  if (bands <= 1 || !(width > 0)) return 0;
+  std::size_t b = clamped_band((best - score) / width, bands);
+  const auto edge = [&](std::size_t k) { return best - static_cast<double>(k) * width; };
   while (b > 0 && score > edge(b)) --b;  // the division's rounding, settled by the edges
-  while (b + 1 < bands_ && score <= edge(b + 1)) ++b;
+  while (b + 1 < bands && score <= edge(b + 1)) ++b;
   return b;
+}
+
+std::vector<std::size_t> banded_selection(const std::vector<double>& scores, double epsilon,
+                                          std::size_t keep, std::size_t bands) {
+  std::vector<std::size_t> out;
+  if (scores.size() <= keep) {
+    for (std::size_t i = 0; i < scores.size(); ++i) out.push_back(i);
+    return out;
+  }
+  bands = std::max<std::size_t>(bands, 1);
+  const double width = epsilon / static_cast<double>(bands);
+  std::vector<std::size_t> band(scores.size()), count(bands, 0);
+  for (std::size_t i = 0; i < scores.size(); ++i) {
+    band[i] = score_band(scores.front(), width, bands, scores[i]);
+    ++count[band[i]];
+  }
+  // The level L: the largest with sum_b min(count_b, L) <= keep; then one more for each band
+  // holding more than L, better bands first, while room is left.
+  const auto filled = [&](std::size_t level) {
+    std::size_t sum = 0;
+    for (const std::size_t c : count) sum += std::min(c, level);
+    return sum;
+  };
+  std::size_t lo = 0, hi = keep;  // filled(lo) <= keep
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo + 1) / 2;
+    if (filled(mid) <= keep)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  std::vector<std::size_t> quota(bands);
+  std::size_t room = keep - filled(lo);
+  for (std::size_t b = 0; b < bands; ++b) {
+    quota[b] = std::min(count[b], lo);
+    if (count[b] > lo && room > 0) {
+      ++quota[b];
+      --room;
+    }
+  }
+  for (std::size_t i = 0; i < scores.size(); ++i)  // best first: each band's best
+    if (quota[band[i]] > 0) {
+      --quota[band[i]];
+      out.push_back(i);
+    }
+  return out;
 }
 
 std::size_t DagPool::victim_band(std::size_t extra) const {

@@ -36,6 +36,7 @@
 // n in the thousands; a DAG that differs in more than half the variables is stored in full.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -63,6 +64,30 @@ std::uint64_t entry_hash(std::uint32_t v, std::uint32_t entry);
 std::uint64_t dag_hash(std::span<const std::uint32_t> choices);
 // Exact score of a DAG: the sum of its entries' scores, in variable order.
 double dag_score(const ScoreCache& cache, std::span<const std::uint32_t> choices);
+
+// Score bands of a full pool for the ordering search (and `bnsl merge`): a pool too small for
+// every class within epsilon keeps classes across the whole range. andes, `learn --time 60
+// --seed 1`, with one band: 44,843 classes, all within 0.78 nats of the best (bench/README).
+// Problems solved exactly (all orders, the DP: n <= max(exhaustive_max_n, dp_max_n) of the
+// search options) keep the best classes, one band.
+inline constexpr std::size_t kPoolBands = 16;
+inline std::size_t pool_bands(int exhaustive_max_n, int dp_max_n, std::size_t n_vars) {
+  return n_vars <= static_cast<std::size_t>(std::max({exhaustive_max_n, dp_max_n, 0})) ? 1
+                                                                                       : kPoolBands;
+}
+
+// The band of `score` below `best` when epsilon is cut into `bands` bands of `width` each:
+// the b with best - (b + 1) width < score <= best - b width, the first band open above and the
+// last below (scores within rounding of best - epsilon fall in it).
+std::size_t score_band(double best, double width, std::size_t bands, double score);
+
+// Which of `scores` (best first, all within epsilon of scores[0]) a pool of `keep` classes
+// with `bands` score bands keeps when they are offered best first (what a full DagPool ends
+// with): each band keeps its best classes, every band min(its classes, L) of them or L + 1,
+// the extra ones in the better bands, with L as large as `keep` allows. Indices, ascending;
+// all of them when there are at most `keep`. `bnsl merge` caps its pools so.
+std::vector<std::size_t> banded_selection(const std::vector<double>& scores, double epsilon,
+                                          std::size_t keep, std::size_t bands);
 
 struct PooledDag {
   double score = 0;

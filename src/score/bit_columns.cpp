@@ -107,6 +107,17 @@ __attribute__((target_clones("popcnt", "default"))) std::uint32_t and_count(cons
 
 }  // namespace
 
+std::size_t BitColumns::bytes_needed(const Dataset& data) {
+  const std::size_t words = (data.n_rows() + 63) / 64;
+  std::size_t bytes = (data.n_rows() + 1) * sizeof(double);  // nlogn_
+  for (std::size_t v = 0; v < data.n_vars(); ++v) {
+    const auto r = static_cast<std::size_t>(data.arity(v));
+    bytes += r * sizeof(std::uint32_t);
+    if (r >= 2 && r <= kMaxBitArity) bytes += r * words * sizeof(std::uint64_t);
+  }
+  return bytes;
+}
+
 BitColumns::BitColumns(const Dataset& data) : data_(data) {
   const std::size_t n = data.n_vars(), rows = data.n_rows();
   words_ = (rows + 63) / 64;

@@ -33,6 +33,8 @@ class BitColumns {
   static constexpr int kMaxBitArity = 16;
 
   explicit BitColumns(const Dataset& data);
+  // What the constructor allocates for `data`, before it does.
+  static std::size_t bytes_needed(const Dataset& data);
 
   const Dataset& data() const { return data_; }
   std::size_t words() const { return words_; }  // 64-bit words per bitmap

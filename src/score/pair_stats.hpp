@@ -1,18 +1,22 @@
 // All-pairs statistics: the empirical mutual information of every pair of variables, from one
-// joint count per pair (see pair_stats.cpp). One count of (X, Y) gives both single-parent
-// scores: LL(X | Y) - LL(X | {}) = N I(X; Y) = LL(Y | X) - LL(Y | {}), so
+// joint count per pair (see pair_stats.cpp), reduced as it is counted to each variable's best
+// single parents. One count of (X, Y) gives both single-parent scores:
+//   LL(X | Y) - LL(X | {}) = N I(X; Y) = LL(Y | X) - LL(Y | {}), so
 //   BIC(X | {Y}) = BIC(X | {}) + N I(X; Y) - (ln N / 2)(r_X - 1)(r_Y - 1).
 //
 //   BitColumns bits(data);
-//   PairStats ps(bits, threads, stop);             // n (n - 1) / 2 counts, in parallel
-//   double gain = ps.bic_gain(x, y);              // BIC(X | {Y}) - BIC(X | {})
+//   PairStats ps(bits, 32, threads, stop);        // n (n - 1) / 2 counts, in parallel
 //   std::vector<int> c = ps.top_parents(x, 30);   // the 30 best single parents of x
+//   for (const PairStats::Parent& p : ps.best(x)) // all 32 kept, best first, with their gains
 //
-// Memory: one float per pair (200 MB for 10,000 variables) plus the bit-packed columns.
+// Memory: `keep` entries per variable (16 bytes each: 50 MB for 100,000 variables and 32),
+// plus the bit-packed columns. The n (n - 1) / 2 gains themselves are never held (a float each
+// would be 20 GB at 100,000 variables; issue 24).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "bnsl/dataset.hpp"
@@ -23,35 +27,39 @@ namespace bnsl {
 
 class PairStats {
  public:
-  // Counts every pair of columns with `threads` OpenMP threads (0: all cores). If `stop`
-  // fires first, complete() is false and the pairs not counted read as 0.
-  PairStats(const BitColumns& bits, int threads, const StopToken& stop);
+  struct Parent {
+    double gain;  // BIC(x | {var}) - BIC(x | {}), from N I(x; var) rounded to a float
+    int var;
+  };
+
+  // Counts every pair of columns with `threads` OpenMP threads (0: all cores) and keeps each
+  // variable's `keep` best single parents. If `stop` fires first, complete() is false and the
+  // pairs not counted are missing from the lists.
+  PairStats(const BitColumns& bits, std::size_t keep, int threads, const StopToken& stop);
 
   std::size_t n_vars() const { return n_; }
+  std::size_t keep() const { return keep_; }
   bool complete() const { return complete_; }
   double seconds() const { return seconds_; }
-  // N I(X; Y) in nats (symmetric), >= 0 up to rounding; stored as float.
-  double ll_gain(int x, int y) const {
-    return x == y ? 0.0 : static_cast<double>(gain_[index(x, y)]);
+  // Up to keep() variables y != x with arity >= 2, by gain best first (ties: lower index):
+  // the best of all n - 1, whatever order the pairs were counted in.
+  std::span<const Parent> best(int x) const {
+    return {lists_.data() + static_cast<std::size_t>(x) * keep_, size_[x]};
   }
-  // BIC(X | {Y}) - BIC(X | {}).
-  double bic_gain(int x, int y) const {
-    return ll_gain(x, y) - half_log_n_ * (arity_[x] - 1) * (arity_[y] - 1);
-  }
-  // Up to k variables y != x with arity >= 2, by bic_gain(x, y), best first (ties: lower index).
+  // The first min(k, keep()) variables of best(x).
   std::vector<int> top_parents(int x, std::size_t k) const;
-  std::size_t bytes() const { return gain_.capacity() * sizeof(float); }
+  // What the constructor allocates for n variables keeping `keep` each, before it does.
+  static std::size_t bytes_needed(std::size_t n, std::size_t keep) {
+    return n * (keep * sizeof(Parent) + sizeof(std::uint32_t) + sizeof(double));
+  }
+  std::size_t bytes() const {
+    return lists_.capacity() * sizeof(Parent) + size_.capacity() * sizeof(std::uint32_t);
+  }
 
  private:
-  std::size_t index(std::size_t x, std::size_t y) const {
-    if (x > y) std::swap(x, y);
-    return y * (y - 1) / 2 + x;  // lower triangle, row y
-  }
-
-  std::size_t n_;
-  double half_log_n_;
-  std::vector<int> arity_;
-  std::vector<float> gain_;  // N I(x; y) for x < y, at index(x, y)
+  std::size_t n_, keep_;
+  std::vector<Parent> lists_;        // variable x's at [x * keep_, x * keep_ + size_[x])
+  std::vector<std::uint32_t> size_;  // entries of each list
   bool complete_ = true;
   double seconds_ = 0;
 };

@@ -34,6 +34,8 @@
 // `--time 10 --threads 1`, six seeds: 50,362 or all 50,374 DAGs (97.2-100% without). It also
 // fires on large problems whose chains admit few DAGs (density sets, `learn --time 30`: 5 of
 // 10), where the cap leaves the chains most of their time (bench/JOURNAL.md, session 11).
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -46,6 +48,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <tuple>
 #include <utility>
@@ -55,6 +58,7 @@
 #include "bnsl/search.hpp"
 #include "exact/dp.hpp"
 #include "exact/families.hpp"
+#include "parallel/slowdown.hpp"
 #include "parallel/threads.hpp"
 #include "pool/class_members.hpp"
 #include "pool/complete_neighbours.hpp"
@@ -116,7 +120,12 @@ void SearchStats::print(std::ostream& out) const {
       << (completion_runs > 1 ? ", also when the chains stalled" : "") << "\n"
       << "  pool              " << pool_offers << " offers, " << pool_inserted
       << " classes admitted, " << pool_equivalent << " equivalent to a kept one, " << pool_size
-      << " classes kept\n";
+      << " classes kept"
+      << (pool_truncated ? " (full at " + std::to_string(pool_capacity) +
+                               " (--pool-max, --pool-max-cells): classes within epsilon were "
+                               "dropped, the best of each score band kept)"
+                         : std::string())
+      << "\n";
   if (start_networks > 0)
     out << "  start networks    " << start_networks << " pooled from the earlier run\n";
   if (peer_networks + peer_classes > 0)
@@ -149,6 +158,8 @@ std::string SearchStats::to_json() const {
                       {"pool_inserted", pool_inserted},
                       {"pool_equivalent", pool_equivalent},
                       {"pool_size", pool_size},
+                      {"pool_capacity", pool_capacity},
+                      {"pool_truncated", pool_truncated},
                       {"start_networks", start_networks},
                       {"peer_networks", peer_networks},
                       {"peer_classes", peer_classes},
@@ -187,11 +198,6 @@ constexpr double kStallCompletionShare = 0.25;
 constexpr double kMergeRate = 2.5e-7;
 // Neighbour completion expands at most this many pool capacities of DAGs (each held as a copy).
 constexpr std::size_t kNeighbourExpansions = 2;
-// Score bands of a full pool (dag_pool.hpp) for the ordering search: a pool too small for every
-// class within epsilon keeps classes across the whole range. andes, `learn --time 60 --seed 1`,
-// with one band: 44,843 classes, all within 0.78 nats of the best (bench/README). Problems
-// solved exactly (all orders, the DP) keep the best classes, one band.
-constexpr std::size_t kPoolBands = 16;
 
 void add_stats(SearchStats& to, const SearchStats& s) {
   to.orders += s.orders;
@@ -305,9 +311,7 @@ class Driver {
         checkpoint_(checkpoint),
         peers_(o.comm, cache),
         pool_(cache, o.epsilon, o.pool_capacity(cache.n_vars()), o.classes,
-              static_cast<int>(cache.n_vars()) <= std::max(o.exhaustive_max_n, o.dp_max_n)
-                  ? 1
-                  : kPoolBands) {}
+              pool_bands(o.exhaustive_max_n, o.dp_max_n, cache.n_vars())) {}
 
   PoolReport run(SearchStats& total);
 
@@ -348,13 +352,19 @@ class Driver {
   std::atomic<bool> halt_{false};
   std::atomic<int> running_{0};
   std::atomic<std::uint64_t> climbs_{0};
-  // Seconds per (class or listed DAG x variable) that the final report takes (snapshot, members,
-  // classes, edge probabilities, files): a guess until a checkpoint measures it. From the
-  // walk's end (8 s before the deadline at the former guess, 4e-7) to the files on disk, 2
-  // threads (bench/suites/classes.suite): andes, 44,843 classes and DAGs of 223 variables (300
-  // MB of JSON), 2 to 3 s; gen2000, 5,000 classes and DAGs of 2,000 variables (450 MB), 2.6 s:
-  // 1.0e-7 to 1.5e-7 per cell.
-  double report_rate_ = 2e-7;
+  // Seconds per class x variable that the final report takes (snapshot, members, classes,
+  // edge probabilities, files), a listed DAG counting kDagWeight of a class: a guess until a
+  // checkpoint measures it. From the walk's end to the files on disk, 2 threads, idle machine:
+  // andes (223 variables), `learn --time 20`, 44,843 classes and 44,843 DAGs listed, 2.85 s;
+  // 9,812 classes and 44,843 DAGs, 0.6 s (a class costs its essential graph, its size and its
+  // JSON, a listed DAG little more than its parent lists): 2.9e-7 per class-cell. gen2000, 5,000
+  // classes and DAGs of 2,000 variables, 2.6 s.
+  double report_rate_ = 3e-7;
+  static constexpr double kDagWeight = 0.07;
+  // How much slower than idle the chains run (other work on the machine): the reserve scales
+  // by it, and report_rate_ is kept as on an idle machine. Sampled by the monitor.
+  Slowdown load_;
+  int cores_ = std::max(1, omp_get_num_procs());
   // Seconds the chains leave for the completion before the report's reserve: a share of the
   // budget (o.time or the stop token's deadline, whichever is sooner), set in run().
   double completion_share_ = 0;
@@ -457,7 +467,7 @@ PoolReport Driver::run(SearchStats& total) {
     auto stop_fn = [this] { return should_stop(); };
     optimal = complete = run_exhaustive(cache_, pool_, stop_fn, total);
   } else if (const double left = std::min(own_.remaining(), stop_.remaining());
-             n <= o_.dp_max_n && !should_stop() && dp_fits(n, left)) {
+             n <= o_.dp_max_n && !should_stop() && dp_fits(n, left) && dp_fits_memory(n)) {
     algorithm = "dp";
     const StopToken dp_stop(std::isfinite(left) ? std::max(left, 1e-3) : 0);
     std::tie(optimal, complete) = run_dp(cache_, pool_, o_, dp_stop, total);
@@ -495,6 +505,8 @@ PoolReport Driver::run(SearchStats& total) {
   total.best_time = optimal ? r.seconds : best_time_;
   total.improvements = std::max<std::uint64_t>(improvements_, 1);
   total.pool_size = pool_.size();
+  total.pool_capacity = o_.pool_capacity(cache_.n_vars());
+  total.pool_truncated = pool_.truncated();
   total.pool_equivalent = pool_.equivalent();
   total.seconds = r.seconds;
   return r;
@@ -521,17 +533,23 @@ void Driver::run_chains(SearchStats& total) {
   admissions_.clear();
   running_.store(threads);
   std::vector<std::thread> workers;
-  for (int t = 0; t < threads; ++t)
-    workers.emplace_back([&, t] {
-      try {
-        run_chain(ctx, first_chain + static_cast<std::uint64_t>(t),
-                  stats[static_cast<std::size_t>(t)]);
-      } catch (...) {
-        errors[static_cast<std::size_t>(t)] = std::current_exception();
-        halt_.store(true);
-      }
-      running_.fetch_sub(1);
-    });
+  try {
+    for (int t = 0; t < threads; ++t)
+      workers.emplace_back([&, t] {
+        try {
+          run_chain(ctx, first_chain + static_cast<std::uint64_t>(t),
+                    stats[static_cast<std::size_t>(t)]);
+        } catch (...) {
+          errors[static_cast<std::size_t>(t)] = std::current_exception();
+          halt_.store(true);
+        }
+        running_.fetch_sub(1);
+      });
+  } catch (const std::system_error& e) {  // no thread (memory, process limits): stop those begun
+    halt_.store(true);
+    for (auto& w : workers) w.join();
+    throw RuntimeError(std::string("could not start the search's threads: ") + e.what());
+  }
   std::exception_ptr monitor_error;
   try {
     monitor();
@@ -591,6 +609,11 @@ void Driver::complete_pool(SearchStats& total, bool at_end) {
 // pool at its capacity, not its current size: the neighbour walk fills the pool after the
 // chains, and a reserve that grew with it would stop the walk as soon as it started (gen2000,
 // `learn --time 120`: 1 DAG expanded of the 1.45 s kept for it).
+//
+// Under load (load_, other work on the machine) the report of what the pool holds now takes
+// load_.factor(1) times longer, so that part scales; the room kept for the classes the walk may
+// still add does not (andes, `learn --time 20` beside 4 busy processes: scaling it too stopped
+// the chains after 2.7 of 9 s with 1,063 classes pooled, and the run 5 s early).
 double Driver::reserve() const {
   // The report lists the pool's classes and up to dag_capacity of their DAGs (a class holds
   // one DAG or more, so that many DAGs at most once the classes are as many).
@@ -598,11 +621,17 @@ double Driver::reserve() const {
   const std::size_t classes = o_.pool_capacity(n);  // never fewer than pool_.size()
   const std::size_t dags =
       o_.classes ? std::min(o_.dag_capacity(n), std::max<std::size_t>(classes, 1000)) : 0;
-  const double cells = static_cast<double>(classes + dags) * static_cast<double>(n);
+  const auto seconds = [&](std::size_t kept) {
+    return report_rate_ * (static_cast<double>(kept) + kDagWeight * static_cast<double>(dags)) *
+           static_cast<double>(n);
+  };
+  const double now = seconds(std::min(pool_.size(), classes)), full = seconds(classes);
   // Rank 0 of a shared run first pools every other process's classes (SearchPeers::merge).
   const double merged = static_cast<double>(peers_.processes() - 1) * static_cast<double>(classes) *
                         static_cast<double>(n);
-  return 0.05 + report_rate_ * cells + kMergeRate * merged / resolve_threads(o_.threads);
+  // The report writes on one thread (its summary uses them all): the slowdown of one thread.
+  return 0.05 + load_.factor(1) * (now + kMergeRate * merged / resolve_threads(o_.threads)) +
+         (full - now);
 }
 
 // Until the chains end or the stop fires: tracks the best, prints progress, checkpoints.
@@ -610,6 +639,7 @@ double Driver::reserve() const {
 void Driver::monitor() {
   while (running_.load() > 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    load_.sample(std::min(running_.load(), cores_));
     if (should_stop() || remaining() <= reserve() + completion_share_) halt_.store(true);
     const double now = own_.elapsed();
     if (stall_armed_ && !halt_.load() && stalled(now)) {
@@ -627,9 +657,10 @@ void Driver::monitor() {
       PoolReport snap = make_report(cache_, pool_, o_);
       snap.seconds = now;
       checkpoint_(snap);
-      const double cells =
-          static_cast<double>(snap.dags.size() + snap.classes.size()) * cache_.n_vars();
-      if (cells >= 1e5) report_rate_ = 1.25 * (own_.elapsed() - now) / cells;
+      const double cells = (static_cast<double>(snap.classes.size()) +
+                            kDagWeight * static_cast<double>(snap.dags.size())) *
+                           static_cast<double>(cache_.n_vars());
+      if (cells >= 1e5) report_rate_ = 1.25 * (own_.elapsed() - now) / cells / load_.factor(1);
       if (o_.progress) progress_line("checkpoint written");
     }
   }
@@ -672,9 +703,13 @@ void Driver::progress_line(const char* what) {
     std::snprintf(when, sizeof when, "%.1f s / %.0f s", now, now + left);
   else
     std::snprintf(when, sizeof when, "%.1f s", now);
-  std::fprintf(stderr, "bnsl: %s: %s, best %.2f, pool %zu, %llu climbs\n", what, when, pool_.best(),
-               pool_.size(),
-               static_cast<unsigned long long>(climbs_.load(std::memory_order_relaxed)));
+  // The machine's load, when it slows the chains (and so the report's reserve) noticeably.
+  char load[48] = "";
+  if (load_.factor() >= 1.2)
+    std::snprintf(load, sizeof load, "; machine busy: %.1fx slower", load_.factor());
+  std::fprintf(stderr, "bnsl: %s: %s, best %.2f, pool %zu, %llu climbs%s\n", what, when,
+               pool_.best(), pool_.size(),
+               static_cast<unsigned long long>(climbs_.load(std::memory_order_relaxed)), load);
 }
 
 }  // namespace
