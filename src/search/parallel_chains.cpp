@@ -34,8 +34,6 @@
 // `--time 10 --threads 1`, six seeds: 50,362 or all 50,374 DAGs (97.2-100% without). It also
 // fires on large problems whose chains admit few DAGs (density sets, `learn --time 30`: 5 of
 // 10), where the cap leaves the chains most of their time (bench/JOURNAL.md, session 11).
-#include <omp.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -364,7 +362,6 @@ class Driver {
   // How much slower than idle the chains run (other work on the machine): the reserve scales
   // by it, and report_rate_ is kept as on an idle machine. Sampled by the monitor.
   Slowdown load_;
-  int cores_ = std::max(1, omp_get_num_procs());
   // Seconds the chains leave for the completion before the report's reserve: a share of the
   // budget (o.time or the stop token's deadline, whichever is sooner), set in run().
   double completion_share_ = 0;
@@ -639,7 +636,7 @@ double Driver::reserve() const {
 void Driver::monitor() {
   while (running_.load() > 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    load_.sample(std::min(running_.load(), cores_));
+    load_.sample(std::min(running_.load(), load_.cores()));
     if (should_stop() || remaining() <= reserve() + completion_share_) halt_.store(true);
     const double now = own_.elapsed();
     if (stall_armed_ && !halt_.load() && stalled(now)) {
