@@ -1,4 +1,5 @@
 // The command line's shape (commands.hpp, build_app): shared by main.cpp and fuzz/fuzz_cli.cpp.
+#include <stdexcept>
 #include <string>
 
 #include "commands.hpp"
@@ -15,6 +16,18 @@ std::vector<Action> build_app(CLI::App& app, Comm& comm) {
   return {register_learn(app, comm), register_score(app, comm), register_search(app, comm),
           register_exact(app),       register_check(app),       register_sample(app),
           register_eval(app),        register_generate(app),    register_merge(app)};
+}
+
+void parse_command_line(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const std::invalid_argument& e) {  // CLI::ParseError is a std::runtime_error
+    throw CLI::ConversionError(std::string("a flag's value is not true/false, yes/no, on/off "
+                                           "or a number (") +
+                               e.what() + ")");
+  } catch (const std::out_of_range& e) {
+    throw CLI::ConversionError(std::string("a flag's value is out of range (") + e.what() + ")");
+  }
 }
 
 }  // namespace bnsl::cli

@@ -29,4 +29,10 @@ Action register_merge(CLI::App& app);
 // the subcommands' actions; main.cpp and the command-line fuzz target (fuzz/) share it.
 std::vector<Action> build_app(CLI::App& app, Comm& comm);
 
+// app.parse(argc, argv), with what CLI11 lets escape from a flag's value (`--no-header=abc`:
+// std::stoll's invalid_argument or out_of_range) thrown as the CLI::ConversionError every
+// other bad value gives, so that it is a usage error (exit 2) and not a crash. Shared by
+// main.cpp and the fuzz target.
+void parse_command_line(CLI::App& app, int argc, char** argv);
+
 }  // namespace bnsl::cli

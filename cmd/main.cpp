@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   CLI::App app;
   std::vector<cli::Action> actions = cli::build_app(app, *comm);
   try {
-    app.parse(argc, argv);
+    cli::parse_command_line(app, argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     std::cerr << "bnsl: error: " << e.what() << "\n";

@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   CLI::App app;
   const std::vector<bnsl::cli::Action> actions = bnsl::cli::build_app(app, comm);
   try {
-    app.parse(static_cast<int>(args.size()), argv.data());
+    bnsl::cli::parse_command_line(app, static_cast<int>(args.size()), argv.data());
   } catch (const CLI::ParseError&) {
   }
   return 0;

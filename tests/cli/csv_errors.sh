@@ -121,5 +121,15 @@ expect_success semicolon.csv --delimiter ';'
 expect_success crlf.csv
 
 expect_success "$DATASETS/wine.csv" --no-header
+expect_success "$DATASETS/wine.csv" --no-header=true
+
+# A flag's value that is not true/false or a number (--no-header=abc; found by fuzzing: CLI11
+# let std::stoll's exception escape and bnsl aborted): a usage error, exit 2.
+for value in abc --time 99999999999999999999; do
+  run good.csv "--no-header=$value"
+  [[ $status -eq 2 ]] || fail "--no-header=$value: exit status $status, expected 2"
+  grep -qF "bnsl: error: " stderr.txt || fail "--no-header=$value: no error message"
+  passed=$((passed + 1))
+done
 
 echo "$passed passed, 0 failed"
