@@ -114,7 +114,7 @@ std::string out_of_memory_text() {
          (std::isfinite(left.bytes)
               ? " (" + bytes_text(left.bytes) + " available now, " + left.source + ")"
               : std::string()) +
-         "; free memory, or give bnsl fewer rows or columns";
+         "; " + kLessDataHint;
 }
 
 int finish(const std::string& command, const RunArgs& run, const std::string& stats_json,

@@ -130,7 +130,7 @@ std::string load_file(const std::string& path) {
   if (!ec) {
     require_memory(static_cast<double>(size), available_memory(),
                    "reading " + path + " (" + bytes_text(static_cast<double>(size)) + ")",
-                   "free memory, or give bnsl fewer rows or columns");
+                   kLessDataHint);
     text.reserve(size);
   }
   char chunk[1 << 16];
@@ -295,7 +295,7 @@ Dataset CsvReader::read() {
   require_memory(2 * values, available_memory(),
                  "reading " + path_ + " (" + std::to_string(rows) + " rows of " +
                      std::to_string(columns_.size()) + " columns)",
-                 "free memory, or give bnsl fewer rows or columns");
+                 kLessDataHint);
   for (auto& column : columns_) column.codes.reserve(rows);
   if (options_.header) {
     read_names();

@@ -236,7 +236,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
                    available_memory(),
                    "screening " + std::to_string(data.n_vars()) + " variables (bit columns, " +
                        std::to_string(keep) + " best single parents each)",
-                   "free memory, or give bnsl fewer rows or columns");
+                   kLessDataHint);
     bits.emplace(data);
     pairs.emplace(*bits, keep, threads, run_stop);
     total.pair_seconds = pairs->seconds();

@@ -66,7 +66,7 @@ bool DagPool::may_accept(double score) const {
   if (bands_ > 1 && w > 0) {
     const double x = (band_best_.load(std::memory_order_relaxed) - score) / w;
     if (x > 0) {
-      b = band_at(x);
+      b = clamped_band(x, bands_);
       const double near = 1e-6 * std::max(1.0, x);
       lower = b > 0 && x - static_cast<double>(b) < near;
       upper = b + 1 < bands_ && static_cast<double>(b + 1) - x < near;
@@ -274,10 +274,6 @@ void DagPool::erase(Map::iterator it) {
 void DagPool::trim() {
   while (!dags_.empty() && clearly_greater(best_ - eps_, std::prev(dags_.end())->first.score))
     erase(std::prev(dags_.end()));
-}
-
-std::size_t DagPool::band_at(double x) const {
-  return clamped_band(x, bands_);
 }
 
 std::size_t DagPool::band_of(double score) const {

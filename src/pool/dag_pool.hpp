@@ -171,7 +171,6 @@ class DagPool {
   // edge(b + 1) < score <= edge(b) (band 0 has no top, the last no bottom).
   double edge(std::size_t b) const { return best_ - static_cast<double>(b) * width_; }
   std::size_t band_of(double score) const;
-  std::size_t band_at(double x) const;  // band floor(x), x = (best - score) / width, clamped
   std::size_t victim_band(std::size_t extra) const;  // most populated, one more in `extra`
   Map::iterator worst_in_band(std::size_t b);        // dags_.end() if the band is empty
   void recount();

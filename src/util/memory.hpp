@@ -3,7 +3,7 @@
 // and what to do, never with an OOM kill (issue 24).
 //
 //   const MemoryLimit limit = available_memory();   // e.g. 11.2 GiB (MemAvailable)
-//   require_memory(need, limit, "reading data.csv", "use fewer rows or columns");
+//   require_memory(need, limit, "reading data.csv", kLessDataHint);
 //
 // The limit is the least of what the machine has available (MemAvailable in /proc/meminfo),
 // what the process's cgroup allows beyond its usage (v2 memory.max, v1 limit_in_bytes: batch
@@ -25,6 +25,9 @@ MemoryLimit available_memory();
 
 // "512 MiB", "3.1 GiB".
 std::string bytes_text(double bytes);
+
+// The usual way out when data do not fit, the hint of the checks on data.
+inline constexpr const char* kLessDataHint = "free memory, or give bnsl fewer rows or columns";
 
 // Throws RuntimeError (exit status 1) "WHAT needs about NEED, and only LIMIT is available
 // (SOURCE); HINT" when need > limit.bytes.
