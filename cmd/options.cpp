@@ -238,6 +238,30 @@ void add_exact_options(CLI::App& app, ExactOptions& o) {
                  "Stop listing networks after this many (the pool is then incomplete)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
       ->capture_default_str();
+  CLI::Option* dags = app.add_option_function<std::size_t>(
+      "--k-best",
+      [&o](std::size_t k) {
+        o.k_best = {k, false};
+      },
+      "List the K best networks (and any tied with the K-th) instead of every network within "
+      "epsilon. From a CSV the exploration starts as wide as the epsilon options say (default "
+      "ln 20) and widens when fewer than K networks lie within it");
+  dags->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  CLI::Option* classes = app.add_option_function<std::size_t>(
+      "--k-best-classes",
+      [&o](std::size_t k) {
+        o.k_best = {k, true};
+      },
+      "List every DAG of the K best equivalence classes (and of any class tied with the K-th), "
+      "as --k-best does for DAGs");
+  classes->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  dags->excludes(classes);
+  CLI::Option* each = app.add_flag(
+      "--classes", o.classes,
+      "List each equivalence class within epsilon once, by one of its DAGs (the pool's classes "
+      "give their sizes), instead of every DAG; --max-solutions then counts classes. With the "
+      "DP, most members of a class are never visited");
+  each->excludes(dags)->excludes(classes);
 }
 
 void add_explore_share_option(CLI::App& app, std::optional<double>& share) {

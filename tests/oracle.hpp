@@ -31,8 +31,10 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -361,6 +363,51 @@ inline OrderResult brute_force_dags(const Families& fam) {
     if (v == n) break;
   }
   return r;
+}
+
+// Every DAG of a family table with its score, best first (literal enumeration, small n only),
+// and its Markov equivalence class as skeleton and v-structures (a -> c <- b, a and b not
+// adjacent; Verma & Pearl 1990): equal keys iff equivalent.
+using Dag = std::vector<Mask>;  // parent mask per variable
+struct Scored {
+  Dag dag;
+  double score;
+};
+
+inline std::vector<Scored> all_dags(const Families& fam) {
+  const std::size_t n = fam.size();
+  std::vector<Scored> out;
+  std::vector<std::size_t> pick(n, 0);
+  Dag parents(n);
+  for (;;) {
+    double total = 0;
+    for (std::size_t v = 0; v < n; ++v) {
+      parents[v] = fam[v][pick[v]].first;
+      total += fam[v][pick[v]].second;
+    }
+    if (acyclic(parents)) out.push_back({parents, total});
+    std::size_t v = 0;
+    while (v < n && ++pick[v] == fam[v].size()) pick[v++] = 0;
+    if (v == n) break;
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Scored& a, const Scored& b) { return a.score > b.score; });
+  return out;
+}
+
+using ClassKey = std::pair<std::set<std::pair<int, int>>, std::set<std::tuple<int, int, int>>>;
+inline ClassKey class_key(const Dag& g) {
+  const int n = static_cast<int>(g.size());
+  ClassKey key;
+  const auto adjacent = [&](int a, int b) { return (g[a] >> b & 1) != 0 || (g[b] >> a & 1) != 0; };
+  for (int c = 0; c < n; ++c)
+    for (int a = 0; a < n; ++a) {
+      if (!(g[c] >> a & 1)) continue;
+      key.first.insert({std::min(a, c), std::max(a, c)});
+      for (int b = a + 1; b < n; ++b)
+        if ((g[c] >> b & 1) && !adjacent(a, b)) key.second.insert({a, c, b});
+    }
+  return key;
 }
 
 }  // namespace oracle

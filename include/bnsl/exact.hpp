@@ -72,9 +72,27 @@ ExactMethod default_exact_method();                       // automatic
 // The method `method` means for n variables: automatic resolved, the others unchanged.
 ExactMethod resolve_exact_method(ExactMethod method, std::size_t n_vars);
 
+// The K best networks instead of every network within epsilon (Chen, Darwiche & Choi 2018's
+// task): the K best DAGs, or every DAG of the K best Markov equivalence classes; DAGs (classes)
+// tied with the K-th within the score tolerance are listed too, and counted as ties. Found by
+// listing every DAG within epsilon for a widening epsilon (src/exact/k_best.cpp).
+struct KBest {
+  std::size_t k = 0;     // 0: off (list every DAG within epsilon)
+  bool classes = false;  // count equivalence classes instead of DAGs
+  // The widest epsilon listed: the cache keeps every family of the networks within it (a jkl
+  // cache taken as given: infinite). Fewer than K within it: the report says so (ExactStats).
+  double max_epsilon = std::numeric_limits<double>::infinity();
+};
+
 struct ExactOptions {
   ExactMethod method = default_exact_method();
-  Epsilon epsilon;                      // list every DAG with score >= OPT - epsilon(|OPT|)
+  Epsilon epsilon;  // list every DAG with score >= OPT - epsilon(|OPT|)
+  KBest k_best;     // k > 0: the K best instead (epsilon then unused)
+  // List each equivalence class within epsilon once, by one of its DAGs, instead of every DAG
+  // (the report's classes give their sizes); max_solutions then counts classes (dp: the
+  // covered-arc rule skips most members, src/exact/enumerate.cpp; ilp: lists the DAGs, keeps
+  // one per class). Not with k_best.
+  bool classes = false;
   std::size_t max_solutions = 1000000;  // stop listing after this many DAGs (then incomplete)
   int threads = 0;                      // worker threads (0: all cores)
   bool progress = false;                // progress lines on stderr
@@ -96,8 +114,16 @@ struct ExactStats {
   bool complete = false;                                   // every DAG within epsilon of OPT listed
   bool truncated = false;                                  // max_solutions reached
   std::uint64_t solutions = 0;                             // DAGs listed
-  std::uint64_t dp_bytes = 0;                              // dp: memory of the tables
+  bool classes = false;                                    // ... one per class (classes)
+  std::size_t k_best = 0;                                  // k-best: K asked (0: off) ...
+  bool k_best_classes = false;                             // ... of classes, not DAGs
+  std::size_t k_best_rounds = 0;                           // k-best: listings, epsilon widening
+  std::size_t k_best_units = 0;      // k-best: DAGs or classes listed (K plus ties, or fewer)
+  bool k_best_short = false;         // k-best: fewer than K within max_epsilon
+  std::uint64_t dp_bytes = 0;        // dp: memory of the tables
   std::uint64_t enum_nodes = 0;      // dp: partial networks visited by the enumeration
+  std::uint64_t enum_leaves = 0;     // dp, classes: DAGs reached (one or more per class)
+  std::uint64_t covered_cuts = 0;    // dp, classes: families cut by the covered-arc rule
   std::uint64_t ilp_solves = 0;      // ilp: CBC runs to prove OPT (repeated when CBC
                                      // accepted a cyclic point)
   std::uint64_t ilp_nodes = 0;       // ilp: branch-and-bound nodes (CBC's and collection's)

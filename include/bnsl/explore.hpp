@@ -54,6 +54,10 @@ struct ExploreOptions {
   std::size_t var_end = static_cast<std::size_t>(-1);
   bool progress = false;  // progress lines on stderr
   bool prune = true;      // false: keep every scored set (for tests and oracles)
+  // K > 0: the cache need only keep the families of the K best networks (or classes), not
+  // those of every network within epsilon: rule 7 (src/prune/rules.hpp, BIC only) caps the
+  // parent sets' size (ExploreStats::k_best_max_parents). `bnsl exact --k-best`.
+  std::size_t k_best = 0;
   // Screening: each variable's candidate parents are its `candidates` best single parents by
   // BIC, read off all-pairs statistics (src/score/pair_stats.hpp) instead of every variable.
   // 0: no screening (every variable is a candidate); kAutoCandidates: screen when the data
@@ -135,6 +139,7 @@ struct ExploreStats {
                                    // weighted by its multiplicity, when rows repeat enough
   double epsilon = 0;              // the epsilon pruning used
   int max_parents = -1;            // the in-degree limit applied (-1: none)
+  int k_best_max_parents = -1;     // rule 7's cap for ExploreOptions::k_best (-1: none)
   int candidates = 0;              // screening: candidate parents per variable (0: all)
   double pair_seconds = 0;         // wall time of the all-pairs statistics (screening)
   double seconds = 0;              // wall time of the exploration

@@ -72,6 +72,12 @@ struct PoolReport {
   // Reversible edges' orientations: chain components estimated from sampled members (0: all
   // exact), and the members drawn for each.
   std::size_t orientation_sampled = 0, orientation_samples = 0;
+  // A k-best list (bnsl exact --k-best, --k-best-classes): K asked (0: an epsilon list) and
+  // what it counts. `dags` then holds the K best DAGs, or every DAG of the K best classes,
+  // and those tied with the K-th; epsilon is OPT minus the last one's score, so a complete
+  // report is also the complete list within epsilon.
+  std::size_t k_best = 0;
+  bool k_best_classes = false;
   std::string algorithm;  // e.g. "asobs", "ilp"
   double seconds = 0;     // wall time of the run
 };

@@ -56,14 +56,19 @@ class SubsetDp {
 
 struct Enumeration {
   std::vector<std::vector<std::uint32_t>> dags;  // family index per variable
-  bool complete = false;    // the search finished without a stop or the solution limit
-  bool truncated = false;   // max_solutions reached
-  std::uint64_t nodes = 0;  // partial networks visited
+  bool complete = false;           // the search finished without a stop or the solution limit
+  bool truncated = false;          // max_solutions reached
+  std::uint64_t nodes = 0;         // partial networks visited
+  std::uint64_t leaves = 0;        // classes: DAGs reached (one or more per class)
+  std::uint64_t covered_cuts = 0;  // classes: families cut by the covered-arc rule
 };
 
 // Every DAG scoring >= threshold, each exactly once, by branch and bound over sink
-// decompositions bounded by dp.best(). dp must have run.
+// decompositions bounded by dp.best(). dp must have run. With `classes`, every Markov
+// equivalence class instead, each once (one DAG of it; max_solutions counts classes): see
+// enumerate.cpp for the covered-arc rule that skips most members of a class.
 Enumeration enumerate_within(const FamilyTable& fam, const SubsetDp& dp, double threshold,
-                             std::size_t max_solutions, const StopToken& stop);
+                             std::size_t max_solutions, const StopToken& stop,
+                             bool classes = false);
 
 }  // namespace bnsl::exact

@@ -30,26 +30,63 @@
 // below the threshold; v's families are scanned best first, so the scan stops at the first
 // family under the bound. The bound ignores M, so it is admissible: nothing within the
 // threshold is lost. Cost: visited partial networks all have bound >= threshold.
+//
+// Classes (enumerate_within(..., classes = true)): every Markov equivalence class within the
+// threshold once. An arc x -> y is covered when Pa(y) = Pa(x) + {x}; reversing a covered arc
+// gives an equivalent DAG (Chickering 1995, Lemma 1) of the same score (BIC and BDeu are score
+// equivalent), with families Pa'(x) = Pa(x) + {y} and Pa'(y) = Pa(x). Call a covered arc
+// x -> y with x > y "descending" and "reversible here" when both new families are in the cache
+// and score no less together. Rule: skip every DAG with a descending covered arc reversible
+// here. Safe: from any DAG G of a class within the threshold, reversing such arcs one at a
+// time lowers the number of descending arcs by one each time (the reversed arc ascends, no
+// other arc changes), so it ends, at a member of G's class whose families are all in the
+// cache, scoring at least G's, with no such arc: the rule keeps it. So every class keeps at
+// least one member; the few classes that keep several are merged by their essential graphs
+// (a hash set of canonical encodings, pool/cpdag.hpp), and the first member met stands for
+// the class. Where the rule applies: the children of x are removed before x, so when x's
+// family Q is chosen, every child y < x with Pa(y) = Q + {x} is known, and the branch is cut
+// there (a hash of each variable's family masks finds the reversed families).
 #include <bit>
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "exact/dp.hpp"
 #include "parallel/slowdown.hpp"
+#include "pool/cpdag.hpp"
+#include "score/compare.hpp"
 
 namespace bnsl::exact {
 namespace {
 
+struct CodeHash {
+  std::size_t operator()(const std::vector<std::uint32_t>& code) const {
+    return static_cast<std::size_t>(hash_encoding(code));
+  }
+};
+
 class SinkEnumerator {
  public:
   SinkEnumerator(const FamilyTable& fam, const SubsetDp& dp, double threshold,
-                 std::size_t max_solutions, const StopToken& stop)
+                 std::size_t max_solutions, const StopToken& stop, bool classes)
       : fam_(fam),
         dp_(dp),
         threshold_(threshold),
         max_solutions_(max_solutions),
         stop_(stop),
-        choice_(static_cast<std::size_t>(fam.n), 0) {}
+        classes_(classes),
+        choice_(static_cast<std::size_t>(fam.n), 0),
+        parents_(static_cast<std::size_t>(fam.n), 0) {
+    if (!classes_) return;
+    index_.resize(static_cast<std::size_t>(fam.n));
+    for (int v = 0; v < fam.n; ++v)
+      for (std::size_t i = 0; i < fam.size(v); ++i)
+        index_[static_cast<std::size_t>(v)].emplace(fam.masks[static_cast<std::size_t>(v)][i],
+                                                    static_cast<std::uint32_t>(i));
+  }
 
   Enumeration run() {
     const std::uint32_t all = (std::uint64_t{1} << fam_.n) - 1;
@@ -61,6 +98,9 @@ class SinkEnumerator {
  private:
   void visit(std::uint32_t rest, std::uint32_t must, double acc);
   void try_sink(int v, std::uint32_t set, std::uint32_t must, double acc);
+  void take_leaf();
+  bool reversible_covered(int x, std::size_t i, std::uint32_t children) const;
+  double family_score(int v, Mask m) const;  // -inf when (v, m) is not in the cache
   bool halt() {
     if (!halted_ && (++out_.nodes & 0x3ff) == 0) {
       load_.sample_thread();
@@ -75,7 +115,13 @@ class SinkEnumerator {
   std::size_t max_solutions_;
   const StopToken& stop_;
   Slowdown load_;                      // of this thread's enumeration: scales the report's reserve
+  bool classes_;                       // one DAG per equivalence class
   std::vector<std::uint32_t> choice_;  // family index per removed variable
+  std::vector<Mask> parents_;          // parent mask per removed variable
+  std::vector<std::unordered_map<Mask, std::uint32_t>> index_;  // classes: family by mask
+  EssentialGraphBuilder builder_;                               // classes: encodings
+  std::vector<std::uint32_t> code_;
+  std::unordered_set<std::vector<std::uint32_t>, CodeHash> seen_;  // classes listed
   Enumeration out_;
   bool halted_ = false;
 };
@@ -83,7 +129,7 @@ class SinkEnumerator {
 void SinkEnumerator::visit(std::uint32_t set, std::uint32_t must, double acc) {
   if (halt()) return;
   if (set == 0) {
-    if (fam_.score(choice_) >= threshold_) out_.dags.push_back(choice_);
+    if (fam_.score(choice_) >= threshold_) take_leaf();
     if (out_.dags.size() >= max_solutions_) out_.truncated = halted_ = true;
     return;
   }
@@ -100,21 +146,69 @@ void SinkEnumerator::try_sink(int v, std::uint32_t set, std::uint32_t must, doub
   const std::uint32_t need = (must | above) & ~bit;
   const auto& masks = fam_.masks[v];
   const auto& scores = fam_.scores[v];
+  // classes: v's children y < v, removed before it (descending arcs v -> y)
+  std::uint32_t children = 0;
+  if (classes_) {
+    const std::uint32_t all = static_cast<std::uint32_t>((std::uint64_t{1} << fam_.n) - 1);
+    for (std::uint32_t y = all & ~set & (bit - 1); y != 0; y &= y - 1)
+      if (parents_[static_cast<std::size_t>(std::countr_zero(y))] & bit)
+        children |= std::uint32_t{1} << std::countr_zero(y);
+  }
   for (std::size_t i = 0; i < masks.size() && !halted_; ++i) {
     if (acc + scores[i] + rest_best < threshold_) break;  // best first: the rest is worse
     if ((masks[i] & ~Mask{rest}) != 0) continue;
     const std::uint32_t need_rest = need & ~static_cast<std::uint32_t>(masks[i]);
     if (rest != 0 && need_rest == rest) continue;  // no node of rest may be a sink: dead
+    if (children != 0 && reversible_covered(v, i, children)) {
+      ++out_.covered_cuts;
+      continue;
+    }
     choice_[v] = static_cast<std::uint32_t>(i);
+    parents_[static_cast<std::size_t>(v)] = masks[i];
     visit(rest, need_rest, acc + scores[i]);
   }
+}
+
+double SinkEnumerator::family_score(int v, Mask m) const {
+  const auto& index = index_[static_cast<std::size_t>(v)];
+  const auto it = index.find(m);
+  return it == index.end() ? -std::numeric_limits<double>::infinity()
+                           : fam_.scores[static_cast<std::size_t>(v)][it->second];
+}
+
+// Whether family i of x makes a descending covered arc x -> y, y among `children` (y < x),
+// whose reversal keeps the DAG in the cache and its score (see the file's comment).
+bool SinkEnumerator::reversible_covered(int x, std::size_t i, std::uint32_t children) const {
+  const Mask q = fam_.masks[static_cast<std::size_t>(x)][i];
+  const Mask with_x = q | (Mask{1} << x);
+  for (std::uint32_t c = children; c != 0; c &= c - 1) {
+    const int y = std::countr_zero(c);
+    if (parents_[static_cast<std::size_t>(y)] != with_x) continue;
+    const double now =
+        fam_.scores[static_cast<std::size_t>(x)][i] +
+        fam_.scores[static_cast<std::size_t>(y)][choice_[static_cast<std::size_t>(y)]];
+    const double reversed = family_score(x, q | (Mask{1} << y)) + family_score(y, q);
+    if (std::isfinite(reversed) && reversed >= now - score_tolerance(now, now)) return true;
+  }
+  return false;
+}
+
+void SinkEnumerator::take_leaf() {
+  if (!classes_) {
+    out_.dags.push_back(choice_);
+    return;
+  }
+  ++out_.leaves;
+  builder_.build(fam_.parents(choice_));
+  builder_.encode(code_);
+  if (seen_.insert(code_).second) out_.dags.push_back(choice_);
 }
 
 }  // namespace
 
 Enumeration enumerate_within(const FamilyTable& fam, const SubsetDp& dp, double threshold,
-                             std::size_t max_solutions, const StopToken& stop) {
-  return SinkEnumerator(fam, dp, threshold, max_solutions, stop).run();
+                             std::size_t max_solutions, const StopToken& stop, bool classes) {
+  return SinkEnumerator(fam, dp, threshold, max_solutions, stop, classes).run();
 }
 
 }  // namespace bnsl::exact

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <iomanip>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -16,6 +17,7 @@
 #include "exact/dp.hpp"
 #include "exact/families.hpp"
 #include "exact/ilp.hpp"
+#include "exact/k_best.hpp"
 #include "exact/start.hpp"
 #include "score/compare.hpp"
 #include "util/memory.hpp"
@@ -58,38 +60,64 @@ namespace {
 
 using Seconds = std::chrono::duration<double>;
 
-std::vector<std::vector<std::uint32_t>> solve_dp(const FamilyTable& fam,
-                                                 const ExactOptions& options, const StopToken& stop,
-                                                 ExactStats& st) {
-  const auto t0 = Clock::now();
-  require_memory(static_cast<double>(SubsetDp::bytes_needed(fam.n)), available_memory(),
-                 "the subset DP's tables for " + std::to_string(fam.n) + " variables",
-                 "free memory, or use --method ilp");
-  SubsetDp dp(fam, options.dp_max_bytes, options.threads);
-  st.dp_bytes = SubsetDp::bytes_needed(fam.n);
-  if (!dp.run(stop)) {
-    st.seconds_opt = Seconds(Clock::now() - t0).count();
-    auto fallback = order_network(fam);
-    if (fallback.empty()) return {};
-    st.opt = fam.score(fallback);
-    return {fallback};
+// The subset DP, run at the first listing, then one sink enumeration per listing (k-best
+// lists several times over the same tables).
+class DpLister {
+ public:
+  DpLister(const FamilyTable& fam, const ExactOptions& options, const StopToken& stop,
+           ExactStats& st)
+      : fam_(fam), options_(options), stop_(stop), st_(st) {}
+
+  Choices operator()(const Epsilon& eps) {
+    if (!ran_) run();
+    if (!dp_) return fallback_.empty() ? Choices{} : Choices{fallback_};
+    st_.epsilon = eps.resolve(std::fabs(st_.opt));
+    const double threshold = st_.opt - st_.epsilon - score_tolerance(st_.opt, st_.opt);
+    const bool classes = options_.classes && options_.k_best.k == 0;
+    Enumeration e = enumerate_within(fam_, *dp_, threshold, options_.max_solutions, stop_, classes);
+    st_.enum_nodes += e.nodes;
+    st_.enum_leaves += e.leaves;
+    st_.covered_cuts += e.covered_cuts;
+    st_.complete = e.complete;
+    st_.truncated = e.truncated;
+    keep_optimum(e.dags, dp_->best_choice(), options_.max_solutions);
+    if (classes) keep_one_per_class(fam_, e.dags);  // the optimum's class may be there
+    return std::move(e.dags);
   }
-  if (std::isinf(dp.opt()))
-    throw InputError(
-        "the score cache admits no DAG (some variables have only parent sets "
-        "that force a cycle)");
-  st.opt = st.bound = dp.opt();
-  st.optimal = true;
-  st.seconds_opt = Seconds(Clock::now() - t0).count();
-  st.epsilon = options.epsilon.resolve(std::fabs(st.opt));
-  const double threshold = st.opt - st.epsilon - score_tolerance(st.opt, st.opt);
-  Enumeration e = enumerate_within(fam, dp, threshold, options.max_solutions, stop);
-  st.enum_nodes = e.nodes;
-  st.complete = e.complete;
-  st.truncated = e.truncated;
-  keep_optimum(e.dags, dp.best_choice(), options.max_solutions);
-  return std::move(e.dags);
-}
+
+ private:
+  void run() {
+    ran_ = true;
+    const auto t0 = Clock::now();
+    require_memory(static_cast<double>(SubsetDp::bytes_needed(fam_.n)), available_memory(),
+                   "the subset DP's tables for " + std::to_string(fam_.n) + " variables",
+                   "free memory, or use --method ilp");
+    dp_.emplace(fam_, options_.dp_max_bytes, options_.threads);
+    st_.dp_bytes = SubsetDp::bytes_needed(fam_.n);
+    const bool done = dp_->run(stop_);
+    st_.seconds_opt = Seconds(Clock::now() - t0).count();
+    if (!done) {
+      dp_.reset();
+      fallback_ = order_network(fam_);
+      if (!fallback_.empty()) st_.opt = fam_.score(fallback_);
+      return;
+    }
+    if (std::isinf(dp_->opt()))
+      throw InputError(
+          "the score cache admits no DAG (some variables have only parent sets "
+          "that force a cycle)");
+    st_.opt = st_.bound = dp_->opt();
+    st_.optimal = true;
+  }
+
+  const FamilyTable& fam_;
+  const ExactOptions& options_;
+  const StopToken& stop_;
+  ExactStats& st_;
+  bool ran_ = false;
+  std::optional<SubsetDp> dp_;  // empty until run, or when stopped
+  std::vector<std::uint32_t> fallback_;
+};
 
 }  // namespace
 }  // namespace exact
@@ -120,25 +148,48 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
        !dp_fits_memory(static_cast<int>(cache.n_vars()))))
     dp = false;
   st.method = dp ? "dp" : "ilp";
+  st.classes = options.classes;
+  if (options.classes && options.k_best.k > 0)
+    throw InputError("--classes lists every class within epsilon: not with --k-best");
   exact::FamilyTable fam =
       exact::make_family_table(cache, dp ? exact::kDpMaxVars : exact::kMaxVars);
   st.n_vars = cache.n_vars();
   st.families = fam.total();
-  std::vector<std::vector<std::uint32_t>> choices;
+  exact::ListFn list;
+  std::optional<exact::DpLister> dp_lister;
+  std::vector<std::uint32_t> start;
   if (dp) {
-    choices = exact::solve_dp(fam, options, stop, st);
+    dp_lister.emplace(fam, options, stop, st);
+    list = [&](const Epsilon& eps) { return (*dp_lister)(eps); };
   } else {
     const auto t_start = Clock::now();
-    const auto start = exact::start_network(cache, fam, stop);
+    start = exact::start_network(cache, fam, stop);
     st.seconds_start = std::chrono::duration<double>(Clock::now() - t_start).count();
-    choices = exact::solve_ilp(fam, start, options, stop, st);
-    st.seconds_opt += st.seconds_start;
+    list = [&](const Epsilon& eps) {
+      ExactOptions o = options;
+      o.epsilon = eps;
+      st.optimal = st.complete = st.truncated = false;
+      exact::Choices c = exact::solve_ilp(fam, start, o, stop, st);
+      st.seconds_opt += st.seconds_start;
+      if (st.optimal && !c.empty()) start = c.front();  // the next round's first incumbent
+      return c;
+    };
   }
-  if (choices.empty()) throw RuntimeError("exact search stopped before it found any network");
   PoolReport r;
+  if (options.k_best.k > 0) {
+    st.k_best = options.k_best.k;
+    st.k_best_classes = options.k_best.classes;
+    r.dags = exact::list_k_best(fam, options.k_best, list, options.threads, st);
+  } else {
+    exact::Choices dags = list(options.epsilon);
+    if (options.classes && !dp) exact::keep_one_per_class(fam, dags);  // dp lists classes
+    r.dags = exact::to_pool(fam, std::move(dags));
+  }
+  if (r.dags.empty()) throw RuntimeError("exact search stopped before it found any network");
   r.variables = cache.names_or_defaults();
   r.algorithm = st.method;
-  r.dags = exact::to_pool(fam, std::move(choices));
+  r.k_best = options.k_best.k;
+  r.k_best_classes = options.k_best.classes;
   r.optimal = st.optimal;
   r.complete = st.optimal && st.complete;
   r.epsilon = st.epsilon;
@@ -156,14 +207,27 @@ void ExactStats::print(std::ostream& out) const {
     << "  best score      " << opt << (optimal ? " (proven optimal)" : "") << "\n";
   if (!optimal) s << "  upper bound     " << bound << "\n";
   s << std::setprecision(6) << "  epsilon         " << epsilon << "\n"
-    << "  DAGs listed     " << solutions
+    << "  DAGs listed     " << solutions << (classes ? " (one per class)" : "")
     << (complete    ? " (complete)"
         : truncated ? " (truncated by --max-solutions)"
                     : " (partial)")
     << "\n";
+  if (k_best > 0) {
+    const char* unit = k_best_classes ? "classes" : "DAGs";
+    s << "  k best          " << k_best << " " << unit << ": " << k_best_units << " listed";
+    if (k_best_units > k_best) s << " (" << k_best_units - k_best << " tied with the K-th)";
+    if (k_best_short)
+      s << " (fewer within the exploration's epsilon)";
+    else if (k_best_units < k_best && complete)
+      s << " (the cache has no more)";
+    s << ", " << k_best_rounds << " listings\n";
+  }
   if (method == "dp")
     s << "  dp tables       " << static_cast<double>(dp_bytes) / (1 << 20) << " MiB\n"
       << "  enum nodes      " << enum_nodes << "\n";
+  if (method == "dp" && classes)
+    s << "  classes         " << enum_leaves << " DAGs reached, " << covered_cuts
+      << " families cut by the covered-arc rule\n";
   else
     s << "  ilp solves      " << ilp_solves << ", nodes " << ilp_nodes << ", cluster cuts "
       << cluster_cuts << ", cycle cuts " << cycle_cuts << "\n"
@@ -190,6 +254,14 @@ std::string ExactStats::to_json() const {
                       {"truncated", truncated},
                       {"epsilon", epsilon},
                       {"solutions", solutions},
+                      {"classes", classes},
+                      {"enum_leaves", enum_leaves},
+                      {"covered_cuts", covered_cuts},
+                      {"k_best", k_best},
+                      {"k_best_classes", k_best_classes},
+                      {"k_best_units", k_best_units},
+                      {"k_best_rounds", k_best_rounds},
+                      {"k_best_short", k_best_short},
                       {"dp_bytes", dp_bytes},
                       {"enum_nodes", enum_nodes},
                       {"ilp_solves", ilp_solves},

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <bit>
 #include <numeric>
+#include <set>
 #include <string>
 
 #include "bnsl/error.hpp"
+#include "pool/cpdag.hpp"
 
 namespace bnsl::exact {
 
@@ -157,6 +159,21 @@ void keep_optimum(std::vector<std::vector<std::uint32_t>>& dags,
   if (std::find(dags.begin(), dags.end(), best) != dags.end()) return;
   if (!dags.empty() && dags.size() >= max_solutions) dags.pop_back();
   dags.push_back(best);
+}
+
+void keep_one_per_class(const FamilyTable& fam, std::vector<std::vector<std::uint32_t>>& dags) {
+  EssentialGraphBuilder builder;
+  std::set<std::vector<std::uint32_t>> seen;
+  std::vector<std::uint32_t> code;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < dags.size(); ++i) {
+    builder.build(fam.parents(dags[i]));
+    builder.encode(code);
+    if (!seen.insert(code).second) continue;
+    if (kept != i) dags[kept] = std::move(dags[i]);
+    ++kept;
+  }
+  dags.resize(kept);
 }
 
 }  // namespace bnsl::exact

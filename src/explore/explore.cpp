@@ -27,6 +27,7 @@
 #include "explore/explorer.hpp"
 #include "parallel/threads.hpp"
 #include "parallel/wire.hpp"
+#include "prune/rules.hpp"
 #include "score/bit_columns.hpp"
 #include "score/pair_stats.hpp"
 #include "util/memory.hpp"
@@ -222,7 +223,12 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   total.epsilon = eps;
   total.max_parents = in_degree_limit(options);
   const std::vector<int> candidates = parent_candidates(data);
-  const int max_parents = total.max_parents >= 0 ? total.max_parents : 1 << 20;
+  int max_parents = total.max_parents >= 0 ? total.max_parents : 1 << 20;
+  if (options.k_best > 0 && options.prune && prune_rules(options.score).bic) {
+    total.k_best_max_parents = prune::k_best_max_parents(data.n_rows(), options.k_best);
+    if (total.k_best_max_parents >= 0)
+      max_parents = std::min(max_parents, total.k_best_max_parents);
+  }
   total.candidates = auto_candidates(options, data);
   if (total.candidates > 0 && static_cast<std::size_t>(total.candidates) + 1 >= candidates.size())
     total.candidates = 0;  // every variable is a candidate anyway

@@ -51,6 +51,9 @@ void ExploreStats::print(std::ostream& out) const {
       << "  rule 4 (entropy)  " << pruned_rule4 << " dropped with supersets\n"
       << "  inherited         " << pruned_inherited << " cut: a subset's supersets were cut\n"
       << "  rule 6 (BDeu)     " << pruned_rule6 << " dropped with supersets\n"
+      << (k_best_max_parents >= 0 ? "  rule 7 (k-best)   sets of more than " +
+                                        std::to_string(k_best_max_parents) + " parents cut\n"
+                                  : std::string())
       << "  out of time       " << vars_out_of_time << " variables"
       << (vars_retried ? " (" + std::to_string(vars_retried) + " explored twice)" : "") << "\n"
       << "  out of memory     " << vars_out_of_memory << " variables"
@@ -82,6 +85,7 @@ std::string ExploreStats::to_json() const {
                       {"rows", rows},
                       {"rows_counted", rows_counted},
                       {"epsilon", epsilon},
+                      {"k_best_max_parents", k_best_max_parents},
                       {"seconds", seconds},
                       {"candidates", candidates},
                       {"pair_seconds", pair_seconds},

@@ -160,6 +160,16 @@ ParentSets parse_parents(const json& j, const Field& f, long long n) {
   return out;
 }
 
+// null, or {"k": K, "of": "dags" | "classes", "listed": DAGs or classes listed, "tied": those
+// past K, tied with the K-th}.
+std::string k_best_json(const PoolReport& r) {
+  if (r.k_best == 0) return "null";
+  const std::size_t listed = r.k_best_classes ? r.classes.size() : r.dags.size();
+  return "{\"k\": " + std::to_string(r.k_best) + ", \"of\": \"" +
+         (r.k_best_classes ? "classes" : "dags") + "\", \"listed\": " + std::to_string(listed) +
+         ", \"tied\": " + std::to_string(listed > r.k_best ? listed - r.k_best : 0) + "}";
+}
+
 PoolDag parse_dag(const json& j, const Field& f, long long n) {
   if (!j.is_object()) f.fail("expected an object");
   PoolDag d;
@@ -229,6 +239,15 @@ void parse_header(const json& j, const Field& f, PoolReport& r) {
     number(best, f.at("best_score"));
   r.optimal = boolean(member(j, f, "optimal"), f.at("optimal"));
   r.complete = boolean(member(j, f, "complete"), f.at("complete"));
+  if (const json& kb = member(j, f, "k_best", false); !kb.is_null()) {
+    if (!kb.is_object()) f.at("k_best").fail("expected an object or null");
+    const Field g = f.at("k_best");
+    r.k_best = static_cast<std::size_t>(
+        integer(member(kb, g, "k"), g.at("k"), 1, std::numeric_limits<long long>::max()));
+    const std::string of = text(member(kb, g, "of"), g.at("of"));
+    if (of != "dags" && of != "classes") g.at("of").fail("expected \"dags\" or \"classes\"");
+    r.k_best_classes = of == "classes";
+  }
   if (const json& a = member(j, f, "algorithm", false); !a.is_null())
     r.algorithm = text(a, f.at("algorithm"));
   if (const json& s = member(j, f, "seconds", false); !s.is_null())
@@ -274,6 +293,7 @@ void write_pool_json(std::ostream& os, const PoolReport& r) {
                                      ? r.dags.empty() ? std::string("null") : dump(r.dags[0].score)
                                      : dump(r.classes[0].score));
   out += ", \"optimal\": " + dump(r.optimal) + ", \"complete\": " + dump(r.complete);
+  out += ",\n \"k_best\": " + k_best_json(r);
   out += ",\n \"algorithm\": " + dump(r.algorithm) + ", \"seconds\": " + dump(r.seconds);
   out += ", \"class_count\": " + std::to_string(r.classes.size());
   out += ", \"dag_count\": " + dump(json(class_dag_count(r)));

@@ -66,6 +66,18 @@ SearchRunResult run_search(const ScoreCache& cache, const SearchOptions& options
   return result;
 }
 
+// The sum of every variable's best family score: no network scores more.
+double best_sum(const ScoreCache& cache) {
+  double s = 0;
+  for (std::size_t v = 0; v < cache.n_vars(); ++v) {
+    const VarCache& entries = cache.var(v);
+    double best = entries.empty() ? 0.0 : entries.score(0);
+    for (std::size_t i = 1; i < entries.size(); ++i) best = std::max(best, entries.score(i));
+    s += best;
+  }
+  return s;
+}
+
 ExactLearnResult solve_and_label(const ScoreCache& cache, const ExactLearnOptions& options,
                                  const Dataset* data, const StopToken& stop, bool exhaustive) {
   ExactOptions o = options.exact;
@@ -177,13 +189,29 @@ ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& optio
   o.time = stop.budget() * kExactExploreShare;  // 0: no limit
   o.retry_cut = true;
   o.memory_per_var = options.memory_per_var;
-  ExploreStats explore_stats;
-  ScoreCache cache = bnsl::explore(data, o, stop, &explore_stats);
-  const bool exhaustive = explore_stats.exhaustive() && !stop.stop_requested();
-  if (options.progress) explore_stats.print(std::cerr);
-  ExactLearnResult result = solve_and_label(cache, options, &data, stop, exhaustive);
-  result.explore = explore_stats;
-  return result;
+  o.k_best = options.exact.k_best.k;  // rule 7
+  for (;;) {
+    ExploreStats explore_stats;
+    ScoreCache cache = bnsl::explore(data, o, stop, &explore_stats);
+    const bool exhaustive = explore_stats.exhaustive() && !stop.stop_requested();
+    if (options.progress) explore_stats.print(std::cerr);
+    ExactLearnOptions solve = options;
+    // k-best: the cache keeps every family of the networks within the exploration's epsilon
+    // (resolved with a lower bound of |OPT| for --factor: the sum of the best families).
+    if (exhaustive) solve.exact.k_best.max_epsilon = o.epsilon.resolve(std::fabs(best_sum(cache)));
+    ExactLearnResult result = solve_and_label(cache, solve, &data, stop, exhaustive);
+    result.explore = explore_stats;
+    // Fewer than K within that epsilon: explore again, four times as wide, while there is time.
+    if (!result.exact.k_best_short || stop.stop_requested() ||
+        (stop.budget() > 0 && stop.remaining() < 0.5 * stop.budget()))
+      return result;
+    o.epsilon = Epsilon::epsilon(4 * solve.exact.k_best.max_epsilon);
+    if (stop.budget() > 0) o.time = stop.remaining() * kExactExploreShare;
+    if (options.progress)
+      std::cerr << "bnsl: exact: fewer than " << options.exact.k_best.k
+                << " within the exploration's epsilon; exploring again with epsilon "
+                << o.epsilon.describe() << "\n";
+  }
 }
 
 ExactLearnResult solve_exact_cache(const ScoreCache& cache, const ExactLearnOptions& options,

@@ -28,6 +28,20 @@
 //     superset splits each configuration's rows, and every state present stays present in
 //     some part, so c never decreases in supersets (the paper's r+, one per configuration,
 //     is the weaker c >= r+):  s(P) + c(P') ln r_X > eps drops P' and every superset.
+//  7. k-best size bound (Chen, Darwiche & Choi 2018, Thm 5 and Cor. 1), BIC, for the K best
+//     networks instead of those within eps. Let r_X >= 2 and P' a proper subset of P missing
+//     a parent of arity >= 2, so q_P >= 2 q_P' and pen(P') <= pen(P) / 2. With H(X|P) >= 0,
+//     H(X|P') <= ln r_X and ln r <= (r - 1) ln 2 for r >= 2:
+//       s(P') - s(P) = N H(X|P) - N H(X|P') + pen(P) - pen(P')
+//                    >= pen(P) / 2 - N ln r_X >= (r_X - 1) [(ln N / 4) q_P - N ln 2],
+//     positive when q_P > 4 N / log2 N (the paper's 2N / c, c = (1/2) log2 N). A set P of m
+//     parents, each of arity >= 2, has q_P >= 2^m and 2^m - 1 proper subsets; replacing P by
+//     each of them in a network G gives 2^m - 1 distinct acyclic networks, each strictly
+//     better than G, whose skeletons differ (they lose different arcs into X), so they are
+//     also 2^m - 1 classes each strictly better than G's. If K <= 2^m - 1, G is neither among
+//     the K best networks (classes) nor tied with the K-th. Hence the cap: the least d' >=
+//     d = floor(log2(4 N / log2 N)) with K <= 2^(d' + 1) - 1 (then 2^(d' + 1) > 4N / log2 N).
+//     Sets of more than d' parents are never needed for the K best (k_best_max_parents).
 //
 // Rules 2, 3 and 4 hold for BIC only, rule 6 for BDeu only, rule 1 for any score: each score's
 // traits say which it has (PruneRules, include/bnsl/score.hpp; a score without proven rules
@@ -67,6 +81,21 @@ inline bool entropy_rule(double n_h_x, double n_h_y, int r_y, double penalty, do
 // Rule 6: cells = nonzero cells n_jk of P' (or a lower bound: the most of any subset).
 inline bool bdeu_bound(double best_subset, std::size_t cells, int r_child, double eps) {
   return clearly_greater(best_subset + static_cast<double>(cells) * std::log(r_child), eps);
+}
+
+// Rule 7: the most parents a family of the K best networks (or classes) needs under BIC, for
+// a child of arity >= 2 whose candidate parents have arity >= 2 (a single-state variable is
+// never a parent); -1 when the rule gives no cap (k = 0 or fewer than 2 rows). The margin
+// (ln N / 4) 2^(d + 1) - N ln 2 must clear the score tolerance by far, not just be positive.
+inline int k_best_max_parents(std::size_t rows, std::size_t k) {
+  if (k == 0 || rows < 2) return -1;
+  const double n = static_cast<double>(rows);
+  const auto margin_ok = [n](int d) {
+    return std::ldexp(std::log(n) / 4, d + 1) > n * std::log(2.0) * (1 + 1e-6);
+  };
+  int d = std::max(0, static_cast<int>(std::floor(std::log2(4 * n / std::log2(n)))));
+  while (!margin_ok(d) || (d < 62 && static_cast<double>(k) > std::ldexp(1.0, d + 1) - 1)) ++d;
+  return d;
 }
 
 }  // namespace bnsl::prune

@@ -3,7 +3,9 @@
 # prove GOBNILP's optimum -1258.445909, list the same DAGs within ln 3 (the pool JSON says
 # optimal and complete), the default method (auto: dp here) and `bnsl learn` (exact up to 22
 # variables) list them too, a .jkl cache is read as such, --max-solutions truncates (complete
-# false), and bad usage exits 2 with a message. The pool is re-checked with python3.
+# false), --k-best and --k-best-classes give the head of the complete list, --classes lists its
+# classes once each (dp and ilp), and bad usage exits 2 with a message. The pools are
+# re-checked with python3 and bnsl check.
 #
 # Usage: bash exact.sh PATH_TO_bnsl_BINARY DATASETS_DIR
 source "$(dirname "$0")/lib/common.bash" "$@"
@@ -42,7 +44,9 @@ pool_is dp.pool.json -1258.445909 true true 308
 [[ -s dp.best.dot && -s dp.best.bif ]] || fail "dp: missing .best.dot / .best.bif"
 passed=$((passed + 1))
 
+methods=dp
 if "$BNSL" exact "$WINE" --no-header --method ilp --bayes-factor 3 -q -o ilp 2>err.txt; then
+  methods="dp ilp"
   pool_is ilp.pool.json -1258.445909 true true 308
   same_dags dp.pool.json ilp.pool.json
   passed=$((passed + 1))
@@ -74,6 +78,51 @@ passed=$((passed + 1))
 
 "$BNSL" exact "$WINE" --no-header --method dp --max-solutions 5 -q -o cut || fail "cut exit $?"
 pool_is cut.pool.json -1258.445909 true false
+passed=$((passed + 1))
+
+# --k-best: the 10 best DAGs (and ties at the 10th), the head of the complete list within
+# ln 20; --k-best-classes: every DAG of the 5 best classes. bnsl check re-scores both.
+"$BNSL" exact "$WINE" --no-header --method dp --bayes-factor 20 -q -o all || fail "all exit $?"
+"$BNSL" exact "$WINE" --no-header --k-best 10 -q -o k10 || fail "k-best exit $?"
+"$BNSL" exact "$WINE" --no-header --k-best-classes 5 -q -o c5 || fail "k-best-classes exit $?"
+python3 - <<'EOF' || fail "k-best pools"
+import json
+a, k, c = (json.load(open(p + ".pool.json")) for p in ("all", "k10", "c5"))
+assert a["complete"] and k["complete"] and c["complete"] and k["optimal"]
+assert a["k_best"] is None
+assert k["k_best"]["k"] == 10 and k["k_best"]["of"] == "dags"
+assert k["k_best"]["listed"] == len(k["dags"]) >= 10
+assert k["k_best"]["tied"] == len(k["dags"]) - 10
+kth = k["dags"][9]["score"]
+head = [g["score"] for g in a["dags"] if g["score"] >= kth - 1e-6]
+assert len(head) == len(k["dags"]), (len(head), len(k["dags"]))
+assert c["k_best"]["of"] == "classes" and c["k_best"]["listed"] == c["class_count"] >= 5
+assert [x["score"] for x in c["classes"][:5]] == [x["score"] for x in a["classes"][:5]]
+assert c["dag_count"] == str(len(c["dags"]))  # every member of the 5 best classes listed
+EOF
+"$BNSL" check "$WINE" k10.pool.json --no-header >/dev/null || fail "check k10"
+"$BNSL" check "$WINE" c5.pool.json --no-header >/dev/null || fail "check c5"
+"$BNSL" exact "$WINE" --no-header --k-best 3 --k-best-classes 3 -o x >/dev/null 2>err.txt
+[[ $? -eq 2 ]] || fail "--k-best with --k-best-classes: expected exit 2"
+passed=$((passed + 1))
+
+# --classes: each class within ln 20 once (dp and ilp), the same classes and sizes as the
+# DAG list "all" above groups; bnsl check enumerates each class's members from its DAG.
+for m in $methods; do
+  "$BNSL" exact "$WINE" --no-header --method $m --bayes-factor 20 --classes -q -o cls-$m ||
+    fail "--classes $m exit $?"
+  python3 - cls-$m.pool.json <<'EOF' || fail "--classes $m pool"
+import json, sys
+a, c = json.load(open("all.pool.json")), json.load(open(sys.argv[1]))
+assert c["complete"] and c["optimal"]
+assert c["class_count"] == a["class_count"] == c["dags_listed"], (c["class_count"], a["class_count"])
+assert c["dag_count"] == a["dag_count"] == str(len(a["dags"]))
+key = lambda d: sorted((round(x["score"], 6), x["size"], json.dumps(x["arcs"]),
+                        json.dumps(x["edges"])) for x in d["classes"])
+assert key(a) == key(c)
+EOF
+  "$BNSL" check "$WINE" cls-$m.pool.json --no-header >/dev/null || fail "check --classes $m"
+done
 passed=$((passed + 1))
 
 "$BNSL" exact "$WINE" --no-header --method nope -o x >/dev/null 2>err.txt
