@@ -4,7 +4,9 @@ setting, `bnsl exact` twice with the same deadline and method, once listing ever
 epsilon and once with --classes (each equivalence class once); then --k-best K and
 --k-best-classes K. Per run: whether the list is complete, the classes and the DAGs in them
 (dag_count, the sum of the class sizes), the DAGs listed, the DAGs the DP's enumeration reached
-(--classes), seconds to OPT, wall seconds and peak RSS (exploration included).
+(--classes), seconds to OPT, wall seconds and peak RSS (exploration included). `same`: on the
+class listing's row, whether its classes (essential graph, score to 1e-6, size) are exactly
+those of the DAG listing when that is complete.
 
 usage: bench/exact_classes.py [--sets "hepatitis parkinsons autos"] [--settings "bic:20 bic:150"]
                               [--method dp] [--deadline 600] [--k 100] [--bnsl BINARY]
@@ -20,6 +22,7 @@ import argparse
 import csv
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -27,6 +30,18 @@ import suite  # noqa: E402  (measure(), pool_header())
 
 REPO = suite.REPO
 MODES = [("dags", []), ("classes", ["--classes"])]
+
+
+def same_classes(dag_pool, class_pool):
+    """Whether two pools hold the same classes (essential graph, score, size), compared in a
+    child process (loading pools here would inflate later runs' peak RSS: suite.measure)."""
+    code = ("import json,sys\n"
+            "k=lambda f:sorted((round(c['score'],6),c['size'],json.dumps(c['arcs']),"
+            "json.dumps(c['edges'])) for c in json.load(open(f))['classes'])\n"
+            "print(int(k(sys.argv[1])==k(sys.argv[2])))")
+    out = subprocess.run([sys.executable, "-c", code, dag_pool, class_pool],
+                         stdout=subprocess.PIPE, text=True, check=True)
+    return out.stdout.strip() == "1"
 
 
 def run(argv, prefix, budget, resume):
@@ -82,25 +97,30 @@ def main():
                 if score == "bdeu":
                     argv += ["--ess", "1"]
                 m = run(argv, prefix, args.deadline, args.resume)
+                if mode == "classes" and m.get("complete") and rows[-1].get("complete"):
+                    m["same"] = same_classes(dag_prefix + ".pool.json", prefix + ".pool.json")
+                if mode == "dags":
+                    dag_prefix = prefix
                 rows.append(dict(data=name, score=score, bf=bf, mode=mode, **m))
     fields = ["data", "score", "bf", "mode", "exit", "complete", "classes", "dags", "listed",
-              "reached", "opt_s", "wall_s", "peak_rss_mib"]
+              "reached", "same", "opt_s", "wall_s", "peak_rss_mib"]
     with open(os.path.join(args.out, "exact_classes.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
         w.writerows(rows)
     lines = ["| data | score | BF | listing | complete | classes | DAGs in them | DAGs listed "
-             "| DAGs reached | OPT s | wall s | peak RSS MiB |",
-             "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "| DAGs reached | same | OPT s | wall s | peak RSS MiB |",
+             "|---|---|---:|---|---|---:|---:|---:|---:|---|---:|---:|---:|"]
     for r in rows:
         if r["exit"] != 0:
-            lines.append("| %s | %s | %s | %s | exit %s |  |  |  |  |  | %.1f | %.0f |" % (
+            lines.append("| %s | %s | %s | %s | exit %s |  |  |  |  |  |  | %.1f | %.0f |" % (
                 r["data"], r["score"], r["bf"], r["mode"], r["exit"], r["wall_s"],
                 r["peak_rss_mib"]))
             continue
-        lines.append("| %s | %s | %s | %s | %s | {:,} | {} | {:,} | {} | %.2f | %.1f | %.0f |"
+        same = {True: "yes", False: "NO"}.get(r.get("same"), "")
+        lines.append("| %s | %s | %s | %s | %s | {:,} | {} | {:,} | {} | {} | %.2f | %.1f | %.0f |"
                      .format(r["classes"], "{:,}".format(int(r["dags"])), r["listed"],
-                             "{:,}".format(r["reached"]) if r["reached"] else "")
+                             "{:,}".format(r["reached"]) if r["reached"] else "", same)
                      % (r["data"], r["score"], r["bf"], r["mode"],
                         "yes" if r["complete"] else "no", r["opt_s"], r["wall_s"],
                         r["peak_rss_mib"]))

@@ -27,7 +27,7 @@ namespace bnsl::cli {
 namespace {
 
 struct ExactCommand {
-  std::string input, prefix, data_path;
+  std::string input, prefix, data_path, prefer_file;
   CsvArgs csv;
   EpsilonArgs eps;
   RunArgs run;
@@ -44,12 +44,15 @@ struct ExactCommand {
     std::unique_ptr<Dataset> data;
     const bool from_cache = input.ends_with(".jkl");
     ExactLearnResult r;
+    std::vector<NamedArc> prefer;
     if (from_cache) {
       if (!data_path.empty()) data = std::make_unique<Dataset>(read_csv(data_path, csv.resolve()));
       ScoreCache cache = read_jkl(input, data ? data->names() : std::vector<std::string>{});
+      prefer = read_preferences(prefer_file, cache.names_or_defaults());
       r = solve_exact_cache(cache, o, data.get(), stop);
     } else {
       data = std::make_unique<Dataset>(read_csv(input, csv.resolve()));
+      prefer = read_preferences(prefer_file, data->names());
       check_exact_limits(data->n_vars(), o.exact);  // before saying what will run
       if (!run.quiet)
         std::cerr << "bnsl: exact: " << input << ": " << data->n_vars() << " variables, "
@@ -57,6 +60,7 @@ struct ExactCommand {
                   << ", " << o.exact.epsilon.describe() << ")\n";
       r = learn_exact(*data, o, stop);
     }
+    if (!prefer.empty()) prefer_arcs(r.report, prefer);
     write_outputs(prefix, r.report, data.get());
     nlohmann::json stats = {{"exact", nlohmann::json::parse(r.exact.to_json())}};
     if (!from_cache) stats["explore"] = nlohmann::json::parse(r.explore.to_json());
@@ -90,6 +94,7 @@ Action register_exact(CLI::App& app) {
   add_score_options(*sub, cmd->o.score);
   add_epsilon_options(*sub, cmd->eps);
   add_run_options(*sub, cmd->run);
+  add_prefer_option(*sub, cmd->prefer_file);
   add_memory_option(*sub, cmd->o.memory_per_var);
   return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };
 }

@@ -48,7 +48,7 @@ JournalContents resume_from(const std::string& prefix, const Dataset& data,
 }
 
 struct LearnCommand {
-  std::string data_path, prefix, vars, trace, resume;
+  std::string data_path, prefix, vars, trace, resume, prefer_file;
   CsvArgs csv;
   EpsilonArgs eps;
   RunArgs run;
@@ -94,6 +94,7 @@ struct LearnCommand {
                 << (budget > 0 ? std::to_string(budget) + " s" : std::string("no time limit"))
                 << (comm.distributed() ? "; " + comm.describe() : std::string()) << "\n";
     ReportWriter out("learn", prefix, &data, run.quiet, trace);
+    out.prefer(read_preferences(prefer_file, data.names()));
     if (comm.root()) o.on_improvement = out.improvement();
     LearnResult r = bnsl::learn(data, o, stop, comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"explore", nlohmann::json::parse(r.explore.to_json())},
@@ -135,6 +136,7 @@ Action register_learn(CLI::App& app, Comm& comm) {
   add_explore_share_option(*sub, cmd->o.explore_share);
   add_search_options(*sub, cmd->o.search, cmd->trace);
   add_run_options(*sub, cmd->run);
+  add_prefer_option(*sub, cmd->prefer_file);
   sub->get_option("--time")
       ->default_str(number_text(kDefaultLearnTime))
       ->description(

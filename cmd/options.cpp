@@ -226,6 +226,13 @@ void add_search_options(CLI::App& app, SearchOptions& o, std::string& trace) {
                  "per rise of the best score (seconds since the command started)");
 }
 
+void add_prefer_option(CLI::App& app, std::string& file) {
+  app.add_option("--prefer-arcs", file,
+                 "CSV of preferred arcs (header from,to or from,to,weight; variable names as in "
+                 "the data): each equivalence class reported, and the best network written as "
+                 "BIF and DOT, is the DAG of its class holding the most weight of them");
+}
+
 void add_exact_options(CLI::App& app, ExactOptions& o) {
   app.add_option_function<std::string>(
          "--method", [&o](const std::string& m) { o.method = parse_exact_method(m); },

@@ -43,6 +43,8 @@ void add_csv_options(CLI::App& app, CsvArgs& args);
 void add_score_options(CLI::App& app, ScoreParams& params);
 void add_epsilon_options(CLI::App& app, EpsilonArgs& args);
 void add_run_options(CLI::App& app, RunArgs& args);
+// --prefer-arcs FILE: learn, search, exact (bnsl::prefer_arcs).
+void add_prefer_option(CLI::App& app, std::string& file);
 void add_explore_options(CLI::App& app, ExploreOptions& opt, std::string& vars);
 // --explore-memory (MiB) into ExploreOptions::memory_per_var (bytes): score, learn, exact.
 void add_memory_option(CLI::App& app, std::size_t& bytes);

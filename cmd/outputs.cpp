@@ -58,7 +58,17 @@ std::function<void(double, double)> ReportWriter::improvement() {
   return [this](double seconds, double best) { trace_.emplace_back(seconds, best); };
 }
 
+std::vector<NamedArc> read_preferences(const std::string& file,
+                                       const std::vector<std::string>& names) {
+  if (file.empty()) return {};
+  return read_arcs(file, names, true);
+}
+
 void ReportWriter::write(PoolReport& report) {
+  if (!prefer_.empty() && !report.dags.empty()) {
+    if (report.mec_count == 0) summarize(report);
+    prefer_arcs(report, prefer_);
+  }
   write_outputs(prefix_, report, data_);
   if (!trace_file_.empty()) write_trace(trace_file_, trace_);
 }

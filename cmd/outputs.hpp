@@ -27,6 +27,8 @@ class ReportWriter {
   // For the pipeline's ReportFn: writes the files; for the draft, says so unless quiet.
   ReportFn writer();
   void write(PoolReport& report);
+  // Arcs each class's DAG should follow where its class allows (bnsl::prefer_arcs).
+  void prefer(std::vector<NamedArc> arcs) { prefer_ = std::move(arcs); }
 
  private:
   std::string command_, prefix_;
@@ -34,7 +36,13 @@ class ReportWriter {
   bool quiet_;
   std::string trace_file_;
   std::vector<std::pair<double, double>> trace_;
+  std::vector<NamedArc> prefer_;
 };
+
+// The preferred arcs of --prefer-arcs FILE (none when file is empty), by the variables' names;
+// throws InputError naming the file, line and column (exit status 2).
+std::vector<NamedArc> read_preferences(const std::string& file,
+                                       const std::vector<std::string>& names);
 
 // Refuses to start a run whose outputs cannot be written (util/atomic_file.hpp,
 // check_writable): PREFIX.pool.json, .best.bif, .best.dot and .consensus.dot when `prefix` is

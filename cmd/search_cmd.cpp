@@ -19,7 +19,7 @@ namespace bnsl::cli {
 namespace {
 
 struct SearchCommand {
-  std::string cache_path, prefix, data_path;
+  std::string cache_path, prefix, data_path, prefer_file;
   CsvArgs csv;
   std::string trace;
   ScoreParams score;
@@ -47,6 +47,7 @@ struct SearchCommand {
                 << (budget > 0 ? std::to_string(budget) + " s" : std::string("no time limit"))
                 << (comm.distributed() ? "; " + comm.describe() : std::string()) << "\n";
     ReportWriter out("search", prefix, data.get(), run.quiet, trace);
+    out.prefer(read_preferences(prefer_file, cache.names_or_defaults()));
     if (comm.root()) o.on_improvement = out.improvement();
     SearchRunResult r = search_cache(cache, o, ReportContext{score, data.get(), true}, stop,
                                      comm.root() ? out.writer() : ReportFn{});
@@ -80,6 +81,7 @@ Action register_search(CLI::App& app, Comm& comm) {
   add_epsilon_options(*sub, cmd->eps);
   add_search_options(*sub, cmd->o, cmd->trace);
   add_run_options(*sub, cmd->run);
+  add_prefer_option(*sub, cmd->prefer_file);
   sub->get_option("--time")
       ->default_str(number_text(kDefaultLearnTime))
       ->description("Wall-clock budget in seconds (0: until interrupted)");

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "bnsl/arcs.hpp"
 #include "bnsl/dataset.hpp"
 
 namespace bnsl {
@@ -53,6 +54,13 @@ struct EdgeProb {
   double p_edge = 0;     // ... and with the edge in either direction
 };
 
+// What prefer_arcs() did: the preferred arcs, the classes one of whose reversible edges carries
+// one, how many of them now show another member, and how many were too large to search whole
+// (their member is a local optimum).
+struct PreferSummary {
+  std::size_t arcs = 0, classes = 0, changed = 0, partial = 0;
+};
+
 struct PoolReport {
   std::string score = "bic";  // "bic" | "bdeu"
   std::optional<double> ess;  // BDeu only
@@ -78,8 +86,9 @@ struct PoolReport {
   // report is also the complete list within epsilon.
   std::size_t k_best = 0;
   bool k_best_classes = false;
-  std::string algorithm;  // e.g. "asobs", "ilp"
-  double seconds = 0;     // wall time of the run
+  std::optional<PreferSummary> preferred;  // set by prefer_arcs()
+  std::string algorithm;                   // e.g. "asobs", "ilp"
+  double seconds = 0;                      // wall time of the run
 };
 
 // Completes the classes and computes the edge probabilities. When report.classes is empty,
@@ -90,6 +99,16 @@ struct PoolReport {
 // weighed by the fraction of the class's DAGs that have it (src/pool/orientations.cpp). On
 // `threads` threads (0: all cores).
 void summarize(PoolReport& report, int threads = 0);
+
+// After summarize(): each class shows the member that agrees most with `arcs` (the sum of the
+// weights of the preferred arcs it holds), found among its members (src/pool/prefer_arcs.cpp);
+// the best network written as BIF and DOT is the first class's DAG. Scores, sizes and edge
+// probabilities do not change.
+PreferSummary prefer_arcs(PoolReport& report, const std::vector<NamedArc>& arcs);
+
+// The best network the files show: dags[0], or with preferences the first class's DAG (the
+// member of the best class that agrees most with them). The report must hold a DAG.
+const ParentSets& best_network(const PoolReport& report);
 
 // summarize() (if not done) and write PREFIX.pool.json, PREFIX.best.dot,
 // PREFIX.consensus.dot and, when data is given, PREFIX.best.bif with parameters estimated

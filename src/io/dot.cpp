@@ -51,7 +51,7 @@ std::string best_dot_text(const PoolReport& r) {
   if (!r.dags.empty()) comment += ", " + r.score + " score " + std::to_string(r.dags[0].score);
   std::string out = header(r, "best", comment);
   if (!r.dags.empty()) {
-    const auto& parents = r.dags[0].parents;
+    const auto& parents = best_network(r);
     for (std::size_t v = 0; v < parents.size(); ++v)
       for (int p : parents[v])
         out += "  n" + std::to_string(p) + " -> n" + std::to_string(v) + ";\n";

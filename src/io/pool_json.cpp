@@ -170,6 +170,16 @@ std::string k_best_json(const PoolReport& r) {
          ", \"tied\": " + std::to_string(listed > r.k_best ? listed - r.k_best : 0) + "}";
 }
 
+// null, or {"arcs": preferred arcs, "classes": classes with one on a reversible edge,
+// "changed": classes showing another member, "partial": classes searched in part}.
+std::string prefer_json(const PoolReport& r) {
+  if (!r.preferred) return "null";
+  const PreferSummary& p = *r.preferred;
+  return "{\"arcs\": " + std::to_string(p.arcs) + ", \"classes\": " + std::to_string(p.classes) +
+         ", \"changed\": " + std::to_string(p.changed) +
+         ", \"partial\": " + std::to_string(p.partial) + "}";
+}
+
 PoolDag parse_dag(const json& j, const Field& f, long long n) {
   if (!j.is_object()) f.fail("expected an object");
   PoolDag d;
@@ -248,6 +258,16 @@ void parse_header(const json& j, const Field& f, PoolReport& r) {
     if (of != "dags" && of != "classes") g.at("of").fail("expected \"dags\" or \"classes\"");
     r.k_best_classes = of == "classes";
   }
+  if (const json& pa = member(j, f, "prefer_arcs", false); !pa.is_null()) {
+    if (!pa.is_object()) f.at("prefer_arcs").fail("expected an object or null");
+    const Field g = f.at("prefer_arcs");
+    const auto count = [&](const char* key) {
+      return static_cast<std::size_t>(
+          integer(member(pa, g, key), g.at(key), 0, std::numeric_limits<long long>::max()));
+    };
+    r.preferred =
+        PreferSummary{count("arcs"), count("classes"), count("changed"), count("partial")};
+  }
   if (const json& a = member(j, f, "algorithm", false); !a.is_null())
     r.algorithm = text(a, f.at("algorithm"));
   if (const json& s = member(j, f, "seconds", false); !s.is_null())
@@ -294,6 +314,7 @@ void write_pool_json(std::ostream& os, const PoolReport& r) {
                                      : dump(r.classes[0].score));
   out += ", \"optimal\": " + dump(r.optimal) + ", \"complete\": " + dump(r.complete);
   out += ",\n \"k_best\": " + k_best_json(r);
+  out += ", \"prefer_arcs\": " + prefer_json(r);
   out += ",\n \"algorithm\": " + dump(r.algorithm) + ", \"seconds\": " + dump(r.seconds);
   out += ", \"class_count\": " + std::to_string(r.classes.size());
   out += ", \"dag_count\": " + dump(json(class_dag_count(r)));

@@ -83,6 +83,12 @@ std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max) {
   return out;
 }
 
+bool covered_arc(const ParentSets& dag, int u, int v) {
+  const auto& pv = dag[static_cast<std::size_t>(v)];
+  return std::binary_search(pv.begin(), pv.end(), u) &&
+         covered(pv, dag[static_cast<std::size_t>(u)], u);
+}
+
 void list_members(PoolReport& report, std::size_t max_dags) {
   report.dags.clear();
   for (std::size_t id = 0; id < report.classes.size() && report.dags.size() < max_dags; ++id) {

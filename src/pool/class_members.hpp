@@ -18,6 +18,9 @@ namespace bnsl {
 
 std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max);
 
+// Whether the arc u -> v of dag (parent lists sorted) is covered: parents(v) = parents(u) + {u}.
+bool covered_arc(const ParentSets& dag, int u, int v);
+
 // Fills report.dags with the members of report.classes (each class's `dag` first), class by
 // class in order, at most max_dags in all, each with its class's score and id.
 void list_members(PoolReport& report, std::size_t max_dags);

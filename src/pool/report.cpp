@@ -14,6 +14,11 @@
 
 namespace bnsl {
 
+const ParentSets& best_network(const PoolReport& report) {
+  if (report.preferred && !report.classes.empty()) return report.classes[0].dag;
+  return report.dags.at(0).parents;
+}
+
 void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data) {
   if (report.mec_count == 0 && !report.dags.empty()) summarize(report);
   write_file_atomically(prefix + ".pool.json",
@@ -21,7 +26,7 @@ void write_outputs(const std::string& prefix, PoolReport& report, const Dataset*
   write_file_atomically(prefix + ".best.dot", best_dot_text(report));
   write_file_atomically(prefix + ".consensus.dot", consensus_dot_text(report));
   if (data && !report.dags.empty())
-    write_bif(prefix + ".best.bif", estimate_parameters(*data, report.dags[0].parents));
+    write_bif(prefix + ".best.bif", estimate_parameters(*data, best_network(report)));
 }
 
 PoolReport read_pool_json(const std::string& path) {

@@ -43,10 +43,10 @@
 //     d = floor(log2(4 N / log2 N)) with K <= 2^(d' + 1) - 1 (then 2^(d' + 1) > 4N / log2 N).
 //     Sets of more than d' parents are never needed for the K best (k_best_max_parents).
 //
-// Rules 2, 3 and 4 hold for BIC only, rule 6 for BDeu only, rule 1 for any score: each score's
+// Rules 2, 3, 4 and 7 hold for BIC only, rule 6 for BDeu only, rule 1 for any score: each score's
 // traits say which it has (PruneRules, include/bnsl/score.hpp; a score without proven rules
 // gets rule 1 only). Parents with a single observed state are never candidates (they change
-// no score), so every added parent has arity >= 2, as rule 3 requires. Each inequality must
+// no score), so every added parent has arity >= 2, as rules 3 and 7 require. Each inequality must
 // hold beyond the score tolerance (compare.hpp): rounding can only keep more sets.
 #pragma once
 

@@ -4,8 +4,8 @@
 # optimal and complete), the default method (auto: dp here) and `bnsl learn` (exact up to 22
 # variables) list them too, a .jkl cache is read as such, --max-solutions truncates (complete
 # false), --k-best and --k-best-classes give the head of the complete list, --classes lists its
-# classes once each (dp and ilp), and bad usage exits 2 with a message. The pools are
-# re-checked with python3 and bnsl check.
+# classes once each (dp and ilp), --prefer-arcs orients the classes' reversible edges, and
+# bad usage exits 2 with a message. The pools are re-checked with python3 and bnsl check.
 #
 # Usage: bash exact.sh PATH_TO_bnsl_BINARY DATASETS_DIR
 source "$(dirname "$0")/lib/common.bash" "$@"
@@ -123,6 +123,27 @@ assert key(a) == key(c)
 EOF
   "$BNSL" check "$WINE" cls-$m.pool.json --no-header >/dev/null || fail "check --classes $m"
 done
+passed=$((passed + 1))
+
+# --prefer-arcs: every class with V0 - V1 reversible shows V1 -> V0, the best DOT too; the
+# pool still passes bnsl check; an unknown name exits 2 naming the file, line and column.
+printf 'from,to,weight\nV1,V0,2\n' >pref.csv
+"$BNSL" exact "$WINE" --no-header --bayes-factor 20 --prefer-arcs pref.csv -q -o pref ||
+  fail "--prefer-arcs exit $?"
+python3 - <<'EOF' || fail "--prefer-arcs pool"
+import json
+d = json.load(open("pref.pool.json"))
+assert d["prefer_arcs"]["arcs"] == 1 and d["prefer_arcs"]["classes"] > 0
+for c in d["classes"]:
+    if [0, 1] in c["edges"]:
+        assert 1 in c["dag"][0], c["dag"]
+EOF
+grep -q "n1 -> n0;" pref.best.dot || fail "--prefer-arcs: best.dot lacks V1 -> V0"
+"$BNSL" check "$WINE" pref.pool.json --no-header >/dev/null || fail "check --prefer-arcs"
+printf 'from,to\nV1,nope\n' >pref-bad.csv
+"$BNSL" exact "$WINE" --no-header --prefer-arcs pref-bad.csv -q -o x 2>err.txt
+[[ $? -eq 2 ]] && grep -q "pref-bad.csv:2:4: unknown variable 'nope'" err.txt ||
+  fail "--prefer-arcs with an unknown name: expected exit 2 and file:line:col"
 passed=$((passed + 1))
 
 "$BNSL" exact "$WINE" --no-header --method nope -o x >/dev/null 2>err.txt
