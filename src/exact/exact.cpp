@@ -73,15 +73,17 @@ class DpLister {
     if (!dp_) return fallback_.empty() ? Choices{} : Choices{fallback_};
     st_.epsilon = eps.resolve(std::fabs(st_.opt));
     const double threshold = st_.opt - st_.epsilon - score_tolerance(st_.opt, st_.opt);
-    const bool classes = options_.classes && options_.k_best.k == 0;
+    const bool classes = options_.classes;
     Enumeration e = enumerate_within(fam_, *dp_, threshold, options_.max_solutions, stop_, classes);
     st_.enum_nodes += e.nodes;
     st_.enum_leaves += e.leaves;
     st_.covered_cuts += e.covered_cuts;
     st_.complete = e.complete;
     st_.truncated = e.truncated;
+    const std::size_t listed = e.dags.size();
     keep_optimum(e.dags, dp_->best_choice(), options_.max_solutions);
-    if (classes) keep_one_per_class(fam_, e.dags);  // the optimum's class may be there
+    // A listing cut short may hold the optimum's class by another member.
+    if (classes && (e.dags.size() != listed || e.truncated)) keep_one_per_class(fam_, e.dags);
     return std::move(e.dags);
   }
 
@@ -207,7 +209,7 @@ void ExactStats::print(std::ostream& out) const {
     << "  best score      " << opt << (optimal ? " (proven optimal)" : "") << "\n";
   if (!optimal) s << "  upper bound     " << bound << "\n";
   s << std::setprecision(6) << "  epsilon         " << epsilon << "\n"
-    << "  DAGs listed     " << solutions << (classes ? " (one per class)" : "")
+    << (classes ? "  classes listed  " : "  DAGs listed     ") << solutions
     << (complete    ? " (complete)"
         : truncated ? " (truncated by --max-solutions)"
                     : " (partial)")
