@@ -9,7 +9,8 @@ class listing's row, whether its classes (essential graph, score to 1e-6, size) 
 those of the DAG listing when that is complete.
 
 usage: bench/exact_classes.py [--sets "hepatitis parkinsons autos"] [--settings "bic:20 bic:150"]
-                              [--method dp] [--deadline 600] [--k 100] [--bnsl BINARY]
+                              [--method dp] [--deadline 600] [--k 100] [--max-solutions M]
+                              [--bnsl BINARY]
                               [--data ROOT] [--out DIR] [--resume]
 
     bench/exact_classes.py                                  # issue 22's rows (about an hour)
@@ -72,6 +73,7 @@ def main():
     ap.add_argument("--method", default="dp", choices=["dp", "ilp", "auto"])
     ap.add_argument("--deadline", type=float, default=600)
     ap.add_argument("--k", type=int, default=100, help="K of the --k-best rows (0: none)")
+    ap.add_argument("--max-solutions", type=int, help="bnsl's --max-solutions (DAGs or classes)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--bnsl", default=os.path.join(REPO, "build", "bnsl"))
     ap.add_argument("--data", default=os.path.join(REPO, "..", "shared", "datasets"))
@@ -96,6 +98,8 @@ def main():
                         "--time", str(args.deadline), "--threads", str(args.threads)] + flags
                 if score == "bdeu":
                     argv += ["--ess", "1"]
+                if args.max_solutions:
+                    argv += ["--max-solutions", str(args.max_solutions)]
                 m = run(argv, prefix, args.deadline, args.resume)
                 if mode == "classes" and m.get("complete") and rows[-1].get("complete"):
                     m["same"] = same_classes(dag_prefix + ".pool.json", prefix + ".pool.json")

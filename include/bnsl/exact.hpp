@@ -88,8 +88,9 @@ struct ExactOptions {
   ExactMethod method = default_exact_method();
   Epsilon epsilon;  // list every DAG with score >= OPT - epsilon(|OPT|)
   KBest k_best;     // k > 0: the K best instead (epsilon then unused)
-  // List each equivalence class within epsilon once, by one of its DAGs, instead of every DAG
-  // (the report's classes give their sizes); max_solutions then counts classes (dp: the
+  // List each equivalence class within epsilon once, by one of its DAGs, instead of every DAG:
+  // the report's `classes` (score and DAG; summarize() adds sizes), and no `dags` beside them;
+  // max_solutions then counts classes (dp: the
   // covered-arc rule skips most members, src/exact/enumerate.cpp; ilp: lists the DAGs, keeps
   // one per class). Not with k_best.
   bool classes = false;

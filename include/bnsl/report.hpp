@@ -106,8 +106,9 @@ void summarize(PoolReport& report, int threads = 0);
 // probabilities do not change.
 PreferSummary prefer_arcs(PoolReport& report, const std::vector<NamedArc>& arcs);
 
-// The best network the files show: dags[0], or with preferences the first class's DAG (the
-// member of the best class that agrees most with them). The report must hold a DAG.
+// The best network the files show: dags[0], or the first class's DAG with preferences (the
+// member of the best class that agrees most with them) or when no DAG is listed. The report
+// must hold a DAG or a class.
 const ParentSets& best_network(const PoolReport& report);
 
 // summarize() (if not done) and write PREFIX.pool.json, PREFIX.best.dot,

@@ -152,7 +152,9 @@ class Checker {
   void check_order(const PoolReport& pool) {
     std::vector<std::string> order, distinct, within, best;
     std::set<ParentSets> seen;
-    const double top = pool.dags.empty() ? 0 : pool.dags[0].score;
+    const double top = !pool.dags.empty()      ? pool.dags[0].score
+                       : !pool.classes.empty() ? pool.classes[0].score
+                                               : 0;
     for (std::size_t i = 0; i < pool.dags.size(); ++i) {
       const auto& d = pool.dags[i];
       const std::string at = "dags[" + std::to_string(i) + "]";

@@ -188,6 +188,16 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
     r.dags = exact::to_pool(fam, std::move(dags));
   }
   if (r.dags.empty()) throw RuntimeError("exact search stopped before it found any network");
+  st.solutions = r.dags.size();
+  if (options.classes) {  // each class carries its DAG; no list of DAGs beside them
+    r.classes.reserve(r.dags.size());
+    for (PoolDag& d : r.dags) {
+      PoolClass& c = r.classes.emplace_back();
+      c.score = d.score;
+      c.dag = std::move(d.parents);
+    }
+    r.dags = {};
+  }
   r.variables = cache.names_or_defaults();
   r.algorithm = st.method;
   r.k_best = options.k_best.k;
@@ -195,7 +205,6 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
   r.optimal = st.optimal;
   r.complete = st.optimal && st.complete;
   r.epsilon = st.epsilon;
-  st.solutions = r.dags.size();
   st.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   r.seconds = st.seconds;
   if (stats) *stats = st;

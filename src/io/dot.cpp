@@ -48,9 +48,12 @@ std::string header(const PoolReport& r, const std::string& name, const std::stri
 
 std::string best_dot_text(const PoolReport& r) {
   std::string comment = "best DAG of the pool";
-  if (!r.dags.empty()) comment += ", " + r.score + " score " + std::to_string(r.dags[0].score);
+  const bool any = !r.dags.empty() || !r.classes.empty();
+  if (any)
+    comment += ", " + r.score + " score " +
+               std::to_string(r.dags.empty() ? r.classes[0].score : r.dags[0].score);
   std::string out = header(r, "best", comment);
-  if (!r.dags.empty()) {
+  if (any) {
     const auto& parents = best_network(r);
     for (std::size_t v = 0; v < parents.size(); ++v)
       for (int p : parents[v])

@@ -15,7 +15,8 @@
 namespace bnsl {
 
 const ParentSets& best_network(const PoolReport& report) {
-  if (report.preferred && !report.classes.empty()) return report.classes[0].dag;
+  if ((report.preferred || report.dags.empty()) && !report.classes.empty())
+    return report.classes[0].dag;
   return report.dags.at(0).parents;
 }
 
@@ -25,7 +26,7 @@ void write_outputs(const std::string& prefix, PoolReport& report, const Dataset*
                         [&](std::ostream& out) { write_pool_json(out, report); });
   write_file_atomically(prefix + ".best.dot", best_dot_text(report));
   write_file_atomically(prefix + ".consensus.dot", consensus_dot_text(report));
-  if (data && !report.dags.empty())
+  if (data && (!report.dags.empty() || !report.classes.empty()))
     write_bif(prefix + ".best.bif", estimate_parameters(*data, best_network(report)));
 }
 

@@ -115,7 +115,7 @@ for m in $methods; do
 import json, sys
 a, c = json.load(open("all.pool.json")), json.load(open(sys.argv[1]))
 assert c["complete"] and c["optimal"]
-assert c["class_count"] == a["class_count"] == c["dags_listed"], (c["class_count"], a["class_count"])
+assert c["class_count"] == a["class_count"] and c["dags_listed"] == 0 == len(c["dags"])
 assert c["dag_count"] == a["dag_count"] == str(len(a["dags"]))
 key = lambda d: sorted((round(x["score"], 6), x["size"], json.dumps(x["arcs"]),
                         json.dumps(x["edges"])) for x in d["classes"])
