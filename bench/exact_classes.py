@@ -5,8 +5,8 @@ epsilon and once with --classes (each equivalence class once); then --k-best K a
 --k-best-classes K. Per run: whether the list is complete, the classes and the DAGs in them
 (dag_count, the sum of the class sizes), the DAGs listed, the DAGs the DP's enumeration reached
 (--classes), seconds to OPT, wall seconds and peak RSS (exploration included). `same`: on the
-class listing's row, whether its classes (essential graph, score to 1e-6, size) are exactly
-those of the DAG listing when that is complete.
+class listing's row, whether its classes (essential graph, score within 1e-9 relative, size)
+are exactly those of the DAG listing when that is complete.
 
 usage: bench/exact_classes.py [--sets "hepatitis parkinsons autos"] [--settings "bic:20 bic:150"]
                               [--method dp] [--deadline 600] [--k 100] [--max-solutions M]
@@ -37,9 +37,11 @@ def same_classes(dag_pool, class_pool):
     """Whether two pools hold the same classes (essential graph, score, size), compared in a
     child process (loading pools here would inflate later runs' peak RSS: suite.measure)."""
     code = ("import json,sys\n"
-            "k=lambda f:sorted((round(c['score'],6),c['size'],json.dumps(c['arcs']),"
-            "json.dumps(c['edges'])) for c in json.load(open(f))['classes'])\n"
-            "print(int(k(sys.argv[1])==k(sys.argv[2])))")
+            "k=lambda f:{(json.dumps(c['arcs']),json.dumps(c['edges'])):(c['score'],c['size'])"
+            " for c in json.load(open(f))['classes']}\n"
+            "a,b=k(sys.argv[1]),k(sys.argv[2])\n"
+            "print(int(a.keys()==b.keys() and all(a[x][1]==b[x][1] and abs(a[x][0]-b[x][0])"
+            "<=1e-9*max(1,abs(a[x][0])) for x in a)))")
     out = subprocess.run([sys.executable, "-c", code, dag_pool, class_pool],
                          stdout=subprocess.PIPE, text=True, check=True)
     return out.stdout.strip() == "1"
