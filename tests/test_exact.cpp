@@ -18,6 +18,7 @@
 #include "bnsl/report.hpp"
 #include "bnsl/search.hpp"
 #include "bnsl/stop.hpp"
+#include "exact_helpers.hpp"
 #include "oracle.hpp"
 
 namespace {
@@ -26,6 +27,8 @@ using bnsl::ExactMethod;
 using bnsl::ScoreCache;
 using bnsl::ScoreKind;
 using bnsl::ScoreParams;
+using exact_test::methods;
+using exact_test::oracle_cache;
 using oracle::Mask;
 
 const std::string kDir = BNSL_DATASETS_DIR;
@@ -44,16 +47,6 @@ ScoreCache explore_cache(const bnsl::Dataset& d, const ScoreParams& params, doub
   o.prune = true;
   o.threads = 1;
   return bnsl::explore(d, o, bnsl::StopToken());
-}
-
-// A cache holding exactly the oracle's families (scored without bnsl's scorer).
-ScoreCache oracle_cache(const oracle::Families& fam) {
-  ScoreCache cache(fam.size());
-  for (std::size_t v = 0; v < fam.size(); ++v) {
-    for (const auto& [m, s] : fam[v]) cache.var(v).add(s, oracle::from_mask(m));
-    cache.var(v).sort_best_first();
-  }
-  return cache;
 }
 
 // The ILP's collection enumerates small regions directly (ExactOptions::
@@ -166,12 +159,6 @@ std::size_t check_enumeration(const ScoreCache& cache, ExactMethod method, doubl
 }
 
 const double kEpsilons[] = {0.0, 0.5, 2.0, std::log(20.0), 8.0};
-
-std::vector<ExactMethod> methods() {
-  std::vector<ExactMethod> m = {ExactMethod::dp};
-  if (bnsl::ilp_available()) m.push_back(ExactMethod::ilp);
-  return m;
-}
 
 // The ILP's collection: its default, branching only, and an enumeration budget so small that
 // some regions are enumerated and others given up and branched on.

@@ -17,6 +17,7 @@
 #include "bnsl/exact.hpp"
 #include "bnsl/report.hpp"
 #include "bnsl/stop.hpp"
+#include "exact_helpers.hpp"
 #include "oracle.hpp"
 
 namespace {
@@ -25,17 +26,10 @@ using bnsl::ExactMethod;
 using bnsl::ScoreCache;
 using bnsl::ScoreKind;
 using bnsl::ScoreParams;
+using exact_test::methods;
+using exact_test::oracle_cache;
 using oracle::ClassKey;
 using oracle::Dag;
-
-ScoreCache to_cache(const oracle::Families& fam) {
-  ScoreCache cache(fam.size());
-  for (std::size_t v = 0; v < fam.size(); ++v) {
-    for (const auto& [m, s] : fam[v]) cache.var(v).add(s, oracle::from_mask(m));
-    cache.var(v).sort_best_first();
-  }
-  return cache;
-}
 
 // Drops each non-empty family with probability `drop` (the empty set stays: a DAG exists).
 oracle::Families thin(const oracle::Families& fam, double drop, std::mt19937_64& rng) {
@@ -58,12 +52,6 @@ std::map<ClassKey, std::size_t> classes_within(const oracle::Families& fam, doub
   return out;
 }
 
-std::vector<ExactMethod> methods() {
-  std::vector<ExactMethod> m = {ExactMethod::dp};
-  if (bnsl::ilp_available()) m.push_back(ExactMethod::ilp);
-  return m;
-}
-
 // Checks one class listing against the brute force; returns the number of classes.
 std::size_t check_classes(const oracle::Families& fam, ExactMethod method, double eps, bool full) {
   const auto truth = classes_within(fam, eps);
@@ -73,7 +61,7 @@ std::size_t check_classes(const oracle::Families& fam, ExactMethod method, doubl
   o.classes = true;
   o.threads = 1;
   bnsl::ExactStats st;
-  bnsl::PoolReport r = bnsl::solve_exact(to_cache(fam), o, bnsl::StopToken(), &st);
+  bnsl::PoolReport r = bnsl::solve_exact(oracle_cache(fam), o, bnsl::StopToken(), &st);
   CHECK(r.optimal);
   CHECK(r.complete);
   CHECK(r.dags.empty());  // the classes carry their DAGs
@@ -141,7 +129,7 @@ TEST_CASE("exact --classes: 5 variables, the DP visits fewer DAGs than the class
   o.classes = true;
   o.threads = 1;
   bnsl::ExactStats st;
-  const bnsl::PoolReport r = bnsl::solve_exact(to_cache(full), o, bnsl::StopToken(), &st);
+  const bnsl::PoolReport r = bnsl::solve_exact(oracle_cache(full), o, bnsl::StopToken(), &st);
   CHECK(r.classes.size() == truth.size());
   CHECK(st.enum_leaves < dags);  // the covered-arc rule skipped members
   CHECK(st.covered_cuts > 0);

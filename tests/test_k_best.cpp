@@ -21,6 +21,7 @@
 #include "bnsl/report.hpp"
 #include "bnsl/stop.hpp"
 #include "exact/k_best.hpp"
+#include "exact_helpers.hpp"
 #include "oracle.hpp"
 #include "prune/rules.hpp"
 
@@ -30,6 +31,8 @@ using bnsl::ExactMethod;
 using bnsl::ScoreCache;
 using bnsl::ScoreKind;
 using bnsl::ScoreParams;
+using exact_test::methods;
+using exact_test::oracle_cache;
 using oracle::all_dags;
 using oracle::class_key;
 using oracle::ClassKey;
@@ -71,15 +74,6 @@ std::set<Dag> k_best_truth(const std::vector<Scored>& all, std::size_t k, bool c
   return out;
 }
 
-ScoreCache to_cache(const oracle::Families& fam) {
-  ScoreCache cache(fam.size());
-  for (std::size_t v = 0; v < fam.size(); ++v) {
-    for (const auto& [m, s] : fam[v]) cache.var(v).add(s, oracle::from_mask(m));
-    cache.var(v).sort_best_first();
-  }
-  return cache;
-}
-
 std::set<Dag> listed(const bnsl::PoolReport& r) {
   std::set<Dag> out;
   for (const auto& d : r.dags) {
@@ -88,12 +82,6 @@ std::set<Dag> listed(const bnsl::PoolReport& r) {
     CHECK(out.insert(g).second);  // listed once
   }
   return out;
-}
-
-std::vector<ExactMethod> methods() {
-  std::vector<ExactMethod> m = {ExactMethod::dp};
-  if (bnsl::ilp_available()) m.push_back(ExactMethod::ilp);
-  return m;
 }
 
 bnsl::PoolReport k_best(const ScoreCache& cache, ExactMethod method, std::size_t k, bool classes,
@@ -117,7 +105,7 @@ TEST_CASE("k-best: the K best DAGs and classes equal brute force on tiny data", 
     const bnsl::Dataset d = oracle::random_dataset(30 + 20 * (seed % 3), arities, seed, 0.3);
     for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
       const oracle::Families fam = oracle::full_table(d, p, -1);
-      const ScoreCache cache = to_cache(fam);
+      const ScoreCache cache = oracle_cache(fam);
       const std::vector<Scored> all = all_dags(fam);
       for (bool classes : {false, true})
         for (std::size_t k : {1, 2, 3, 7, 20, 60, 1000}) {
@@ -193,7 +181,7 @@ TEST_CASE("k-best: a listing cut by --max-solutions narrows epsilon instead", "[
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     const bnsl::Dataset d = oracle::random_dataset(60, {3, 2, 2, 2}, seed, 0.3);
     const oracle::Families fam = oracle::full_table(d, {ScoreKind::bic, 1.0}, -1);
-    const ScoreCache cache = to_cache(fam);
+    const ScoreCache cache = oracle_cache(fam);
     const std::vector<Scored> all = all_dags(fam);
     std::size_t units = 0;
     const std::set<Dag> truth = k_best_truth(all, 5, false, &units);
