@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -60,8 +61,9 @@ struct ExactCommand {
                   << ", " << o.exact.epsilon.describe() << ")\n";
       r = learn_exact(*data, o, stop);
     }
-    if (!prefer.empty()) prefer_arcs(r.report, prefer);
-    write_outputs(prefix, r.report, data.get());
+    ReportWriter out("exact", prefix, data.get(), run.quiet, "");
+    out.prefer(std::move(prefer));
+    out.write(r.report);
     nlohmann::json stats = {{"exact", nlohmann::json::parse(r.exact.to_json())}};
     if (!from_cache) stats["explore"] = nlohmann::json::parse(r.explore.to_json());
     std::ostringstream summary;

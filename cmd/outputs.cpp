@@ -65,8 +65,8 @@ std::vector<NamedArc> read_preferences(const std::string& file,
 }
 
 void ReportWriter::write(PoolReport& report) {
-  if (!prefer_.empty() && !report.dags.empty()) {
-    if (report.mec_count == 0) summarize(report);
+  if (!prefer_.empty()) {
+    if (report.mec_count == 0 && !report.dags.empty()) summarize(report);
     prefer_arcs(report, prefer_);
   }
   write_outputs(prefix_, report, data_);

@@ -74,6 +74,12 @@ std::vector<PoolDag> list_k_best(const FamilyTable& fam, const KBest& k_best, co
   double hi = std::numeric_limits<double>::infinity();  // overflowed max_solutions
   double eps = std::min(kFirstEpsilon, k_best.max_epsilon);
   std::vector<PoolDag> pool;
+  // The cut of a listing sorted best first, units by class when k_best.classes.
+  const auto cut_of = [&](const std::vector<PoolDag>& sorted) {
+    std::vector<int> ids;
+    if (k_best.classes && !sorted.empty()) ids = MecIndex(sorted).classify_all(threads);
+    return k_best_cut(sorted, ids, k_best.k);
+  };
   for (int round = 0; round < kMaxRounds; ++round) {
     ++st.k_best_rounds;
     pool = to_pool(fam, list(Epsilon::epsilon(eps)));
@@ -84,9 +90,7 @@ std::vector<PoolDag> list_k_best(const FamilyTable& fam, const KBest& k_best, co
       if (hi - std::max(lo, 0.0) < 1e-9 * std::max(1.0, std::fabs(st.opt))) break;
       continue;
     }
-    std::vector<int> ids;
-    if (k_best.classes && !pool.empty()) ids = MecIndex(pool).classify_all(threads);
-    const KBestCut cut = k_best_cut(pool, ids, k_best.k);
+    const KBestCut cut = cut_of(pool);
     st.k_best_units = cut.units;
     if (cut.units >= k_best.k) {
       pool.resize(cut.dags);
@@ -108,9 +112,7 @@ std::vector<PoolDag> list_k_best(const FamilyTable& fam, const KBest& k_best, co
   // Stopped, or the listing overflowed at every width tried: the best of what was listed,
   // not known to be the K best.
   st.complete = false;
-  std::vector<int> ids;
-  if (k_best.classes && !pool.empty()) ids = MecIndex(pool).classify_all(threads);
-  const KBestCut cut = k_best_cut(pool, ids, k_best.k);
+  const KBestCut cut = cut_of(pool);
   pool.resize(cut.dags);
   st.k_best_units = cut.units;
   return pool;
