@@ -31,7 +31,9 @@ EOF
 run_and_signal() {
   local sig=$1 after=$2 want=$3
   shift 3
-  "$BNSL" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" &
+  # A background job of a non-interactive shell starts with SIGINT ignored, until bnsl sets
+  # its handler (0.1 s into an ASan build); a user's Ctrl-C meets the default handling.
+  env --default-signal=INT,TERM "$BNSL" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" &
   local pid=$!
   sleep "$after"
   kill -0 "$pid" 2>/dev/null || fail "bnsl $* ended before the signal"

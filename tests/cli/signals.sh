@@ -43,7 +43,9 @@ signal_at() {
   local sig=$1 after=$2 prefix=$3 data=$4 header=$5
   shift 5
   rm -rf "$prefix".*
-  "$BNSL" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" &
+  # A background job of a non-interactive shell starts with SIGINT ignored, until bnsl sets
+  # its handler (0.1 s into an ASan build); a user's Ctrl-C meets the default handling.
+  env --default-signal=INT,TERM "$BNSL" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" &
   local pid=$!
   sleep "$after"
   local want
