@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bnsl/error.hpp"
+#include "pool/blocks.hpp"
 #include "pool/class_members.hpp"
 #include "pool/cpdag.hpp"
 #include "pool/mec_size.hpp"
@@ -271,6 +272,118 @@ TEST_CASE("orientations: the AMOs of a chordal graph split by their source", "[m
       }
     }
   CHECK(components > 50);
+}
+
+// A connected chordal graph as a DAG (an AMO of it): each new vertex takes as parents a
+// nonempty subset of a clique met before (a single vertex half the time, so the graph has
+// many blocks), then the vertices are renamed at random.
+ParentSets random_chordal_amo(int n, std::mt19937_64& rng) {
+  std::vector<std::vector<int>> cliques{{0}};
+  ParentSets g(static_cast<std::size_t>(n));
+  for (int v = 1; v < n; ++v) {
+    const auto& c = cliques[std::uniform_int_distribution<std::size_t>(0, cliques.size() - 1)(rng)];
+    std::vector<int> s;
+    if (std::bernoulli_distribution(0.5)(rng)) {
+      s.push_back(c[std::uniform_int_distribution<std::size_t>(0, c.size() - 1)(rng)]);
+    } else {
+      for (int u : c)
+        if (std::bernoulli_distribution(0.6)(rng)) s.push_back(u);
+      if (s.empty()) s.push_back(c.front());
+    }
+    g[static_cast<std::size_t>(v)] = s;
+    s.push_back(v);
+    cliques.push_back(s);
+  }
+  std::vector<int> name(static_cast<std::size_t>(n));
+  for (int v = 0; v < n; ++v) name[static_cast<std::size_t>(v)] = v;
+  std::shuffle(name.begin(), name.end(), rng);
+  ParentSets renamed(static_cast<std::size_t>(n));
+  for (int v = 0; v < n; ++v)
+    for (int p : g[static_cast<std::size_t>(v)])
+      renamed[static_cast<std::size_t>(name[static_cast<std::size_t>(v)])].push_back(
+          name[static_cast<std::size_t>(p)]);
+  return renamed;
+}
+
+TEST_CASE("blocks: chordal graphs of many blocks, counts and fractions against enumeration",
+          "[mec]") {
+  std::mt19937_64 rng(29);
+  int with_cuts = 0;
+  for (int n = 2; n <= 9; ++n)
+    for (int rep = 0; rep < 25; ++rep) {
+      const ParentSets g = random_chordal_amo(n, rng);
+      const bnsl::Cpdag e = bnsl::essential_graph(g);
+      for (const auto& d : e.directed) REQUIRE(d.empty());  // every AMO of it is in the class
+      Adjacency und(static_cast<std::size_t>(n));
+      std::size_t edges = 0;
+      for (int v = 0; v < n; ++v)
+        for (int u : e.undirected[static_cast<std::size_t>(v)]) {
+          und[static_cast<std::size_t>(v)].push_back(u);
+          ++edges;
+        }
+      edges /= 2;
+      // The blocks hold every edge once.
+      const bnsl::BlockTree t = bnsl::block_tree(und);
+      std::size_t in_blocks = 0;
+      for (const auto& b : t.blocks)
+        for (int v : b)
+          for (int w : und[static_cast<std::size_t>(v)])
+            in_blocks += v < w && std::binary_search(b.begin(), b.end(), w);
+      CHECK(in_blocks == edges);
+      with_cuts += t.blocks.size() > 1;
+      const std::set<ParentSets> members = brute_force_members(g);
+      INFO("n " << n << ", rep " << rep << ", " << t.blocks.size() << " blocks");
+      CHECK(size_u64(bnsl::count_amos(und)) == members.size());
+      const bnsl::EdgeOrientations exact = bnsl::edge_orientations(e);
+      bnsl::OrientationLimits sampling;
+      sampling.max_subproblems = 0;  // every block sampled
+      sampling.samples = 4000;
+      const bnsl::EdgeOrientations sampled = bnsl::edge_orientations(e, sampling);
+      CHECK(size_u64(exact.size) == members.size());
+      CHECK(size_u64(sampled.size) == members.size());
+      REQUIRE(exact.fractions.size() == edges);
+      REQUIRE(sampled.fractions.size() == edges);
+      for (std::size_t i = 0; i < edges; ++i) {
+        const auto [u, v, p] = exact.fractions[i];
+        std::size_t forward = 0;
+        for (const ParentSets& m : members) forward += has_arc(m, u, v);
+        const double want = static_cast<double>(forward) / static_cast<double>(members.size());
+        INFO("edge " << u << " - " << v);
+        CHECK(std::fabs(p - want) < 1e-12);
+        // A mix of independent estimates with weights summing to 1: sd <= 0.5 / sqrt(samples).
+        CHECK(std::fabs(std::get<2>(sampled.fractions[i]) - want) <= 5 * 0.5 / std::sqrt(4000.0));
+      }
+    }
+  CHECK(with_cuts > 100);
+}
+
+TEST_CASE("blocks: a tree of 3,000 vertices in closed form", "[mec]") {
+  // One AMO per source; u -> v exactly when the source lies on u's side of the edge.
+  const int n = 3000;
+  std::mt19937_64 rng(31);
+  std::vector<int> parent(n, -1);
+  Adjacency tree(n);
+  ParentSets dag(n);
+  for (int v = 1; v < n; ++v) {
+    parent[v] = std::uniform_int_distribution<int>(std::max(0, v - 3), v - 1)(rng);  // long paths
+    tree[v].push_back(parent[v]);
+    tree[parent[v]].push_back(v);
+    dag[v].push_back(parent[v]);
+  }
+  for (auto& a : tree) std::sort(a.begin(), a.end());
+  std::vector<int> below(n, 1);  // vertices in v's subtree
+  for (int v = n - 1; v > 0; --v) below[parent[v]] += below[v];
+  CHECK(size_u64(bnsl::count_amos(tree)) == static_cast<std::uint64_t>(n));
+  const bnsl::EdgeOrientations o = bnsl::edge_orientations(bnsl::essential_graph(dag));
+  CHECK(o.sampled == 0);
+  REQUIRE(o.fractions.size() == static_cast<std::size_t>(n - 1));
+  for (const auto& [u, v, p] : o.fractions) {
+    // u < v, and here v's parent is u or u's is v; the child's side is its subtree.
+    const double child_side = parent[v] == u ? below[v] : below[u];
+    const double want = parent[v] == u ? 1 - child_side / n : child_side / n;
+    INFO("edge " << u << " - " << v);
+    CHECK(std::fabs(p - want) < 1e-12);
+  }
 }
 
 TEST_CASE("mec size: closed forms", "[mec]") {

@@ -19,7 +19,9 @@
 // |K| - f_i vertices after a prefix equal to the i-th set that never complete a later one,
 //   phi_i = (|K| - f_i)! - sum over j > i of (f_j - f_i)! phi_j
 // (a bad order is split at the last set it completes), and phi(K) = phi_1. Results are
-// memoized by vertex set; the number of distinct subproblems is polynomial (the paper).
+// memoized by vertex set; the number of distinct subproblems is polynomial (the paper). A graph
+// with a cut vertex is first split into its blocks (blocks.hpp): on a path of n vertices every
+// subpath is a subproblem, O(n^3) in all, where the blocks take O(n).
 // Checked against enumeration in tests/test_mec_size.cpp.
 #include "pool/mec_size.hpp"
 
@@ -28,6 +30,8 @@
 #include <utility>
 
 #include "bnsl/error.hpp"
+#include "pool/blocks.hpp"
+#include "pool/orientations.hpp"
 
 namespace bnsl {
 namespace {
@@ -221,8 +225,11 @@ class AmoCounter {
     std::size_t edges = 0;
     for (const auto& a : p.adj) edges += a.size();
     BigUint total;
+    BlockTree blocks;
     if (edges == n * (n - 1)) {
       total = factorial(n);  // a clique: every order is an AMO
+    } else if (blocks = block_tree(p.adj); blocks.blocks.size() > 1) {
+      total = count_blocks(p, blocks);
     } else {
       const CliqueTree t = clique_tree(p.adj, mcs(p.adj, {}, nullptr));
       for (std::size_t c = 0; c < t.cliques.size(); ++c) {
@@ -240,6 +247,29 @@ class AmoCounter {
   }
 
  private:
+  // Over the blocks of p (blocks.hpp): each block counted alone, and its AMOs with a cut
+  // vertex as their source by the pieces that vertex's rooted split leaves.
+  BigUint count_blocks(const Piece& p, const BlockTree& t) {
+    std::vector<Piece> blocks;
+    std::vector<BigUint> counts;
+    for (const auto& b : t.blocks) {
+      blocks.push_back(induced(p.adj, p.ids, b));
+      counts.push_back(count(blocks.back()));
+    }
+    return combine_blocks(t, counts,
+                          [&](int b, int x) {
+                            const auto& vs = t.blocks[b];
+                            const Piece& block = blocks[b];
+                            const int root = static_cast<int>(
+                                std::lower_bound(vs.begin(), vs.end(), x) - vs.begin());
+                            BigUint product(1);
+                            for (const auto& piece : rooted_split(block.adj, root).pieces)
+                              product *= count(induced(block.adj, block.ids, piece));
+                            return product;
+                          })
+        .total;
+  }
+
   BigUint factorial(std::size_t n) {
     while (factorials_.size() <= n)
       factorials_.push_back(factorials_.empty()

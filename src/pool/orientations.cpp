@@ -11,20 +11,25 @@
 // and for an edge u - v of C
 //   P_C(u -> v) = sum over r of #AMO_r(C) / #AMO(C) * (1 if r's closure forces u -> v,
 //                 0 if it forces v -> u, P_H(u -> v) if the edge lies in its piece H).
-// The recursion is memoized by vertex set; the pieces shrink at every level. A component that
-// needs more than max_subproblems vertex sets (e.g. a large clique, whose pieces are all its
-// subsets) is estimated instead from AMOs drawn uniformly by the same split: draw r with
-// probability #AMO_r(C) / #AMO(C), then an AMO of each piece. Both are checked against brute
-// force enumeration in tests/test_orientations.cpp.
+// The recursion is memoized by vertex set; the pieces shrink at every level. It runs on each
+// block (biconnected component) of C alone, and the blocks combine as blocks.hpp derives
+// (orient_component below): a tree of n vertices would otherwise take n rooted splits of O(n)
+// each, and the pool's report of one 3,000-vertex tree took seconds. A block that needs more
+// than max_subproblems vertex sets (e.g. a large clique, whose pieces are all its subsets) is
+// estimated instead from AMOs drawn uniformly by the same split: draw r with probability
+// #AMO_r / #AMO, then an AMO of each piece. Both are checked against brute force enumeration
+// in tests/test_mec_size.cpp.
 #include "pool/orientations.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <random>
 #include <stdexcept>
 #include <utility>
 
+#include "pool/blocks.hpp"
 #include "pool/mec_size.hpp"
 
 namespace bnsl {
@@ -152,12 +157,13 @@ Graph induced(const Graph& g, const std::vector<int>& s) {
 
 struct OverBudget : std::exception {};
 
+using Fractions = std::map<std::pair<int, int>, double>;  // (u, v), u < v -> P(u -> v)
+
 // One chain component: the exact recursion and the sampler, memoized by vertex set (indices
 // of the component's graph).
 class ComponentOrientations {
  public:
   using Key = std::vector<int>;
-  using Fractions = std::map<std::pair<int, int>, double>;  // (u, v), u < v -> P(u -> v)
 
   ComponentOrientations(const Graph& g, std::size_t max_subproblems)
       : g_(g), max_subproblems_(max_subproblems) {}
@@ -167,17 +173,22 @@ class ComponentOrientations {
     if (fractions_.size() >= max_subproblems_) throw OverBudget();
     Fractions f;
     const Split& sp = split(s);
-    for (std::size_t r = 0; r < s.size(); ++r) {
-      const double w = sp.weight[r];
-      for (const auto& [a, b] : sp.arcs[r])
-        if (a < b)
-          f[{a, b}] += w;
-        else
-          f[{b, a}] += 0;
-      for (const Key& piece : sp.pieces[r])
-        for (const auto& [edge, p] : exact(piece)) f[edge] += w * p;
-    }
+    for (std::size_t r = 0; r < s.size(); ++r) add_rooted(s, r, sp.weight[r], f);
     return fractions_.emplace(s, std::move(f)).first->second;
+  }
+
+  // P(u -> v) over the AMOs of s whose source is s[r] (throws OverBudget as exact does).
+  Fractions rooted(const Key& s, std::size_t r) {
+    Fractions f;
+    add_rooted(s, r, 1.0, f);
+    return f;
+  }
+
+  // The AMOs of s whose source is s[r]: the product of its pieces' counts.
+  BigUint rooted_count(const Key& s, std::size_t r) {
+    BigUint c(1);
+    for (const Key& piece : split(s).pieces[r]) c *= count(piece);
+    return c;
   }
 
   const BigUint& count(const Key& s) {
@@ -191,11 +202,30 @@ class ComponentOrientations {
     double u = std::uniform_real_distribution<double>(0, 1)(rng);
     std::size_t r = 0;
     while (r + 1 < s.size() && u >= sp.weight[r]) u -= sp.weight[r++];
+    sample_rooted(s, r, rng, arcs);
+  }
+
+  // Draws an AMO of s with source s[r] uniformly; appends its arcs.
+  void sample_rooted(const Key& s, std::size_t r, std::mt19937_64& rng,
+                     std::vector<std::pair<int, int>>& arcs) {
+    const Split& sp = split(s);
     arcs.insert(arcs.end(), sp.arcs[r].begin(), sp.arcs[r].end());
     for (const Key& piece : sp.pieces[r]) sample(piece, rng, arcs);
   }
 
  private:
+  // Adds w * P(u -> v | source s[r]) to f for every edge of s.
+  void add_rooted(const Key& s, std::size_t r, double w, Fractions& f) {
+    const Split& sp = split(s);
+    for (const auto& [a, b] : sp.arcs[r])
+      if (a < b)
+        f[{a, b}] += w;
+      else
+        f[{b, a}] += 0;
+    for (const Key& piece : sp.pieces[r])
+      for (const auto& [edge, p] : exact(piece)) f[edge] += w * p;
+  }
+
   struct Split {                                         // per root r of the vertex set:
     std::vector<double> weight;                          // #AMO_r / #AMO
     std::vector<std::vector<std::pair<int, int>>> arcs;  // forced arcs (component indices)
@@ -233,6 +263,120 @@ class ComponentOrientations {
   std::map<Key, Fractions> fractions_;
 };
 
+// Every edge of h at 0, then 1/samples for each of `samples` orientations drawn by `draw`
+// that orient it u -> v (u < v).
+template <class Draw>
+Fractions sampled_fractions(const Graph& h, std::size_t samples, Draw&& draw) {
+  Fractions f;
+  for (std::size_t v = 0; v < h.size(); ++v)
+    for (int w : h[v])
+      if (static_cast<int>(v) < w) f[{static_cast<int>(v), w}] = 0;
+  std::vector<std::pair<int, int>> arcs;
+  for (std::size_t k = 0; k < samples; ++k) {
+    arcs.clear();
+    draw(arcs);
+    for (const auto& [a, b] : arcs)
+      if (a < b) f[{a, b}] += 1.0 / static_cast<double>(samples);
+  }
+  return f;
+}
+
+// One block of a chain component (blocks.hpp): its AMO count, its edges' fractions over all
+// its AMOs, and, for each vertex x of it through which the source may lie outside it, the
+// AMOs with source x (a_B(x)) and the fractions over them. Exact, or sampled beyond
+// max_subproblems (`salt`: the block's first vertex id, which seeds its draws).
+struct BlockOrientations {
+  BigUint count;
+  Fractions all;
+  std::map<int, std::pair<BigUint, Fractions>> from;  // block-local vertex -> a_B(x), fractions
+  bool sampled = false;
+};
+
+BlockOrientations orient_block(const Graph& h, const std::vector<int>& sources,
+                               const OrientationLimits& limits, std::uint64_t salt) {
+  BlockOrientations out;
+  std::vector<int> all(h.size());
+  std::iota(all.begin(), all.end(), 0);
+  ComponentOrientations co(h, limits.max_subproblems);
+  out.count = co.count(all);
+  try {
+    out.all = co.exact(all);
+    for (int x : sources) out.from[x] = {co.rooted_count(all, x), co.rooted(all, x)};
+  } catch (const OverBudget&) {
+    out.sampled = true;
+    std::mt19937_64 rng(limits.seed ^ (0x9e3779b97f4a7c15ULL * (salt + 1)));
+    out.all = sampled_fractions(h, limits.samples, [&](auto& arcs) { co.sample(all, rng, arcs); });
+    for (int x : sources)
+      out.from[x] = {co.rooted_count(all, x), sampled_fractions(h, limits.samples, [&](auto& arcs) {
+                       co.sample_rooted(all, static_cast<std::size_t>(x), rng, arcs);
+                     })};
+  }
+  return out;
+}
+
+// The fractions and AMO count of the connected chordal graph g (ids: its vertices' ids, for
+// the sampling seeds), block by block. With B's share of the sources,
+//   P(u -> v) = sum over x in B of W_B(x) P_B(u -> v | source x),
+// where W_B(x), the weight of the sources r with entry_B(r) = x, is r = x's own weight
+// a_B(x) O_B / #AMO (blocks.hpp) plus, for a cut vertex x, the weight of every source beyond
+// it: the subtrees hanging at x below B, or, for B's parent cut vertex, all that lies outside
+// B's subtree. Summed over x, the own weights give B's fractions over all its AMOs times
+// O_B #AMO(B) / #AMO, so only the cut vertices need their rooted fractions.
+OrientationCache::Entry orient_component(const Graph& g, const std::vector<int>& ids,
+                                         const OrientationLimits& limits) {
+  const BlockTree t = block_tree(g);
+  const std::size_t m = t.blocks.size();
+  const auto local = [&](std::size_t b, int v) {
+    const auto& vs = t.blocks[b];
+    return static_cast<int>(std::lower_bound(vs.begin(), vs.end(), v) - vs.begin());
+  };
+  std::vector<BlockOrientations> blocks(m);
+  std::vector<BigUint> counts(m);
+  for (std::size_t b = 0; b < m; ++b) {
+    std::vector<int> sources;
+    if (t.parent[b] >= 0) sources.push_back(local(b, t.cut[b]));
+    for (int x : t.children[b]) sources.push_back(local(b, t.cut[x]));
+    std::sort(sources.begin(), sources.end());
+    sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+    blocks[b] = orient_block(induced(g, t.blocks[b]), sources, limits,
+                             static_cast<std::uint64_t>(ids[t.blocks[b].front()]));
+    counts[b] = blocks[b].count;
+  }
+  const BlockCounts bc =
+      combine_blocks(t, counts, [&](int b, int x) { return blocks[b].from.at(local(b, x)).first; });
+  OrientationCache::Entry entry;
+  entry.count = bc.total;
+  // Shares of all sources: O_B * c / #AMO.
+  const double log_total = bc.total.log10();
+  const auto share = [&](std::size_t b, const BigUint& c) {
+    return std::pow(10.0, bc.outside[b].log10() + c.log10() - log_total);
+  };
+  const auto own_at = [&](std::size_t b, int v) {
+    return share(b, blocks[b].from.at(local(b, v)).first);
+  };
+  // subtree[b]: the sources in b's subtree other than its parent cut vertex.
+  std::vector<double> subtree(m);
+  for (std::size_t b = m; b-- > 0;) {
+    subtree[b] = share(b, counts[b]) - (t.parent[b] >= 0 ? own_at(b, t.cut[b]) : 0.0);
+    for (int x : t.children[b]) subtree[b] += subtree[x];
+  }
+  Fractions f;
+  for (std::size_t b = 0; b < m; ++b) {
+    const auto& vs = t.blocks[b];
+    const auto add = [&](const Fractions& part, double w) {
+      for (const auto& [edge, p] : part) f[{vs[edge.first], vs[edge.second]}] += w * p;
+    };
+    add(blocks[b].all, share(b, counts[b]));
+    std::map<int, double> beyond;  // cut vertex -> the sources beyond it, less its own
+    if (t.parent[b] >= 0) beyond[t.cut[b]] = 1 - subtree[b] - own_at(b, t.cut[b]);
+    for (int x : t.children[b]) beyond[t.cut[x]] += subtree[x];
+    for (const auto& [v, w] : beyond) add(blocks[b].from.at(local(b, v)).second, w);
+    entry.sampled = entry.sampled || blocks[b].sampled;
+  }
+  for (const auto& [edge, p] : f)
+    entry.fractions.emplace_back(edge.first, edge.second, std::clamp(p, 0.0, 1.0));
+  return entry;
+}
 }  // namespace
 
 RootedSplit rooted_split(const std::vector<std::vector<int>>& adjacency, int root) {
@@ -293,30 +437,7 @@ EdgeOrientations edge_orientations(const Cpdag& cpdag, const OrientationLimits& 
     }
     OrientationCache::Entry entry;
     if (!cache || !cache->find(key, entry)) {
-      std::vector<int> all(comp.size());
-      for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
-      ComponentOrientations co(g, limits.max_subproblems);
-      entry.count = co.count(all);
-      ComponentOrientations::Fractions f;
-      try {
-        f = co.exact(all);
-      } catch (const OverBudget&) {
-        entry.sampled = true;
-        f.clear();
-        for (std::size_t v = 0; v < g.size(); ++v)
-          for (int w : g[v])
-            if (static_cast<int>(v) < w) f[{static_cast<int>(v), w}] = 0;
-        std::mt19937_64 rng(limits.seed ^ (0x9e3779b97f4a7c15ULL * (comp.front() + 1)));
-        std::vector<std::pair<int, int>> arcs;
-        for (std::size_t k = 0; k < limits.samples; ++k) {
-          arcs.clear();
-          co.sample(all, rng, arcs);
-          for (const auto& [a, b] : arcs)
-            if (a < b) f[{a, b}] += 1.0 / static_cast<double>(limits.samples);
-        }
-      }
-      for (const auto& [edge, p] : f)
-        entry.fractions.emplace_back(edge.first, edge.second, std::min(1.0, p));
+      entry = orient_component(g, comp, limits);
       if (cache) cache->put(std::move(key), entry);
     }
     out.size *= entry.count;
