@@ -102,6 +102,13 @@ bool has_arc(const ParentSets& g, int from, int to) {
   return std::find(g[to].begin(), g[to].end(), from) != g[to].end();
 }
 
+// The fraction of `members` holding the arc from -> to.
+double fraction_with_arc(const std::set<ParentSets>& members, int from, int to) {
+  std::size_t forward = 0;
+  for (const ParentSets& m : members) forward += has_arc(m, from, to);
+  return static_cast<double>(forward) / static_cast<double>(members.size());
+}
+
 ParentSets random_dag(int n, double density, std::mt19937_64& rng) {
   std::vector<int> order(n);
   for (int i = 0; i < n; ++i) order[i] = i;
@@ -203,9 +210,7 @@ TEST_CASE("orientations: reversible edges' fractions equal enumeration, exact an
     REQUIRE(sampled.fractions.size() == exact.fractions.size());
     for (std::size_t i = 0; i < exact.fractions.size(); ++i) {
       const auto [u, v, p] = exact.fractions[i];
-      std::size_t forward = 0;
-      for (const ParentSets& m : members) forward += has_arc(m, u, v);
-      const double want = static_cast<double>(forward) / static_cast<double>(members.size());
+      const double want = fraction_with_arc(members, u, v);
       INFO("edge " << u << " - " << v);
       CHECK(std::fabs(p - want) < 1e-12);
       const double sd = std::sqrt(want * (1 - want) / sampling.samples);
@@ -345,9 +350,7 @@ TEST_CASE("blocks: chordal graphs of many blocks, counts and fractions against e
       REQUIRE(sampled.fractions.size() == edges);
       for (std::size_t i = 0; i < edges; ++i) {
         const auto [u, v, p] = exact.fractions[i];
-        std::size_t forward = 0;
-        for (const ParentSets& m : members) forward += has_arc(m, u, v);
-        const double want = static_cast<double>(forward) / static_cast<double>(members.size());
+        const double want = fraction_with_arc(members, u, v);
         INFO("edge " << u << " - " << v);
         CHECK(std::fabs(p - want) < 1e-12);
         // A mix of independent estimates with weights summing to 1: sd <= 0.5 / sqrt(samples).
