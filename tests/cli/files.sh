@@ -66,12 +66,15 @@ else
   echo "running as root: the read-only folder case is skipped"
 fi
 
-# 4. A full disk: a 64 KiB tmpfs holding an older pool. The new pool (alarm's, megabytes)
-# does not fit: exit 1, the reason, no partial file, the older pool unchanged.
+# 4. A full disk: a 64 KiB tmpfs holding an older pool, its free space filled, so that no
+# output fits whatever its size (a short run's pool under ASan can be smaller than the tmpfs,
+# and would then replace the old one before a later output fails): exit 1, the reason, no
+# partial file, the older pool unchanged.
 mkdir -p "$WORK/full"
 if mount -t tmpfs -o size=64k tmpfs "$WORK/full" 2>/dev/null; then
   trap 'umount "$WORK/full" 2>/dev/null; rm -rf "$WORK"' EXIT
   echo '{"old": true}' >"$WORK/full/x.pool.json"
+  dd if=/dev/zero of="$WORK/full/filler" bs=1k 2>/dev/null
   expect_failure "learn -o full disk" "full/x\\..*No space left" \
     learn "$ALARM" -o "$WORK/full/x" --time 3 -q
   no_partial "$WORK/full"
