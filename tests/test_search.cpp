@@ -23,11 +23,13 @@
 #include "bnsl/explore.hpp"
 #include "bnsl/search.hpp"
 #include "oracle.hpp"
+#include "pool/class_members.hpp"
 #include "pool/complete_neighbours.hpp"
 #include "pool/dag_pool.hpp"
 #include "pool/order_enum.hpp"
 #include "score/compare.hpp"
 #include "search/greedy_dag.hpp"
+#include "search/report_cost.hpp"
 #include "search/search_internal.hpp"
 
 namespace {
@@ -792,6 +794,94 @@ TEST_CASE("the pool keeps distinct DAGs within epsilon, re-trims, and caps", "[p
       if (i) REQUIRE(snap[i - 1].score >= snap[i].score);
     }
     REQUIRE(pool.best() == Approx(best).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("a pool's sample spreads evenly over its classes, best first", "[pool]") {
+  auto cache = random_cache(6, 6, 2, 17);
+  bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(30.0), 1000, false);
+  std::mt19937_64 rng(3);
+  for (int t = 0; t < 300; ++t) {
+    const bnsl::Choices ch = random_acyclic_choices(cache, rng);
+    pool.offer(sum_scores(cache, ch), bnsl::dag_hash(ch), ch);
+  }
+  const auto snap = pool.snapshot();
+  REQUIRE(snap.size() >= 10);
+  CHECK(pool.sample(0).empty());
+  for (std::size_t count : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7},
+                            snap.size() - 1, snap.size(), snap.size() + 5}) {
+    const auto sample = pool.sample(count);
+    const std::size_t m = std::min(count, snap.size());
+    REQUIRE(sample.size() == m);
+    for (std::size_t i = 0; i < m; ++i) {
+      const std::size_t rank = m == 1 ? 0 : i * (snap.size() - 1) / (m - 1);
+      CHECK(sample[i].score == snap[rank].score);
+      CHECK(sample[i].hash == snap[rank].hash);
+      CHECK(sample[i].choices == snap[rank].choices);
+    }
+  }
+}
+
+TEST_CASE("the search's report of pooled DAGs, and the measured cost of a report", "[search]") {
+  auto cache = random_cache(10, 6, 2, 23);
+  bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(40.0), 1000);
+  std::mt19937_64 rng(9);
+  for (int t = 0; t < 400; ++t) {
+    const bnsl::Choices ch = random_acyclic_choices(cache, rng);
+    pool.offer(sum_scores(cache, ch), bnsl::dag_hash(ch), ch);
+  }
+  const auto snap = pool.snapshot();
+  REQUIRE(snap.size() >= 16);
+  bnsl::SearchOptions o;
+  SECTION("classes: one per pooled DAG, their members listed up to the cap") {
+    const bnsl::PoolReport r = bnsl::make_report(cache, snap, o, 25);
+    REQUIRE(r.classes.size() == snap.size());
+    for (std::size_t i = 0; i < snap.size(); ++i) {
+      CHECK(r.classes[i].score == snap[i].score);
+      CHECK(r.classes[i].dag == choice_parents(cache, snap[i].choices));
+    }
+    CHECK(r.dags.size() == 25);
+    for (const auto& d : r.dags) {
+      REQUIRE(d.mec >= 0);
+      CHECK(d.score == r.classes[static_cast<std::size_t>(d.mec)].score);
+      CHECK(acyclic(d.parents));
+    }
+  }
+  SECTION("without classes: the pooled DAGs themselves") {
+    o.classes = false;
+    const bnsl::PoolReport r = bnsl::make_report(cache, snap, o, 25);
+    CHECK(r.classes.empty());
+    REQUIRE(r.dags.size() == snap.size());
+    for (std::size_t i = 0; i < snap.size(); ++i)
+      CHECK(r.dags[i].parents == choice_parents(cache, snap[i].choices));
+  }
+  SECTION("rates need a sample of 16 classes, or all the cells allow; sizes any") {
+    const bnsl::ReportCost guess;
+    const bnsl::ReportCost cost = bnsl::measure_report_cost(cache, pool, o);
+    CHECK(cost.measurements == 1);
+    CHECK((cost.class_cell > 0 && std::isfinite(cost.class_cell)));
+    CHECK((cost.dag_cell > 0 && std::isfinite(cost.dag_cell)));
+    CHECK(cost.seconds(2, 3, 10) ==
+          Approx((2 * cost.class_cell + 3 * cost.dag_cell) * 10).epsilon(1e-12));
+    bnsl::DagPool few(cache, bnsl::Epsilon::epsilon(40.0), 15);
+    for (const auto& d : snap) few.offer(d.score, d.hash, d.choices);
+    REQUIRE(few.size() == 15);
+    const bnsl::ReportCost none = bnsl::measure_report_cost(cache, few, o);
+    CHECK(none.measurements == 0);
+    CHECK(none.class_cell == guess.class_cell);
+    CHECK(none.dag_cell == guess.dag_cell);
+    // ... but the classes' sizes: each class's members, enumerated by covered-arc reversals.
+    double members = 0;
+    for (const auto& d : few.snapshot())
+      members += static_cast<double>(
+          bnsl::class_members(choice_parents(cache, d.choices), 1'000'000).size());
+    CHECK(none.members_per_class == Approx(members / 15).epsilon(1e-9));
+    // Cells for 5 classes of 10 variables: 15 classes are a full sample.
+    CHECK(bnsl::measure_report_cost(cache, few, o, 50).measurements == 1);
+    bnsl::DagPool empty(cache, bnsl::Epsilon::epsilon(40.0), 15);
+    const bnsl::ReportCost nothing = bnsl::measure_report_cost(cache, empty, o, 50);
+    CHECK(nothing.measurements == 0);
+    CHECK(nothing.members_per_class == 0);
   }
 }
 

@@ -149,6 +149,13 @@ struct SearchStats {
   double best_score = 0;            // best network found
   double best_time = 0;             // seconds until it was found
   double seconds = 0;               // wall time of the search
+  // The final report's cost (src/search/report_cost.hpp): seconds of one idle thread per
+  // class-cell and per listed-DAG-cell, as last measured (0: never), the measurements, and
+  // the seconds kept for the report before the deadline when the search ended.
+  double report_class_cell = 0;
+  double report_dag_cell = 0;
+  std::uint64_t report_measurements = 0;
+  double report_reserve = 0;
 
   void print(std::ostream& out) const;  // human-readable summary
   std::string to_json() const;

@@ -21,6 +21,10 @@ double seconds(clockid_t clock) {
 
 }  // namespace
 
+double thread_cpu_seconds() {
+  return seconds(CLOCK_THREAD_CPUTIME_ID);
+}
+
 Slowdown::Slowdown(double window_seconds) : window_(window_seconds) {
   cpu_set_t set;
   CPU_ZERO(&set);

@@ -15,6 +15,10 @@
 
 namespace bnsl {
 
+// The calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID): what a step cost it,
+// whatever else the machine ran meanwhile.
+double thread_cpu_seconds();
+
 class Slowdown {
  public:
   explicit Slowdown(double window_seconds = 2.0);

@@ -208,7 +208,8 @@ NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
     Choices next = g;
     for (const auto& [v, entry] : changes) next[v] = entry;
     ++out.offered;
-    if (pool.offer(score, h, next)) {
+    const bool admitted = pool.offer(score, h, next);
+    if (admitted) {
       ++out.admitted;
       out.reversals += move == kReversal;
       out.pairs += move == kPair;
@@ -222,7 +223,11 @@ NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
         enqueue({score, h, std::move(next)});
       }
     }
-    if ((out.offered & 4095) == 0 && should_stop()) out.stopped = true;
+    // Tested every 4,096 offers and at each admission: each class admitted adds to the final
+    // report, whose reserve the stop test watches (c20ng beside 2 busy processes, 910
+    // variables: 4,212 classes admitted between two tests every 4,096 offers, and a report
+    // of 30 s after a reserve of 5).
+    if ((admitted || (out.offered & 4095) == 0) && should_stop()) out.stopped = true;
     return !out.stopped;
   };
   // The pair pass: v's family changed to entry i, which scores above v's own, closes cycles

@@ -61,8 +61,8 @@ struct WalkOptions {
 // - then the pair pass: each queued DAG again, by a change of one family that scores above
 //   its own but closes a cycle, with a change of a new parent's family that breaks it, the
 //   two within the threshold together.
-// What these admit is queued and walked in turn. should_stop is polled at every DAG expanded
-// and every 4,096 offers.
+// What these admit is queued and walked in turn. should_stop is polled at every DAG expanded,
+// every DAG admitted and every 4,096 offers.
 NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
                                         const std::function<bool()>& should_stop,
                                         const WalkOptions& options);

@@ -417,6 +417,24 @@ std::vector<PooledDag> DagPool::snapshot() const {
   return out;
 }
 
+std::vector<PooledDag> DagPool::sample(std::size_t count) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<PooledDag> out;
+  const std::size_t size = dags_.size();
+  if (count == 0 || size == 0) return out;
+  count = std::min(count, size);
+  out.reserve(count);
+  // The i-th of count picks the DAG at rank i * (size - 1) / (count - 1).
+  std::size_t rank = 0, next = 0, picked = 0;
+  for (auto it = dags_.begin(); it != dags_.end() && picked < count; ++it, ++rank) {
+    if (rank != next) continue;
+    out.push_back({it->first.score, it->first.hash, decode(it->second)});
+    ++picked;
+    next = count == 1 ? size : picked * (size - 1) / (count - 1);
+  }
+  return out;
+}
+
 std::vector<std::size_t> DagPool::band_counts() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return band_count_;

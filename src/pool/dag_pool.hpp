@@ -121,6 +121,9 @@ class DagPool {
   std::uint64_t inserted() const;           // classes admitted so far
   bool truncated() const;                   // a class within epsilon was dropped for max_size
   std::vector<PooledDag> snapshot() const;  // one DAG per class, sorted best first
+  // At most `count` of the snapshot's DAGs, spread evenly over it (the first, the last, and the
+  // ones between at equal steps), best first: decodes only those.
+  std::vector<PooledDag> sample(std::size_t count) const;
   std::vector<std::size_t> band_counts() const;  // classes per band, best band first
   Choices best_choices() const;
 

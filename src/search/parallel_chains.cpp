@@ -65,6 +65,7 @@
 #include "score/compare.hpp"
 #include "search/greedy_dag.hpp"
 #include "search/peers.hpp"
+#include "search/report_cost.hpp"
 #include "search/search_internal.hpp"
 
 namespace bnsl {
@@ -124,6 +125,15 @@ void SearchStats::print(std::ostream& out) const {
                                "dropped, the best of each score band kept)"
                          : std::string())
       << "\n";
+  if (report_measurements > 0) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "  final report      %.2f s kept for it (%.2g s per class-cell, %.2g per listed "
+                  "DAG-cell, %llu measurements)\n",
+                  report_reserve, report_class_cell, report_dag_cell,
+                  static_cast<unsigned long long>(report_measurements));
+    out << line;
+  }
   if (start_networks > 0)
     out << "  start networks    " << start_networks << " pooled from the earlier run\n";
   if (peer_networks + peer_classes > 0)
@@ -161,6 +171,10 @@ std::string SearchStats::to_json() const {
                       {"start_networks", start_networks},
                       {"peer_networks", peer_networks},
                       {"peer_classes", peer_classes},
+                      {"report_class_cell", report_class_cell},
+                      {"report_dag_cell", report_dag_cell},
+                      {"report_measurements", report_measurements},
+                      {"report_reserve", report_reserve},
                       {"seed_score", seed_score},
                       {"seed_seconds", seed_seconds},
                       {"best_score", best_score},
@@ -194,6 +208,15 @@ constexpr double kStallCompletionShare = 0.25;
 // thread, 4,995 classes of 2,000 variables received), the run ended 1.9 s past its 120 s with the
 // report's rate alone.
 constexpr double kMergeRate = 2.5e-7;
+// The listed DAGs' measured cost (report_cost.hpp) counts this much more in the reserve: a
+// sample of a few hundred members misses what millions of parent lists pay in cache misses and
+// allocations (`learn --time 20`, idle: kosarek's 52,631 listed DAGs of 190 variables cost 1.7
+// times their sample's rate, c20ng's 8,196 of 910 variables 1.25 times). The classes' needs
+// none: their sample errs long (it shares fewer chain components, and it runs beside the chains:
+// kosarek's classes measured 1.4e-6 s per cell, and their report cost 7e-7).
+constexpr double kListingAtScale = 1.75;
+// Seconds at least between two measurements of the report's cost.
+constexpr double kCostInterval = 1.0;
 // Neighbour completion expands at most this many pool capacities of DAGs (each held as a copy).
 constexpr std::size_t kNeighbourExpansions = 2;
 
@@ -223,27 +246,11 @@ void validate(const ScoreCache& cache) {
   }
 }
 
+// The report of the whole pool, up to dag_capacity members listed.
 PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o) {
-  PoolReport r;
-  const std::size_t n = cache.n_vars();
+  PoolReport r = make_report(cache, pool.snapshot(), o, o.dag_capacity(cache.n_vars()));
   r.variables = cache.names_or_defaults();
   r.epsilon = pool.epsilon();
-  r.algorithm = to_string(o.algo);
-  const auto parents_of = [&](const Choices& choices) {
-    ParentSets parents(n);
-    for (std::size_t v = 0; v < n; ++v) {
-      auto ps = cache.var(v).parents(choices[v]);
-      parents[v].assign(ps.begin(), ps.end());
-    }
-    return parents;
-  };
-  for (const PooledDag& d : pool.snapshot()) {
-    if (o.classes)
-      r.classes.push_back({.score = d.score, .dag = parents_of(d.choices)});
-    else  // every DAG kept; summarize() finds their classes
-      r.dags.push_back({d.score, parents_of(d.choices)});
-  }
-  if (o.classes) list_members(r, o.dag_capacity(n));
   return r;
 }
 
@@ -333,6 +340,7 @@ class Driver {
   void monitor();
   bool stalled(double now);
   double reserve() const;
+  void update_cost(double now);
   double remaining() const { return std::min(own_.remaining(), stop_.remaining()); }
   void note_best(double now);
   void progress_line(const char* what);
@@ -350,17 +358,14 @@ class Driver {
   std::atomic<bool> halt_{false};
   std::atomic<int> running_{0};
   std::atomic<std::uint64_t> climbs_{0};
-  // Seconds per class x variable that the final report takes (snapshot, members, classes,
-  // edge probabilities, files), a listed DAG counting kDagWeight of a class: a guess until a
-  // checkpoint measures it. From the walk's end to the files on disk, 2 threads, idle machine:
-  // andes (223 variables), `learn --time 20`, 44,843 classes and 44,843 DAGs listed, 2.85 s;
-  // 9,812 classes and 44,843 DAGs, 0.6 s (a class costs its essential graph, its size and its
-  // JSON, a listed DAG little more than its parent lists): 2.9e-7 per class-cell. gen2000, 5,000
-  // classes and DAGs of 2,000 variables, 2.6 s.
-  double report_rate_ = 3e-7;
-  static constexpr double kDagWeight = 0.07;
+  // What the final report costs one thread on an idle machine (report_cost.hpp), measured by
+  // the monitor on a sample of the pool each time the pool has doubled (at most once a
+  // second); until then a guess.
+  ReportCost cost_;
+  std::size_t cost_pool_ = 0;  // the pool's size at the last measurement
+  double cost_time_ = -1;      // and its time
   // How much slower than idle the chains run (other work on the machine): the reserve scales
-  // by it, and report_rate_ is kept as on an idle machine. Sampled by the monitor.
+  // by it, and cost_ is kept as on an idle machine. Sampled by the monitor.
   Slowdown load_;
   // Seconds the chains leave for the completion before the report's reserve: a share of the
   // budget (o.time or the stop token's deadline, whichever is sooner), set in run().
@@ -488,6 +493,7 @@ PoolReport Driver::run(SearchStats& total) {
       run_chains(total);
     }
     complete_pool(total, true);
+    total.report_reserve = reserve();
   }
   peers_.merge(pool_, o_.threads);  // every process's classes into rank 0's pool
   total.peer_networks = peers_.networks_received();
@@ -505,6 +511,11 @@ PoolReport Driver::run(SearchStats& total) {
   total.pool_capacity = o_.pool_capacity(cache_.n_vars());
   total.pool_truncated = pool_.truncated();
   total.pool_equivalent = pool_.equivalent();
+  total.report_measurements = static_cast<std::uint64_t>(cost_.measurements);
+  if (cost_.measurements > 0) {
+    total.report_class_cell = cost_.class_cell;
+    total.report_dag_cell = cost_.dag_cell;
+  }
   total.seconds = r.seconds;
   return r;
 }
@@ -582,9 +593,14 @@ void Driver::complete_pool(SearchStats& total, bool at_end) {
   const double keep =
       at_end ? 0
              : std::max(completion_share_, (1 - kStallCompletionShare) * (remaining() - reserve()));
-  const auto stop_fn = [this, keep] { return should_stop_outside(keep); };
+  const auto stop_fn = [this, keep] {
+    update_cost(own_.elapsed());
+    return should_stop_outside(keep);
+  };
   const std::size_t capacity = o_.pool_capacity(cache_.n_vars());
   const double t0 = own_.elapsed();
+  cost_pool_ = 0;  // measured again at the walk's first stop test, the chains no longer beside it
+  cost_time_ = -kCostInterval;
   const NeighbourCompletion nb =
       complete_neighbours(cache_, pool_, stop_fn,
                           {.max_expanded = kNeighbourExpansions * capacity, .memory = &walked_});
@@ -602,33 +618,62 @@ void Driver::complete_pool(SearchStats& total, bool at_end) {
 }
 
 // Seconds to keep before the deadline for the final report of the pool, so that the files are
-// on disk by the deadline (plus the monitor's 20 ms poll), not long after it. It counts the
-// pool at its capacity, not its current size: the neighbour walk fills the pool after the
-// chains, and a reserve that grew with it would stop the walk as soon as it started (gen2000,
-// `learn --time 120`: 1 DAG expanded of the 1.45 s kept for it).
+// on disk by the deadline (plus the monitor's 20 ms poll), not long after it: the report of
+// the classes pooled now and of the DAGs it lists (as many as they hold, up to dag_capacity), at
+// the cost measured on a sample of the pool (cost_, report_cost.hpp), and room for the classes the
+// neighbour walk may still add, up to the pool's capacity but never more than the walk's own
+// share of the time (completion_share_). Without that room a reserve growing with the pool
+// stopped the walk as soon as it started (gen2000, `learn --time 120`: 1 DAG expanded of the
+// 1.45 s kept for it); room for a full pool at the measured cost would stop the chains at half
+// their time (kosarek, 52,631 classes of 190 variables: 7 s of classes and 3 s of listed DAGs
+// on an idle machine, `learn --time 20`).
 //
 // Under load (load_, other work on the machine) the report of what the pool holds now takes
 // load_.factor(1) times longer, so that part scales; the room kept for the classes the walk may
 // still add does not (andes, `learn --time 20` beside 4 busy processes: scaling it too stopped
 // the chains after 2.7 of 9 s with 1,063 classes pooled, and the run 5 s early).
 double Driver::reserve() const {
-  // The report lists the pool's classes and up to dag_capacity of their DAGs (a class holds
-  // one DAG or more, so that many DAGs at most once the classes are as many).
+  // The report lists the pool's classes and up to dag_capacity of their DAGs: as many as the
+  // classes hold, by the sample's sizes (all it may until a measurement says).
   const std::size_t n = cache_.n_vars();
   const std::size_t classes = o_.pool_capacity(n);  // never fewer than pool_.size()
-  const std::size_t dags =
-      o_.classes ? std::min(o_.dag_capacity(n), std::max<std::size_t>(classes, 1000)) : 0;
-  const auto seconds = [&](std::size_t kept) {
-    return report_rate_ * (static_cast<double>(kept) + kDagWeight * static_cast<double>(dags)) *
-           static_cast<double>(n);
+  const double listed = o_.classes ? static_cast<double>(o_.dag_capacity(n)) : 0;
+  const auto dags = [&](double kept) {
+    return cost_.members_per_class > 0 ? std::min(listed, kept * cost_.members_per_class) : listed;
   };
-  const double now = seconds(std::min(pool_.size(), classes)), full = seconds(classes);
+  const double kept = static_cast<double>(std::min(pool_.size(), classes));
+  const double now = cost_.seconds(kept, kListingAtScale * dags(kept), n);
+  const double later = std::min(
+      completion_share_,
+      cost_.seconds(static_cast<double>(classes) - kept,
+                    kListingAtScale * (dags(static_cast<double>(classes)) - dags(kept)), n));
   // Rank 0 of a shared run first pools every other process's classes (SearchPeers::merge).
   const double merged = static_cast<double>(peers_.processes() - 1) * static_cast<double>(classes) *
                         static_cast<double>(n);
   // The report writes on one thread (its summary uses them all): the slowdown of one thread.
-  return 0.05 + load_.factor(1) * (now + kMergeRate * merged / resolve_threads(o_.threads)) +
-         (full - now);
+  return 0.05 + load_.factor(1) * (now + kMergeRate * merged / resolve_threads(o_.threads)) + later;
+}
+
+// Measures the final report's cost (report_cost.hpp) when the pool has doubled since the last
+// measurement (or holds fewer than kMinReportSample classes), at most every kCostInterval
+// seconds: from the monitor while the chains run, and
+// from the neighbour walk's stop test after them (the walk fills most of a large pool: c20ng,
+// `learn --time 20`, held 1 class when the chains stopped).
+void Driver::update_cost(double now) {
+  const std::size_t size = pool_.size();
+  if (size == 0 || now - cost_time_ < kCostInterval) return;
+  // A small pool's sizes are measured again every interval: one class of few members may
+  // give way to one of thousands.
+  if (size < 2 * cost_pool_ && size >= kMinReportSample) return;
+  cost_pool_ = size;
+  cost_time_ = now;
+  const ReportCost cost = measure_report_cost(cache_, pool_, o_);
+  cost_.members_per_class = cost.members_per_class;
+  if (cost.measurements > 0) {
+    const int measured = cost_.measurements;
+    cost_ = cost;
+    cost_.measurements += measured;
+  }
 }
 
 // Until the chains end or the stop fires: tracks the best, prints progress, checkpoints.
@@ -645,6 +690,7 @@ void Driver::monitor() {
     }
     peers_.exchange(now, pool_, incumbent_ ? &*incumbent_ : nullptr);
     note_best(now);
+    update_cost(now);
     if (o_.progress && now - last_progress_ >= 2.0) {
       last_progress_ = now;
       progress_line("search");
@@ -654,10 +700,6 @@ void Driver::monitor() {
       PoolReport snap = make_report(cache_, pool_, o_);
       snap.seconds = now;
       checkpoint_(snap);
-      const double cells = (static_cast<double>(snap.classes.size()) +
-                            kDagWeight * static_cast<double>(snap.dags.size())) *
-                           static_cast<double>(cache_.n_vars());
-      if (cells >= 1e5) report_rate_ = 1.25 * (own_.elapsed() - now) / cells / load_.factor(1);
       if (o_.progress) progress_line("checkpoint written");
     }
   }

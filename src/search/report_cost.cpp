@@ -1,0 +1,88 @@
+// The search's report of its pool and its measured cost (report_cost.hpp).
+#include "search/report_cost.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/report_io.hpp"
+#include "parallel/slowdown.hpp"
+#include "pool/class_members.hpp"
+
+namespace bnsl {
+
+PoolReport make_report(const ScoreCache& cache, std::span<const PooledDag> pooled,
+                       const SearchOptions& o, std::size_t max_dags) {
+  PoolReport r;
+  const std::size_t n = cache.n_vars();
+  r.algorithm = to_string(o.algo);
+  const auto parents_of = [&](const Choices& choices) {
+    ParentSets parents(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      auto ps = cache.var(v).parents(choices[v]);
+      parents[v].assign(ps.begin(), ps.end());
+    }
+    return parents;
+  };
+  for (const PooledDag& d : pooled) {
+    if (o.classes) {
+      PoolClass& c = r.classes.emplace_back();
+      c.score = d.score;
+      c.dag = parents_of(d.choices);
+    } else  // every DAG kept; summarize() finds their classes
+      r.dags.push_back({d.score, parents_of(d.choices)});
+  }
+  if (o.classes) list_members(r, max_dags);
+  return r;
+}
+
+ReportCost measure_report_cost(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o,
+                               std::size_t sample_cells) {
+  ReportCost cost;
+  const std::size_t n = std::max<std::size_t>(cache.n_vars(), 1);
+  const std::size_t per_sample = std::max<std::size_t>(sample_cells / n, 1);
+  const std::vector<PooledDag> sample = pool.sample(per_sample);
+  if (sample.empty()) return cost;
+  const auto cells = [n](std::size_t count) {
+    return static_cast<double>(count) * static_cast<double>(n);
+  };
+  // The classes (or, without SearchOptions::classes, the DAGs whose classes summarize finds).
+  double t0 = thread_cpu_seconds();
+  double members = 0;  // the sampled classes' sizes, each at most dag_capacity
+  const std::size_t capacity = o.dag_capacity(cache.n_vars());
+  {
+    PoolReport r = make_report(cache, sample, o, 0);
+    summarize(r, 1);
+    const std::string text = pool_json_text(r);
+    for (const PoolClass& c : r.classes)
+      members += std::min(std::pow(10.0, c.log10_size), static_cast<double>(capacity));
+  }
+  double t1 = thread_cpu_seconds();
+  const double class_cell = std::max(t1 - t0, 1e-9) / cells(sample.size());
+  if (o.classes) cost.members_per_class = members / static_cast<double>(sample.size());
+  // A smaller sample (of a pool of fewer classes, while sample_cells allows more) gives the
+  // classes' sizes only: a report's fixed costs and cold caches would count as the classes'.
+  if (sample.size() < std::min(per_sample, kMinReportSample)) return cost;
+  cost.class_cell = class_cell;
+  const std::size_t dags = o.classes ? std::min(per_sample, capacity) : 0;
+  if (dags > 0) {
+    PoolReport r = make_report(cache, sample, o, 0);
+    t0 = thread_cpu_seconds();
+    list_members(r, dags);
+    PoolReport listed;  // the members alone, as the pool file lists them after the classes
+    listed.dags = std::move(r.dags);
+    const std::size_t count = listed.dags.size();
+    {
+      const std::string text = pool_json_text(listed);
+      listed.dags = {};
+    }
+    t1 = thread_cpu_seconds();
+    cost.dag_cell = std::max(t1 - t0, 1e-9) / cells(std::max<std::size_t>(count, 1));
+  }
+  cost.measurements = 1;
+  return cost;
+}
+
+}  // namespace bnsl
