@@ -215,7 +215,7 @@ constexpr double kMergeRate = 2.5e-7;
 // none: their sample errs long (it shares fewer chain components, and it runs beside the chains:
 // kosarek's classes measured 1.4e-6 s per cell, and their report cost 7e-7).
 constexpr double kListingAtScale = 1.75;
-// Seconds at least between two measurements of the report's cost.
+// Seconds at least between two measurements of a small pool's report cost.
 constexpr double kCostInterval = 1.0;
 // Neighbour completion expands at most this many pool capacities of DAGs (each held as a copy).
 constexpr std::size_t kNeighbourExpansions = 2;
@@ -246,9 +246,11 @@ void validate(const ScoreCache& cache) {
   }
 }
 
-// The report of the whole pool, up to dag_capacity members listed.
-PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o) {
-  PoolReport r = make_report(cache, pool.snapshot(), o, o.dag_capacity(cache.n_vars()));
+// The report of the whole pool, up to max_dags (default dag_capacity) members listed.
+PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o,
+                       std::optional<std::size_t> max_dags = std::nullopt) {
+  PoolReport r =
+      make_report(cache, pool.snapshot(), o, max_dags.value_or(o.dag_capacity(cache.n_vars())));
   r.variables = cache.names_or_defaults();
   r.epsilon = pool.epsilon();
   return r;
@@ -340,6 +342,7 @@ class Driver {
   void monitor();
   bool stalled(double now);
   double reserve() const;
+  std::size_t listable_dags() const;
   void update_cost(double now);
   double remaining() const { return std::min(own_.remaining(), stop_.remaining()); }
   void note_best(double now);
@@ -499,7 +502,8 @@ PoolReport Driver::run(SearchStats& total) {
   total.peer_networks = peers_.networks_received();
   total.peer_classes = peers_.classes_merged();
   note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exact best
-  PoolReport r = peers_.root() ? make_report(cache_, pool_, o_) : best_only_report();
+  PoolReport r =
+      peers_.root() ? make_report(cache_, pool_, o_, listable_dags()) : best_only_report();
   if (algorithm) r.algorithm = algorithm;
   r.optimal = optimal;
   r.complete = complete && !pool_.truncated();
@@ -654,17 +658,36 @@ double Driver::reserve() const {
   return 0.05 + load_.factor(1) * (now + kMergeRate * merged / resolve_threads(o_.threads)) + later;
 }
 
+// The DAGs the final report lists: dag_capacity, or as many as the time left allows at the
+// measured cost once the classes' report is paid, at least one. The reserve cannot always
+// cover the listing: 60 rows of 3,000 variables, `learn --time 8`, left the search 2 s, and the
+// pool's one class of 3,600 DAGs took 4 s to list (3,333 of them), report and free.
+std::size_t Driver::listable_dags() const {
+  const std::size_t n = cache_.n_vars(), capacity = o_.dag_capacity(n);
+  const double left = remaining();
+  if (!std::isfinite(left)) return capacity;
+  const double load = load_.factor(1);
+  const double classes = load * cost_.seconds(static_cast<double>(pool_.size()), 0, n);
+  const double per_dag = load * cost_.seconds(0, kListingAtScale, n);
+  const double fits = (left - 0.05 - classes) / per_dag;
+  return fits >= static_cast<double>(capacity)
+             ? capacity
+             : std::max<std::size_t>(1, static_cast<std::size_t>(std::max(0.0, fits)));
+}
+
 // Measures the final report's cost (report_cost.hpp) when the pool has doubled since the last
-// measurement (or holds fewer than kMinReportSample classes), at most every kCostInterval
-// seconds: from the monitor while the chains run, and
-// from the neighbour walk's stop test after them (the walk fills most of a large pool: c20ng,
-// `learn --time 20`, held 1 class when the chains stopped).
+// measurement, or every kCostInterval seconds while it holds fewer than kMinReportSample classes:
+// from the monitor while the chains run, and from the neighbour walk's stop test after them (the
+// walk fills most of a large pool: c20ng, `learn --time 20`, held 1 class when the chains stopped).
 void Driver::update_cost(double now) {
   const std::size_t size = pool_.size();
-  if (size == 0 || now - cost_time_ < kCostInterval) return;
-  // A small pool's sizes are measured again every interval: one class of few members may
-  // give way to one of thousands.
-  if (size < 2 * cost_pool_ && size >= kMinReportSample) return;
+  if (size == 0) return;
+  // A small pool's sizes are measured again every interval (one class of few members may give
+  // way to one of thousands); a larger one's each time it doubles, however soon: the chains
+  // can pool a thousand classes in a second, and each of c20ng's costs the report 5e-6 s per
+  // variable (beside 2 busy processes, a measurement a second lagged the pool's growth from
+  // 129 to 1,152 classes, and the run ended 8 s late).
+  if (size >= kMinReportSample ? size < 2 * cost_pool_ : now - cost_time_ < kCostInterval) return;
   cost_pool_ = size;
   cost_time_ = now;
   const ReportCost cost = measure_report_cost(cache_, pool_, o_);
