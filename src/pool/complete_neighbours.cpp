@@ -226,7 +226,7 @@ NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
     // Tested every 4,096 offers and at each admission: each class admitted adds to the final
     // report, whose reserve the stop test watches (c20ng beside 2 busy processes, 910
     // variables: 4,212 classes admitted between two tests every 4,096 offers, and a report
-    // of 30 s after a reserve of 5).
+    // of 30 s).
     if ((admitted || (out.offered & 4095) == 0) && should_stop()) out.stopped = true;
     return !out.stopped;
   };
