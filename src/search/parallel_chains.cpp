@@ -361,9 +361,9 @@ class Driver {
   std::atomic<bool> halt_{false};
   std::atomic<int> running_{0};
   std::atomic<std::uint64_t> climbs_{0};
-  // What the final report costs one thread on an idle machine (report_cost.hpp), measured by
-  // the monitor on a sample of the pool each time the pool has doubled (at most once a
-  // second); until then a guess.
+  // What the final report costs one thread on an idle machine (report_cost.hpp), measured on
+  // a sample of the pool each time the pool has doubled (a small pool every second; see
+  // update_cost); until then a guess.
   ReportCost cost_;
   std::size_t cost_pool_ = 0;  // the pool's size at the last measurement
   double cost_time_ = -1;      // and its time
