@@ -184,6 +184,16 @@ double sum_scores(const bnsl::ScoreCache& c, const std::vector<std::uint32_t>& c
   return s;
 }
 
+// Offers `count` random acyclic DAGs (random_acyclic_choices, from `seed`) to the pool.
+void offer_random_dags(const bnsl::ScoreCache& cache, bnsl::DagPool& pool, int count,
+                       std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (int t = 0; t < count; ++t) {
+    const bnsl::Choices ch = random_acyclic_choices(cache, rng);
+    pool.offer(sum_scores(cache, ch), bnsl::dag_hash(ch), ch);
+  }
+}
+
 // A random choice of entries (not checked for acyclicity: the pool does not check it).
 bnsl::Choices random_choices(const bnsl::ScoreCache& cache, std::mt19937_64& rng) {
   bnsl::Choices ch(cache.n_vars());
@@ -800,11 +810,7 @@ TEST_CASE("the pool keeps distinct DAGs within epsilon, re-trims, and caps", "[p
 TEST_CASE("a pool's sample spreads evenly over its classes, best first", "[pool]") {
   auto cache = random_cache(6, 6, 2, 17);
   bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(30.0), 1000, false);
-  std::mt19937_64 rng(3);
-  for (int t = 0; t < 300; ++t) {
-    const bnsl::Choices ch = random_acyclic_choices(cache, rng);
-    pool.offer(sum_scores(cache, ch), bnsl::dag_hash(ch), ch);
-  }
+  offer_random_dags(cache, pool, 300, 3);
   const auto snap = pool.snapshot();
   REQUIRE(snap.size() >= 10);
   CHECK(pool.sample(0).empty());
@@ -825,11 +831,7 @@ TEST_CASE("a pool's sample spreads evenly over its classes, best first", "[pool]
 TEST_CASE("the search's report of pooled DAGs, and the measured cost of a report", "[search]") {
   auto cache = random_cache(10, 6, 2, 23);
   bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(40.0), 1000);
-  std::mt19937_64 rng(9);
-  for (int t = 0; t < 400; ++t) {
-    const bnsl::Choices ch = random_acyclic_choices(cache, rng);
-    pool.offer(sum_scores(cache, ch), bnsl::dag_hash(ch), ch);
-  }
+  offer_random_dags(cache, pool, 400, 9);
   const auto snap = pool.snapshot();
   REQUIRE(snap.size() >= 16);
   bnsl::SearchOptions o;

@@ -47,7 +47,7 @@ void Slowdown::sample(int busy) {
 }
 
 void Slowdown::sample_thread() {
-  add(-1, seconds(CLOCK_THREAD_CPUTIME_ID));
+  add(-1, thread_cpu_seconds());
 }
 
 void Slowdown::add(int busy, double cpu) {

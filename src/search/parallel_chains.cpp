@@ -585,9 +585,7 @@ PoolReport Driver::best_only_report() const {
   DagPool best(cache_, Epsilon::epsilon(0), 1);
   const Choices choices = pool_.best_choices();
   best.offer(pool_.best(), dag_hash(choices), choices);
-  SearchOptions one = o_;
-  one.max_dags = 1;  // not every member of its class
-  return make_report(cache_, best, one);
+  return make_report(cache_, best, o_, 1);  // not every member of its class
 }
 
 // Neighbour completion (complete_neighbours.cpp) until the report's reserve before the deadline

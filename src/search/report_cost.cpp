@@ -48,39 +48,36 @@ ReportCost measure_report_cost(const ScoreCache& cache, const DagPool& pool, con
   const auto cells = [n](std::size_t count) {
     return static_cast<double>(count) * static_cast<double>(n);
   };
-  // The classes (or, without SearchOptions::classes, the DAGs whose classes summarize finds).
-  double t0 = thread_cpu_seconds();
+  // The classes (or, without SearchOptions::classes, the DAGs whose classes summarize finds):
+  // their report, summary and JSON, then (below, after the members) freeing them.
   double members = 0;  // the sampled classes' sizes, each at most dag_capacity
   const std::size_t capacity = o.dag_capacity(cache.n_vars());
-  {
-    PoolReport r = make_report(cache, sample, o, 0);
-    summarize(r, 1);
-    const std::string text = pool_json_text(r);
-    for (const PoolClass& c : r.classes)
-      members += std::min(std::pow(10.0, c.log10_size), static_cast<double>(capacity));
-  }
-  double t1 = thread_cpu_seconds();
-  const double class_cell = std::max(t1 - t0, 1e-9) / cells(sample.size());
+  const double t0 = thread_cpu_seconds();
+  PoolReport r = make_report(cache, sample, o, 0);
+  summarize(r, 1);
+  { const std::string text = pool_json_text(r); }
+  for (const PoolClass& c : r.classes)
+    members += std::min(std::pow(10.0, c.log10_size), static_cast<double>(capacity));
+  const double t1 = thread_cpu_seconds();
   if (o.classes) cost.members_per_class = members / static_cast<double>(sample.size());
   // A smaller sample (of a pool of fewer classes, while sample_cells allows more) gives the
   // classes' sizes only: a report's fixed costs and cold caches would count as the classes'.
   if (sample.size() < std::min(per_sample, kMinReportSample)) return cost;
-  cost.class_cell = class_cell;
+  // Their members: listed, written as the pool file lists them after the classes, freed.
   const std::size_t dags = o.classes ? std::min(per_sample, capacity) : 0;
+  std::size_t listed = 0;
   if (dags > 0) {
-    PoolReport r = make_report(cache, sample, o, 0);
-    t0 = thread_cpu_seconds();
     list_members(r, dags);
-    PoolReport listed;  // the members alone, as the pool file lists them after the classes
-    listed.dags = std::move(r.dags);
-    const std::size_t count = listed.dags.size();
-    {
-      const std::string text = pool_json_text(listed);
-      listed.dags = {};
-    }
-    t1 = thread_cpu_seconds();
-    cost.dag_cell = std::max(t1 - t0, 1e-9) / cells(std::max<std::size_t>(count, 1));
+    listed = r.dags.size();
+    PoolReport alone;
+    alone.dags = std::move(r.dags);
+    { const std::string text = pool_json_text(alone); }
   }
+  const double t2 = thread_cpu_seconds();
+  r = {};
+  const double t3 = thread_cpu_seconds();
+  cost.class_cell = std::max((t1 - t0) + (t3 - t2), 1e-9) / cells(sample.size());
+  if (dags > 0) cost.dag_cell = std::max(t2 - t1, 1e-9) / cells(std::max<std::size_t>(listed, 1));
   cost.measurements = 1;
   return cost;
 }
