@@ -3,7 +3,8 @@
 // (src/pool/orientations.*) against an independent enumeration: every orientation of a random
 // DAG's skeleton that is acyclic and has the same v-structures (Verma & Pearl 1990) is a
 // member of its class. Also graphs whose AMO counts are known in closed form, and the big
-// integers that hold them.
+// integers that hold them. With constraints (forbidden arcs, tiers), the same against the
+// enumerated members that satisfy them (Constraints::violation).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "bnsl/constraints.hpp"
 #include "bnsl/error.hpp"
 #include "pool/blocks.hpp"
 #include "pool/class_members.hpp"
@@ -158,13 +160,13 @@ TEST_CASE("mec size: random DAGs of up to 10 nodes against enumeration", "[mec]"
   CHECK(nontrivial > 50);  // not only trees and singletons
 }
 
-// Random DAGs of up to 10 nodes whose skeleton has at most 18 arcs (2^18 orientations), with
-// enough classes of more than two members.
+// Random DAGs of up to max_n (<= 10) nodes whose skeleton has at most 18 arcs (2^18
+// orientations), with enough classes of more than two members.
 template <typename Check>
-void for_random_classes(std::uint64_t seed, Check check) {
+void for_random_classes(std::uint64_t seed, Check check, int max_n = 10) {
   std::mt19937_64 rng(seed);
   int nontrivial = 0;
-  for (int n = 2; n <= 10; ++n)
+  for (int n = 2; n <= max_n; ++n)
     for (double density : {0.2, 0.4, 0.7})
       for (int rep = 0; rep < 8; ++rep) {
         const ParentSets g = random_dag(n, density, rng);
@@ -176,7 +178,7 @@ void for_random_classes(std::uint64_t seed, Check check) {
         INFO("n " << n << ", density " << density << ", rep " << rep);
         check(g, members);
       }
-  CHECK(nontrivial > 40);
+  CHECK(nontrivial > 4 * max_n);
 }
 
 TEST_CASE("class members: the covered-arc walk lists exactly the class", "[mec]") {
@@ -430,4 +432,247 @@ TEST_CASE("big uint: arithmetic and decimal text", "[mec]") {
   CHECK(BigUint(18446744073709551615ull).to_string() == "18446744073709551615");
   CHECK(std::abs(a.log10() - std::log10(1.5511210043330985984e25)) < 1e-9);
   CHECK_THROWS(BigUint(3) -= BigUint(4));
+}
+
+namespace {
+
+// The members that satisfy c.
+std::set<ParentSets> satisfying(const std::set<ParentSets>& members, const bnsl::Constraints& c) {
+  std::set<ParentSets> out;
+  for (const ParentSets& m : members)
+    if (!c.violation(m)) out.insert(m);
+  return out;
+}
+
+// Forbidden arcs: each reversible edge's direction against g with probability p (never an arc
+// of g), and a few pairs at random that g does not hold as arcs (most are no edge at all).
+bnsl::Constraints random_forbidden(const ParentSets& g, double p, std::mt19937_64& rng) {
+  const int n = static_cast<int>(g.size());
+  const bnsl::Cpdag e = bnsl::essential_graph(g);
+  std::set<std::pair<int, int>> arcs;
+  for (int v = 0; v < n; ++v)
+    for (int u : e.undirected[static_cast<std::size_t>(v)])
+      if (std::bernoulli_distribution(p)(rng))
+        arcs.insert(has_arc(g, u, v) ? std::pair(v, u) : std::pair(u, v));
+  for (int k = 0; k < 2 && n > 1; ++k) {
+    const int a = std::uniform_int_distribution<int>(0, n - 1)(rng);
+    const int b = std::uniform_int_distribution<int>(0, n - 1)(rng);
+    if (a != b && !has_arc(g, a, b)) arcs.insert({a, b});
+  }
+  bnsl::Constraints c;
+  c.forbidden.assign(arcs.begin(), arcs.end());
+  return c;
+}
+
+// Tiers consistent with g: along a topological order of g, the tier grows by one with
+// probability p; a variable is left out of the tiers with probability 0.2.
+bnsl::Constraints random_tiers(const ParentSets& g, double p, std::mt19937_64& rng) {
+  const std::size_t n = g.size();
+  std::vector<int> order, placed(n, 0);
+  while (order.size() < n)
+    for (std::size_t v = 0; v < n; ++v)
+      if (!placed[v] && std::all_of(g[v].begin(), g[v].end(), [&](int u) {
+            return placed[static_cast<std::size_t>(u)] != 0;
+          })) {
+        placed[v] = 1;
+        order.push_back(static_cast<int>(v));
+      }
+  bnsl::Constraints c;
+  c.tiers.assign(n, -1);
+  int tier = 0;
+  for (int v : order) {
+    if (std::bernoulli_distribution(p)(rng)) ++tier;
+    if (!std::bernoulli_distribution(0.2)(rng)) c.tiers[static_cast<std::size_t>(v)] = tier;
+  }
+  return c;
+}
+
+// The class of g under c against enumeration: size, fractions (exact, also through a cache
+// already holding the unconstrained components) and listed members. Returns the size.
+std::size_t check_constrained(const ParentSets& g, const std::set<ParentSets>& members,
+                              const bnsl::Constraints& c) {
+  ParentSets first = g;
+  for (auto& ps : first) std::sort(ps.begin(), ps.end());
+  REQUIRE(!c.violation(first));
+  const std::set<ParentSets> kept = satisfying(members, c);
+  REQUIRE(kept.count(first) == 1);
+  const bnsl::Cpdag e = bnsl::essential_graph(g);
+  bnsl::OrientationCache cache;
+  bnsl::edge_orientations(e, {}, &cache);
+  for (bnsl::OrientationCache* with : {static_cast<bnsl::OrientationCache*>(nullptr), &cache}) {
+    const bnsl::EdgeOrientations o = bnsl::edge_orientations(e, {}, with, &c);
+    CHECK(!o.size_estimated);
+    CHECK(o.sampled == 0);
+    CHECK(size_u64(o.size) == kept.size());
+    std::size_t reversible = 0;
+    for (const auto& u : e.undirected) reversible += u.size();
+    REQUIRE(o.fractions.size() * 2 == reversible);
+    for (const auto& [u, v, p] : o.fractions) {
+      INFO("edge " << u << " - " << v);
+      CHECK(std::fabs(p - fraction_with_arc(kept, u, v)) < 1e-9);
+    }
+  }
+  const std::vector<ParentSets> listed = bnsl::class_members(g, 1u << 20, &c);
+  const std::set<ParentSets> got(listed.begin(), listed.end());
+  CHECK(got.size() == listed.size());
+  CHECK(got == kept);
+  CHECK(listed.front() == first);
+  return kept.size();
+}
+
+}  // namespace
+
+TEST_CASE("constraints: forbidden arcs, class sizes, fractions and members against enumeration",
+          "[mec][constraints]") {
+  int restricted = 0;  // classes the constraints cut down, with more than one member left
+  for (std::uint64_t seed : {101, 102, 103})
+    for_random_classes(
+        seed,
+        [&](const ParentSets& g, const std::set<ParentSets>& members) {
+          std::mt19937_64 rng(seed * 1000 + members.size() + g.size());
+          for (double p : {0.2, 0.5}) {
+            const bnsl::Constraints c = random_forbidden(g, p, rng);
+            const std::size_t kept = check_constrained(g, members, c);
+            restricted += kept < members.size() && kept > 1;
+          }
+        },
+        8);
+  CHECK(restricted > 30);
+}
+
+TEST_CASE("constraints: tiers, class sizes, fractions and members against enumeration",
+          "[mec][constraints]") {
+  int restricted = 0;
+  for (std::uint64_t seed : {201, 202, 203})
+    for_random_classes(
+        seed,
+        [&](const ParentSets& g, const std::set<ParentSets>& members) {
+          std::mt19937_64 rng(seed * 1000 + members.size() + g.size());
+          for (double p : {0.15, 0.4}) {
+            const bnsl::Constraints c = random_tiers(g, p, rng);
+            const std::size_t kept = check_constrained(g, members, c);
+            restricted += kept < members.size() && kept > 1;
+          }
+        },
+        8);
+  CHECK(restricted > 30);
+}
+
+TEST_CASE("constraints: chordal graphs of many blocks against enumeration", "[mec][constraints]") {
+  // One chain component of many blocks: the constrained blocks combine as blocks.hpp says.
+  std::mt19937_64 rng(37);
+  int restricted = 0;
+  for (int n = 3; n <= 9; ++n)
+    for (int rep = 0; rep < 20; ++rep) {
+      const ParentSets g = random_chordal_amo(n, rng);
+      const std::set<ParentSets> members = brute_force_members(g);
+      INFO("n " << n << ", rep " << rep);
+      const bnsl::Constraints c =
+          rep % 2 ? random_forbidden(g, 0.3, rng) : random_tiers(g, 0.3, rng);
+      const std::size_t kept = check_constrained(g, members, c);
+      restricted += kept < members.size() && kept > 1;
+    }
+  CHECK(restricted > 30);
+}
+
+TEST_CASE("constraints: beyond the budget, sizes and fractions are estimated by sampling",
+          "[mec][constraints]") {
+  bnsl::OrientationLimits limits;
+  limits.max_subproblems = 0;  // every constrained component estimated
+  limits.samples = 4000;
+  int estimated = 0;
+  for (std::uint64_t seed : {301, 302})
+    for_random_classes(
+        seed,
+        [&](const ParentSets& g, const std::set<ParentSets>& members) {
+          std::mt19937_64 rng(seed * 1000 + members.size() + g.size());
+          const bnsl::Constraints c =
+              members.size() % 2 ? random_forbidden(g, 0.4, rng) : random_tiers(g, 0.3, rng);
+          const std::set<ParentSets> kept = satisfying(members, c);
+          const bnsl::Cpdag e = bnsl::essential_graph(g);
+          const bnsl::EdgeOrientations exact = bnsl::edge_orientations(e, {}, nullptr, &c);
+          const bnsl::EdgeOrientations o = bnsl::edge_orientations(e, limits, nullptr, &c);
+          REQUIRE(size_u64(exact.size) == kept.size());
+          // Estimated exactly when some component has a constrained edge; unconstrained
+          // components are then sampled as ever, with their counts exact.
+          bool constrained = false;
+          for (std::size_t v = 0; v < e.n_vars(); ++v)
+            for (int u : e.undirected[v])
+              constrained = constrained || !c.allowed(u, static_cast<int>(v)) ||
+                            !c.allowed(static_cast<int>(v), u);
+          CHECK(o.size_estimated == constrained);
+          if (!constrained) return;
+          ++estimated;
+          CHECK(o.sampled > 0);
+          // Importance weights w in (0, 1] with E[w] = q, the share of a component's AMOs that
+          // satisfy the constraints (at least the class's share): E[w^2] <= q bounds the sd of
+          // the count's relative error by 1 / sqrt(4000 q) (then rounded), and of a fraction by
+          // 0.5 / sqrt(4000 q), as 4000 q draws kept by rejection would.
+          const double q = static_cast<double>(kept.size()) / static_cast<double>(members.size());
+          const double tolerance = 5 / std::sqrt(4000 * q);
+          const double got = static_cast<double>(size_u64(o.size));
+          const double want = static_cast<double>(kept.size());
+          CHECK(got >= 1);
+          CHECK(std::fabs(got - want) <= tolerance * want + 1);
+          REQUIRE(o.fractions.size() == exact.fractions.size());
+          for (std::size_t i = 0; i < o.fractions.size(); ++i) {
+            const auto [u, v, p] = exact.fractions[i];
+            INFO("edge " << u << " - " << v);
+            CHECK(std::get<0>(o.fractions[i]) == u);
+            CHECK(std::get<1>(o.fractions[i]) == v);
+            CHECK(std::fabs(std::get<2>(o.fractions[i]) - p) <= tolerance * 0.5 + 1e-12);
+          }
+        },
+        8);
+  CHECK(estimated > 50);
+}
+
+TEST_CASE("constraints: a rare satisfying orientation, and classes with none",
+          "[mec][constraints]") {
+  // A clique of 9 in 9 tiers: one of its 9! AMOs satisfies them. Exactly with the default
+  // budget (only one root is allowed at each level), and estimated with none: every draw is
+  // that AMO, of weight 1 / 9! (where rejection would keep one draw in 9!).
+  const int n = 9;
+  ParentSets clique(n);
+  for (int v = 0; v < n; ++v)
+    for (int u = 0; u < v; ++u) clique[static_cast<std::size_t>(v)].push_back(u);
+  bnsl::Constraints tiers;
+  for (int v = 0; v < n; ++v) tiers.tiers.push_back(n - 1 - v);  // v -> u for u < v only
+  ParentSets order(n);                                           // the compliant member
+  for (int v = 0; v < n; ++v)
+    for (int u = v + 1; u < n; ++u) order[static_cast<std::size_t>(v)].push_back(u);
+  const bnsl::Cpdag e = bnsl::essential_graph(clique);
+  const bnsl::EdgeOrientations exact = bnsl::edge_orientations(e, {}, nullptr, &tiers);
+  CHECK(!exact.size_estimated);
+  CHECK(size_u64(exact.size) == 1);
+  bnsl::OrientationLimits limits;
+  limits.max_subproblems = 0;
+  limits.samples = 10;
+  const bnsl::EdgeOrientations estimated = bnsl::edge_orientations(e, limits, nullptr, &tiers);
+  CHECK(estimated.size_estimated);
+  CHECK(size_u64(estimated.size) == 1);
+  REQUIRE(exact.fractions.size() == static_cast<std::size_t>(n * (n - 1) / 2));
+  REQUIRE(estimated.fractions == exact.fractions);
+  for (const auto& [u, v, p] : exact.fractions) CHECK(p == 0);  // v -> u
+  const std::vector<ParentSets> listed = bnsl::class_members(order, 100, &tiers);
+  CHECK(listed == std::vector<ParentSets>{order});
+
+  // Constraints no member satisfies: size 0, the fractions over all members.
+  const ParentSets path = {{}, {0}, {1}};  // 0 - 1 - 2 reversible
+  bnsl::Constraints both;
+  both.forbidden = {{0, 1}, {1, 0}};
+  bnsl::Constraints collider;  // 0 -> 1 <- 2 is a v-structure
+  collider.forbidden = {{1, 0}, {1, 2}};
+  for (const bnsl::Constraints* c : {&both, &collider})
+    for (std::size_t budget : {std::size_t{0}, std::size_t{1024}}) {
+      bnsl::OrientationLimits l;
+      l.max_subproblems = budget;
+      const bnsl::EdgeOrientations o =
+          bnsl::edge_orientations(bnsl::essential_graph(path), l, nullptr, c);
+      CHECK(o.size.is_zero());
+      CHECK(!o.size_estimated);
+      REQUIRE(o.fractions.size() == 2);
+      // 0 -> 1 in 1 of the 3 members (sampled with no budget).
+      CHECK(std::fabs(std::get<2>(o.fractions[0]) - 1.0 / 3) < (budget == 0 ? 0.1 : 1e-12));
+    }
 }

@@ -1,15 +1,18 @@
 // Preferred arcs (bnsl::prefer_arcs, src/pool/prefer_arcs.cpp; the arc-list reader,
 // src/io/arcs.cpp): each class shows a member of most preferred weight, against brute force
 // over every DAG of 5 nodes grouped by skeleton and v-structures (tests/oracle.hpp); and the
-// reader's errors name the line and column.
+// reader's errors name the line and column. With constraints, the classes count and show only
+// members that satisfy them.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "bnsl/arcs.hpp"
+#include "bnsl/constraints.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
 #include "oracle.hpp"
@@ -48,17 +51,22 @@ std::string error_of(const std::string& text, bool weighted) {
   return "";
 }
 
-}  // namespace
-
-TEST_CASE("prefer arcs: each class shows a member of most weight (brute force, 5 nodes)",
-          "[pool][prefer]") {
-  // Every DAG of 5 nodes: all parent masks per node, acyclic ones.
+// Every DAG of 5 nodes (all parent masks per node, acyclic ones), by equivalence class.
+std::map<ClassKey, std::vector<Dag>> classes_of_five() {
   oracle::Families any(5);
   for (int v = 0; v < 5; ++v)
     for (Mask m = 0; m < 32; ++m)
       if (!(m >> v & 1)) any[static_cast<std::size_t>(v)].emplace_back(m, 0.0);
   std::map<ClassKey, std::vector<Dag>> classes;
   for (const auto& d : oracle::all_dags(any)) classes[oracle::class_key(d.dag)].push_back(d.dag);
+  return classes;
+}
+
+}  // namespace
+
+TEST_CASE("prefer arcs: each class shows a member of most weight (brute force, 5 nodes)",
+          "[pool][prefer]") {
+  const std::map<ClassKey, std::vector<Dag>> classes = classes_of_five();
   REQUIRE(classes.size() == 8782);  // equivalence classes of DAGs on 5 labelled nodes
   std::mt19937_64 rng(3);
   std::size_t improved = 0, rounds = 0;
@@ -93,7 +101,7 @@ TEST_CASE("prefer arcs: each class shows a member of most weight (brute force, 5
       const Dag shown = to_dag(r.classes[c].dag);
       CHECK(oracle::class_key(shown) == keys[c]);  // still a member of its class
       double best = -1e300;
-      for (const Dag& m : classes[keys[c]]) best = std::max(best, weight(m, arcs));
+      for (const Dag& m : classes.at(keys[c])) best = std::max(best, weight(m, arcs));
       CHECK(weight(shown, arcs) == Approx(best));
       improved += weight(shown, arcs) > weight(to_dag(r.dags[r.classes[c].first].parents), arcs);
     }
@@ -102,6 +110,61 @@ TEST_CASE("prefer arcs: each class shows a member of most weight (brute force, 5
   }
   CHECK(rounds == 30);
   CHECK(improved > 50);  // the preference changed many classes' DAGs
+}
+
+TEST_CASE("prefer arcs: with tiers, sizes count and members shown satisfy them (5 nodes)",
+          "[pool][prefer][constraints]") {
+  const std::map<ClassKey, std::vector<Dag>> classes = classes_of_five();
+  std::mt19937_64 rng(5);
+  std::size_t cut = 0;  // classes some of whose members the constraints exclude
+  for (int round = 0; round < 20; ++round) {
+    bnsl::Constraints c;  // three tiers over some variables, and a forbidden arc
+    for (int v = 0; v < 5; ++v) c.tiers.push_back(static_cast<int>(rng() % 4) - 1);
+    const int a = static_cast<int>(rng() % 5), b = static_cast<int>((a + 1 + rng() % 4) % 5);
+    c.forbidden = {{a, b}};
+    std::vector<bnsl::NamedArc> arcs;
+    for (int k = 0; k < 4; ++k) {
+      const int from = static_cast<int>(rng() % 5),
+                to = static_cast<int>((from + 1 + rng() % 4) % 5);
+      arcs.push_back({from, to, 0.5 + static_cast<double>(rng() % 4)});
+    }
+    const auto satisfying = [&](const ClassKey& k) {
+      std::vector<Dag> out;
+      for (const Dag& m : classes.at(k))
+        if (!c.violation(to_parents(m))) out.push_back(m);
+      return out;
+    };
+    bnsl::PoolReport r;
+    for (int v = 0; v < 5; ++v) r.variables.push_back("V" + std::to_string(v));
+    r.constraints = c;
+    std::vector<ClassKey> keys;
+    while (keys.size() < 30) {
+      auto it = classes.begin();
+      std::advance(it, static_cast<long>(rng() % classes.size()));
+      const std::vector<Dag> ok = satisfying(it->first);
+      if (ok.empty() || std::find(keys.begin(), keys.end(), it->first) != keys.end()) continue;
+      keys.push_back(it->first);
+      cut += ok.size() < it->second.size();
+      const Dag& m = ok[rng() % ok.size()];
+      r.dags.push_back({-1.0 * static_cast<double>(keys.size()), to_parents(m), -1});
+    }
+    bnsl::summarize(r, 1);
+    CHECK(r.sizes_estimated == 0);
+    REQUIRE(r.classes.size() == keys.size());
+    for (std::size_t k = 0; k < keys.size(); ++k)
+      CHECK(r.classes[k].size == std::to_string(satisfying(keys[k]).size()));
+    const bnsl::PreferSummary s = bnsl::prefer_arcs(r, arcs);
+    CHECK(s.partial == 0);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      const Dag shown = to_dag(r.classes[k].dag);
+      CHECK(oracle::class_key(shown) == keys[k]);
+      CHECK(!c.violation(r.classes[k].dag));
+      double best = -1e300;
+      for (const Dag& m : satisfying(keys[k])) best = std::max(best, weight(m, arcs));
+      CHECK(weight(shown, arcs) == Approx(best));
+    }
+  }
+  CHECK(cut > 100);
 }
 
 TEST_CASE("prefer arcs: the reader names the line and column of what is wrong", "[io][prefer]") {

@@ -82,6 +82,7 @@ struct CacheProvenance {
   std::size_t var_begin = 0;  // the variables explored: [var_begin, var_end)
   std::size_t var_end = 0;
   bool exhaustive = false;  // each of them explored to the end, unscreened (provably complete)
+  std::string constraints = "none";  // Constraints::fingerprint() of the forbidden arcs, tiers
 
   // True when two parts come from the same data, score and pruning (all but the variables
   // and exhaustive); otherwise `why` names the first field that differs.

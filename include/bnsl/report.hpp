@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bnsl/arcs.hpp"
+#include "bnsl/constraints.hpp"
 #include "bnsl/dataset.hpp"
 
 namespace bnsl {
@@ -80,6 +81,8 @@ struct PoolReport {
   // Reversible edges' orientations: chain components estimated from sampled members (0: all
   // exact), and the members drawn for each.
   std::size_t orientation_sampled = 0, orientation_samples = 0;
+  // Classes whose size under the constraints is estimated (sampled).
+  std::size_t sizes_estimated = 0;
   // A k-best list (bnsl exact --k-best, --k-best-classes): K asked (0: an epsilon list) and
   // what it counts. `dags` then holds the K best DAGs, or every DAG of the K best classes,
   // and those tied with the K-th; epsilon is OPT minus the last one's score, so a complete
@@ -87,8 +90,12 @@ struct PoolReport {
   std::size_t k_best = 0;
   bool k_best_classes = false;
   std::optional<PreferSummary> preferred;  // set by prefer_arcs()
-  std::string algorithm;                   // e.g. "asobs", "ilp"
-  double seconds = 0;                      // wall time of the run
+  // Forbidden arcs and tiers (bnsl/constraints.hpp): every DAG of the report satisfies them,
+  // and its classes are classes of the constrained space: sizes, listed members and edge
+  // orientations count only the DAGs of each Markov equivalence class that satisfy them.
+  Constraints constraints;
+  std::string algorithm;  // e.g. "asobs", "ilp"
+  double seconds = 0;     // wall time of the run
 };
 
 // Completes the classes and computes the edge probabilities. When report.classes is empty,

@@ -420,6 +420,7 @@ std::string provenance_header(const CacheProvenance& p) {
   line("candidates", std::to_string(p.candidates));
   line("vars", std::to_string(p.var_begin) + ":" + std::to_string(p.var_end));
   line("exhaustive", p.exhaustive ? "1" : "0");
+  if (p.constraints != "none") line("constraints", p.constraints);  // optional: none
   return out;
 }
 
@@ -440,6 +441,8 @@ bool CacheProvenance::same_run(const CacheProvenance& o, std::string& why) const
     return differs("max_parents", std::to_string(max_parents), std::to_string(o.max_parents));
   if (candidates != o.candidates)
     return differs("candidates", std::to_string(candidates), std::to_string(o.candidates));
+  if (constraints != o.constraints)
+    return differs("constraints (forbidden arcs, tiers)", constraints, o.constraints);
   return true;
 }
 
@@ -497,6 +500,8 @@ std::optional<CacheProvenance> read_jkl_provenance(const std::string& path) {
         fail("A:B with 0 <= A <= B");
       p.var_begin = static_cast<std::size_t>(a);
       p.var_end = static_cast<std::size_t>(b);
+    } else if (key == "constraints") {
+      p.constraints = std::string(value.text);
     } else if (key == "exhaustive") {
       if (value.text != "0" && value.text != "1") fail("0 or 1");
       p.exhaustive = value.text == "1";

@@ -180,6 +180,49 @@ std::string prefer_json(const PoolReport& r) {
          ", \"partial\": " + std::to_string(p.partial) + "}";
 }
 
+std::vector<std::pair<int, int>> parse_pairs(const json& j, const Field& f, long long n) {
+  std::vector<std::pair<int, int>> out;
+  for (std::size_t i = 0; i < array(j, f).size(); ++i) {
+    const json& pair = array(j[i], f.at(i));
+    if (pair.size() != 2) f.at(i).fail("expected a pair of variable indices");
+    out.emplace_back(static_cast<int>(integer(pair[0], f.at(i).at(0), 0, n - 1)),
+                     static_cast<int>(integer(pair[1], f.at(i).at(1), 0, n - 1)));
+  }
+  return out;
+}
+
+// null, or {"forbidden": [[from, to], ...], "tiers": [tier of each variable, -1: none] or null,
+// "classes": what a class counts}.
+std::string constraints_json(const PoolReport& r) {
+  const Constraints& c = r.constraints;
+  if (c.empty()) return "null";
+  std::string out = "{\"forbidden\": [";
+  for (std::size_t i = 0; i < c.forbidden.size(); ++i)
+    out += (i ? ", [" : "[") + std::to_string(c.forbidden[i].first) + ", " +
+           std::to_string(c.forbidden[i].second) + "]";
+  out += "], \"tiers\": " + (c.tiers.empty() ? std::string("null") : dump(json(c.tiers)));
+  out +=
+      ", \"classes\": \"each class counts, lists and orients only its DAGs that satisfy these "
+      "constraints\"}";
+  return out;
+}
+
+Constraints parse_constraints(const json& j, const Field& f, long long n) {
+  if (!j.is_object()) f.fail("expected an object or null");
+  Constraints c;
+  c.forbidden = parse_pairs(member(j, f, "forbidden"), f.at("forbidden"), n);
+  std::sort(c.forbidden.begin(), c.forbidden.end());
+  c.forbidden.erase(std::unique(c.forbidden.begin(), c.forbidden.end()), c.forbidden.end());
+  if (const json& t = member(j, f, "tiers", false); !t.is_null()) {
+    const Field g = f.at("tiers");
+    if (array(t, g).size() != static_cast<std::size_t>(n))
+      g.fail("expected one tier per variable (" + std::to_string(n) + ")");
+    for (std::size_t v = 0; v < t.size(); ++v)
+      c.tiers.push_back(static_cast<int>(integer(t[v], g.at(v), -1, 1'000'000)));
+  }
+  return c;
+}
+
 PoolDag parse_dag(const json& j, const Field& f, long long n) {
   if (!j.is_object()) f.fail("expected an object");
   PoolDag d;
@@ -199,17 +242,6 @@ EdgeProb parse_edge(const json& j, const Field& f, long long n) {
   if (const json& pe = member(j, f, "p_edge", false); !pe.is_null())
     e.p_edge = number(pe, f.at("p_edge"));
   return e;
-}
-
-std::vector<std::pair<int, int>> parse_pairs(const json& j, const Field& f, long long n) {
-  std::vector<std::pair<int, int>> out;
-  for (std::size_t i = 0; i < array(j, f).size(); ++i) {
-    const json& pair = array(j[i], f.at(i));
-    if (pair.size() != 2) f.at(i).fail("expected a pair of variable indices");
-    out.emplace_back(static_cast<int>(integer(pair[0], f.at(i).at(0), 0, n - 1)),
-                     static_cast<int>(integer(pair[1], f.at(i).at(1), 0, n - 1)));
-  }
-  return out;
 }
 
 PoolClass parse_class(const json& j, const Field& f, long long n, std::size_t dags) {
@@ -268,6 +300,8 @@ void parse_header(const json& j, const Field& f, PoolReport& r) {
     r.preferred =
         PreferSummary{count("arcs"), count("classes"), count("changed"), count("partial")};
   }
+  if (const json& c = member(j, f, "constraints", false); !c.is_null())
+    r.constraints = parse_constraints(c, f.at("constraints"), n);
   if (const json& a = member(j, f, "algorithm", false); !a.is_null())
     r.algorithm = text(a, f.at("algorithm"));
   if (const json& s = member(j, f, "seconds", false); !s.is_null())
@@ -315,12 +349,14 @@ void write_pool_json(std::ostream& os, const PoolReport& r) {
   out += ", \"optimal\": " + dump(r.optimal) + ", \"complete\": " + dump(r.complete);
   out += ",\n \"k_best\": " + k_best_json(r);
   out += ", \"prefer_arcs\": " + prefer_json(r);
+  out += ",\n \"constraints\": " + constraints_json(r);
   out += ",\n \"algorithm\": " + dump(r.algorithm) + ", \"seconds\": " + dump(r.seconds);
   out += ", \"class_count\": " + std::to_string(r.classes.size());
   out += ", \"dag_count\": " + dump(json(class_dag_count(r)));
   out += ", \"dags_listed\": " + std::to_string(r.dags.size());
   out += ",\n \"orientations\": {\"sampled_components\": " + std::to_string(r.orientation_sampled) +
-         ", \"samples\": " + std::to_string(r.orientation_samples) + "}";
+         ", \"samples\": " + std::to_string(r.orientation_samples) +
+         ", \"sizes_estimated\": " + std::to_string(r.sizes_estimated) + "}";
   out += ",\n \"classes\": [";
   for (std::size_t i = 0; i < r.classes.size(); ++i) {
     out += i ? ",\n  " : "\n  ";
@@ -384,6 +420,8 @@ PoolReport parse_pool_json(const std::string& text, const std::string& file) {
       r.orientation_sampled = o["sampled_components"].get<std::size_t>();
     if (o.contains("samples") && o["samples"].is_number_unsigned())
       r.orientation_samples = o["samples"].get<std::size_t>();
+    if (o.contains("sizes_estimated") && o["sizes_estimated"].is_number_unsigned())
+      r.sizes_estimated = o["sizes_estimated"].get<std::size_t>();
   }
   if (const json& edges = member(j, root, "edges", false); !edges.is_null()) {
     array(edges, root.at("edges"));

@@ -1,4 +1,5 @@
-// Class members by covered-arc reversals (class_members.hpp).
+// Class members by covered-arc reversals (class_members.hpp), with constraints those that
+// satisfy them.
 #include "pool/class_members.hpp"
 
 #include <xxhash.h>
@@ -6,9 +7,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 namespace bnsl {
 namespace {
+
+constexpr std::size_t kMinVisits = 100000;          // DAGs a constrained walk may visit ...
+constexpr std::size_t kVisitedFamilies = 1u << 23;  // ... unless they hold more parent lists
 
 std::uint64_t family_key(std::size_t v, const std::vector<int>& parents) {
   const std::uint64_t h = XXH3_64bits(parents.data(), parents.size() * sizeof(int));
@@ -35,24 +40,36 @@ bool covered(const std::vector<int>& pv, const std::vector<int>& pu, int u) {
 
 // A DAG's key is the XOR of its families' keys, so a reversal (which changes two families)
 // updates it in O(parents); a DAG is copied only when its key is new or needs confirming.
-std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max) {
-  std::vector<ParentSets> out;
-  if (max == 0) return out;
-  out.push_back(dag);
-  for (auto& ps : out.back()) std::sort(ps.begin(), ps.end());
+std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max,
+                                      const Constraints* constraints) {
+  if (max == 0) return {};
+  if (constraints && constraints->empty()) constraints = nullptr;
+  // The DAGs visited at most: the members listed, or, with constraints, more (the header).
+  std::size_t cap = max;
+  if (constraints) {
+    const std::size_t wide = max > SIZE_MAX / 64 ? SIZE_MAX : 64 * max;
+    const std::size_t by_size = kVisitedFamilies / std::max<std::size_t>(1, dag.size());
+    cap = std::max(max, std::min(std::max(wide, kMinVisits), by_size));
+  }
+  std::vector<ParentSets> walked;   // the DAGs visited, in order (the queue)
+  std::vector<std::size_t> listed;  // those listed (all of them without constraints)
+  walked.push_back(dag);
+  for (auto& ps : walked.back()) std::sort(ps.begin(), ps.end());
+  listed.push_back(0);
   std::vector<std::uint64_t> keys;
   {
     std::uint64_t h = 0;
-    for (std::size_t v = 0; v < out[0].size(); ++v) h ^= family_key(v, out[0][v]);
+    for (std::size_t v = 0; v < walked[0].size(); ++v) h ^= family_key(v, walked[0][v]);
     keys.push_back(h);
   }
   std::unordered_multimap<std::uint64_t, std::size_t> seen{{keys[0], 0}};
   std::vector<int> pu2, pv2;
-  for (std::size_t head = 0; head < out.size() && out.size() < max; ++head) {
-    const std::size_t n = out[head].size();
-    for (std::size_t v = 0; v < n && out.size() < max; ++v)
-      for (std::size_t k = 0; k < out[head][v].size() && out.size() < max; ++k) {
-        const ParentSets& cur = out[head];  // valid until out grows (below, then re-read)
+  const auto more = [&] { return listed.size() < max && walked.size() < cap; };
+  for (std::size_t head = 0; head < walked.size() && more(); ++head) {
+    const std::size_t n = walked[head].size();
+    for (std::size_t v = 0; v < n && more(); ++v)
+      for (std::size_t k = 0; k < walked[head][v].size() && more(); ++k) {
+        const ParentSets& cur = walked[head];  // valid until walked grows (below, then re-read)
         const int u = cur[v][k];
         const auto uu = static_cast<std::size_t>(u);
         if (!covered(cur[v], cur[uu], u)) continue;
@@ -66,7 +83,7 @@ std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max) {
         bool known = false;
         auto [lo, hi] = seen.equal_range(h);
         for (auto it = lo; it != hi && !known; ++it) {
-          const ParentSets& g = out[it->second];
+          const ParentSets& g = walked[it->second];
           known = g[v] == pv2 && g[uu] == pu2;
           for (std::size_t w = 0; w < n && known; ++w)
             if (w != v && w != uu) known = g[w] == cur[w];
@@ -75,11 +92,16 @@ std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max) {
         ParentSets g = cur;
         g[v] = pv2;
         g[uu] = pu2;
-        seen.emplace(h, out.size());
+        seen.emplace(h, walked.size());
         keys.push_back(h);
-        out.push_back(std::move(g));
+        if (!constraints || !constraints->violation(g)) listed.push_back(walked.size());
+        walked.push_back(std::move(g));
       }
   }
+  if (!constraints) return walked;
+  std::vector<ParentSets> out;
+  out.reserve(listed.size());
+  for (std::size_t i : listed) out.push_back(std::move(walked[i]));
   return out;
 }
 
@@ -93,7 +115,7 @@ void list_members(PoolReport& report, std::size_t max_dags) {
   report.dags.clear();
   for (std::size_t id = 0; id < report.classes.size() && report.dags.size() < max_dags; ++id) {
     const PoolClass& c = report.classes[id];
-    for (ParentSets& m : class_members(c.dag, max_dags - report.dags.size()))
+    for (ParentSets& m : class_members(c.dag, max_dags - report.dags.size(), &report.constraints))
       report.dags.push_back({c.score, std::move(m), static_cast<int>(id)});
   }
 }

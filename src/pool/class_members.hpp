@@ -1,12 +1,21 @@
 // The DAGs of a Markov equivalence class, listed from one of them.
 //
 //   std::vector<bnsl::ParentSets> m = bnsl::class_members(dag, 1000);   // dag first
+//   m = bnsl::class_members(dag, 1000, &report.constraints);  // only those satisfying them
 //
 // Every DAG of a class is reached from any other by reversals of covered arcs whose
 // intermediate DAGs stay in the class (Chickering 1995, theorem 2; u -> v is covered when
 // parents(v) = parents(u) + {u}): the members are walked breadth first from `dag`, which comes
 // first, up to `max` of them. Parent lists are sorted. No score is needed: BIC and BDeu give
 // every member of a class the same score.
+//
+// With constraints (forbidden arcs, tiers), only the members that satisfy them are listed (the
+// class of the constrained space; `dag` must satisfy them). Those need not be connected by
+// reversals among themselves (the path between two may pass through a DAG holding a forbidden
+// arc), so the walk still goes over the whole class and lists the compliant members it meets.
+// A huge class with few compliant members would keep it walking, so it visits at most
+// max(64 max, 100,000) DAGs, and fewer for many variables (at most about 8 million parent
+// lists in all); beyond that the list may miss compliant members.
 #pragma once
 
 #include <cstddef>
@@ -16,13 +25,15 @@
 
 namespace bnsl {
 
-std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max);
+std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max,
+                                      const Constraints* constraints = nullptr);
 
 // Whether the arc u -> v of dag (parent lists sorted) is covered: parents(v) = parents(u) + {u}.
 bool covered_arc(const ParentSets& dag, int u, int v);
 
 // Fills report.dags with the members of report.classes (each class's `dag` first), class by
-// class in order, at most max_dags in all, each with its class's score and id.
+// class in order, at most max_dags in all, each with its class's score and id; with
+// report.constraints, only the members that satisfy them.
 void list_members(PoolReport& report, std::size_t max_dags);
 
 }  // namespace bnsl

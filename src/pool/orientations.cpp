@@ -19,11 +19,26 @@
 // estimated instead from AMOs drawn uniformly by the same split: draw r with probability
 // #AMO_r / #AMO, then an AMO of each piece. Both are checked against brute force enumeration
 // in tests/test_mec_size.cpp.
+//
+// Constraints. A DAG of the class satisfies them when each of its components' AMOs holds no
+// disallowed arc, and an edge's constraint concerns its own component (and block) only, so
+// the count is still a product, and the blocks still combine as above with a_B(x) counting
+// B's allowed AMOs with source x. A component with no constrained edge goes the way above; in
+// one with, each constrained block is counted by the same split restricted to the roots whose
+// forced arcs are all allowed:
+//   #AMO_c(S) = sum over r of [r's forced arcs allowed] * product over pieces H of #AMO_c(H),
+// with the fractions weighed by #AMO_c,r / #AMO_c (a piece with no constrained edge is an
+// ordinary one). Beyond max_subproblems, the whole component is estimated from AMOs drawn by
+// the same restricted split, weighed by importance (estimate_allowed below). The shared cache
+// keys a component by its disallowed arcs too.
 #include "pool/orientations.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <map>
+#include <numbers>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -158,6 +173,9 @@ Graph induced(const Graph& g, const std::vector<int>& s) {
 struct OverBudget : std::exception {};
 
 using Fractions = std::map<std::pair<int, int>, double>;  // (u, v), u < v -> P(u -> v)
+using Arcs = std::vector<std::pair<int, int>>;
+// Whether the arc a -> b (indices of the graph at hand) may appear.
+using Allowed = std::function<bool(int, int)>;
 
 // One chain component: the exact recursion and the sampler, memoized by vertex set (indices
 // of the component's graph).
@@ -165,12 +183,14 @@ class ComponentOrientations {
  public:
   using Key = std::vector<int>;
 
-  ComponentOrientations(const Graph& g, std::size_t max_subproblems)
-      : g_(g), max_subproblems_(max_subproblems) {}
+  // allowed: the constraints, for the allowed_* members (null: every arc allowed).
+  ComponentOrientations(const Graph& g, std::size_t max_subproblems,
+                        const Allowed* allowed = nullptr)
+      : g_(g), max_subproblems_(max_subproblems), allowed_(allowed) {}
 
   const Fractions& exact(const Key& s) {
     if (auto it = fractions_.find(s); it != fractions_.end()) return it->second;
-    if (fractions_.size() >= max_subproblems_) throw OverBudget();
+    check_budget();
     Fractions f;
     const Split& sp = split(s);
     for (std::size_t r = 0; r < s.size(); ++r) add_rooted(s, r, sp.weight[r], f);
@@ -196,6 +216,79 @@ class ComponentOrientations {
     return counts_.emplace(s, count_amos(induced(g_, s))).first->second;
   }
 
+  // Whether no edge within s has a disallowed direction.
+  bool unconstrained(const Key& s) const {
+    if (!allowed_) return true;
+    for (int a : s)
+      for (int b : g_[static_cast<std::size_t>(a)])
+        if (a < b && std::binary_search(s.begin(), s.end(), b) &&
+            (!(*allowed_)(a, b) || !(*allowed_)(b, a)))
+          return false;
+    return true;
+  }
+
+  bool allowed(const Arcs& arcs) const {
+    return !allowed_ || std::all_of(arcs.begin(), arcs.end(),
+                                    [&](const auto& a) { return (*allowed_)(a.first, a.second); });
+  }
+
+  // The AMOs of s that hold no disallowed arc, per source s[r]: 0 when r's forced arcs are not
+  // all allowed, else the product of its pieces' allowed counts. Throws OverBudget beyond
+  // max_subproblems vertex sets (counted with exact's).
+  const std::vector<BigUint>& allowed_rooted_counts(const Key& s) {
+    if (auto it = allowed_counts_.find(s); it != allowed_counts_.end()) return it->second;
+    check_budget();
+    std::vector<BigUint> counts(s.size());
+    for (std::size_t r = 0; r < s.size(); ++r) {
+      const Split& sp = split(s);  // (a reference into splits_, stable as it grows)
+      if (!allowed(sp.arcs[r])) continue;
+      BigUint c(1);
+      for (const Key& piece : sp.pieces[r]) {
+        c *= allowed_count(piece);
+        if (c.is_zero()) break;
+      }
+      counts[r] = std::move(c);
+    }
+    return allowed_counts_.emplace(s, std::move(counts)).first->second;
+  }
+
+  BigUint allowed_count(const Key& s) {
+    if (unconstrained(s)) return count(s);
+    BigUint c;
+    for (const BigUint& x : allowed_rooted_counts(s)) c += x;
+    return c;
+  }
+
+  // P(u -> v) over the AMOs of s that hold no disallowed arc (every edge at 0 when none does).
+  const Fractions& allowed_exact(const Key& s) {
+    if (unconstrained(s)) return exact(s);
+    if (auto it = allowed_fractions_.find(s); it != allowed_fractions_.end()) return it->second;
+    const std::vector<BigUint>& rooted = allowed_rooted_counts(s);
+    const BigUint total = allowed_count(s);
+    Fractions f = zero_fractions(s);
+    if (!total.is_zero()) {
+      const double log10_total = total.log10();
+      for (std::size_t r = 0; r < s.size(); ++r)
+        if (!rooted[r].is_zero())
+          add_allowed_rooted(s, r, std::pow(10.0, rooted[r].log10() - log10_total), f);
+    }
+    return allowed_fractions_.emplace(s, std::move(f)).first->second;
+  }
+
+  // The same over those whose source is s[r].
+  Fractions allowed_rooted(const Key& s, std::size_t r) {
+    Fractions f = zero_fractions(s);
+    if (unconstrained(s))
+      add_rooted(s, r, 1.0, f);
+    else if (!allowed_rooted_counts(s)[r].is_zero())
+      add_allowed_rooted(s, r, 1.0, f);
+    return f;
+  }
+
+  BigUint allowed_rooted_count(const Key& s, std::size_t r) {
+    return unconstrained(s) ? rooted_count(s, r) : allowed_rooted_counts(s)[r];
+  }
+
   // Draws an AMO of the vertex set s uniformly; appends its arcs.
   void sample(const Key& s, std::mt19937_64& rng, std::vector<std::pair<int, int>>& arcs) {
     const Split& sp = split(s);
@@ -203,6 +296,34 @@ class ComponentOrientations {
     std::size_t r = 0;
     while (r + 1 < s.size() && u >= sp.weight[r]) u -= sp.weight[r++];
     sample_rooted(s, r, rng, arcs);
+  }
+
+  // Draws an AMO of s as sample() does, but each set's root only among those whose forced arcs
+  // are all allowed, so that every AMO drawn holds no disallowed arc (sequential importance
+  // sampling); appends its arcs. Returns the log of its weight, the product over the sets
+  // split of the allowed roots' share of their AMOs, which is #AMO(s)^-1 over the probability
+  // of the draw; -infinity when a set has no allowed root (the draw is abandoned).
+  double sample_allowed(const Key& s, std::mt19937_64& rng, Arcs& arcs) {
+    const Split& sp = split(s);
+    double mass = 0;
+    for (std::size_t r = 0; r < s.size(); ++r)
+      if (sp.ok[r]) mass += sp.weight[r];
+    if (!(mass > 0)) return -std::numeric_limits<double>::infinity();
+    double u = std::uniform_real_distribution<double>(0, mass)(rng);
+    std::size_t pick = 0;
+    for (std::size_t r = 0; r < s.size(); ++r) {
+      if (!sp.ok[r]) continue;
+      pick = r;
+      if (u < sp.weight[r]) break;
+      u -= sp.weight[r];
+    }
+    arcs.insert(arcs.end(), sp.arcs[pick].begin(), sp.arcs[pick].end());
+    double log_weight = std::log(mass);
+    for (const Key& piece : sp.pieces[pick]) {
+      log_weight += sample_allowed(piece, rng, arcs);
+      if (std::isinf(log_weight)) break;
+    }
+    return log_weight;
   }
 
   // Draws an AMO of s with source s[r] uniformly; appends its arcs.
@@ -214,6 +335,28 @@ class ComponentOrientations {
   }
 
  private:
+  void check_budget() const {
+    if (fractions_.size() + allowed_counts_.size() >= max_subproblems_) throw OverBudget();
+  }
+
+  // Every edge within s, at 0.
+  Fractions zero_fractions(const Key& s) const {
+    Fractions f;
+    for (int a : s)
+      for (int b : g_[static_cast<std::size_t>(a)])
+        if (a < b && std::binary_search(s.begin(), s.end(), b)) f[{a, b}] = 0;
+    return f;
+  }
+
+  // Adds w * P(u -> v | source s[r]) over the allowed AMOs to f (r's forced arcs allowed).
+  void add_allowed_rooted(const Key& s, std::size_t r, double w, Fractions& f) {
+    const Split& sp = split(s);
+    for (const auto& [a, b] : sp.arcs[r])
+      if (a < b) f[{a, b}] += w;
+    for (const Key& piece : sp.pieces[r])
+      for (const auto& [edge, p] : allowed_exact(piece)) f[edge] += w * p;
+  }
+
   // Adds w * P(u -> v | source s[r]) to f for every edge of s.
   void add_rooted(const Key& s, std::size_t r, double w, Fractions& f) {
     const Split& sp = split(s);
@@ -230,6 +373,7 @@ class ComponentOrientations {
     std::vector<double> weight;                          // #AMO_r / #AMO
     std::vector<std::vector<std::pair<int, int>>> arcs;  // forced arcs (component indices)
     std::vector<std::vector<Key>> pieces;                // pieces (component indices)
+    std::vector<char> ok;                                // its forced arcs all allowed
   };
 
   const Split& split(const Key& s) {
@@ -250,6 +394,7 @@ class ComponentOrientations {
         pieces.push_back(std::move(piece));
       }
       sp.weight.push_back(std::pow(10.0, log10_count - total));
+      sp.ok.push_back(allowed(arcs));
       sp.arcs.push_back(std::move(arcs));
       sp.pieces.push_back(std::move(pieces));
     }
@@ -258,9 +403,12 @@ class ComponentOrientations {
 
   const Graph& g_;
   std::size_t max_subproblems_;
+  const Allowed* allowed_;
   std::map<Key, BigUint> counts_;
   std::map<Key, Split> splits_;
   std::map<Key, Fractions> fractions_;
+  std::map<Key, std::vector<BigUint>> allowed_counts_;  // constrained sets, per root
+  std::map<Key, Fractions> allowed_fractions_;
 };
 
 // Every edge of h at 0, then 1/samples for each of `samples` orientations drawn by `draw`
@@ -284,7 +432,9 @@ Fractions sampled_fractions(const Graph& h, std::size_t samples, Draw&& draw) {
 // One block of a chain component (blocks.hpp): its AMO count, its edges' fractions over all
 // its AMOs, and, for each vertex x of it through which the source may lie outside it, the
 // AMOs with source x (a_B(x)) and the fractions over them. Exact, or sampled beyond
-// max_subproblems (`salt`: the block's first vertex id, which seeds its draws).
+// max_subproblems (`salt`: the block's first vertex id, which seeds its draws). With `allowed`
+// (block-local) and a constrained edge in the block, all of these count the allowed AMOs only,
+// exactly; beyond max_subproblems it throws OverBudget (the component is then estimated whole).
 struct BlockOrientations {
   BigUint count;
   Fractions all;
@@ -293,10 +443,23 @@ struct BlockOrientations {
 };
 
 BlockOrientations orient_block(const Graph& h, const std::vector<int>& sources,
-                               const OrientationLimits& limits, std::uint64_t salt) {
+                               const OrientationLimits& limits, std::uint64_t salt,
+                               const Allowed* allowed) {
   BlockOrientations out;
   std::vector<int> all(h.size());
   std::iota(all.begin(), all.end(), 0);
+  if (allowed) {
+    ComponentOrientations co(h, limits.max_subproblems, allowed);
+    if (!co.unconstrained(all)) {
+      out.count = co.allowed_count(all);
+      out.all = co.allowed_exact(all);
+      for (int x : sources) {
+        const auto r = static_cast<std::size_t>(x);
+        out.from[x] = {co.allowed_rooted_count(all, r), co.allowed_rooted(all, r)};
+      }
+      return out;
+    }
+  }
   ComponentOrientations co(h, limits.max_subproblems);
   out.count = co.count(all);
   try {
@@ -321,9 +484,12 @@ BlockOrientations orient_block(const Graph& h, const std::vector<int>& sources,
 // a_B(x) O_B / #AMO (blocks.hpp) plus, for a cut vertex x, the weight of every source beyond
 // it: the subtrees hanging at x below B, or, for B's parent cut vertex, all that lies outside
 // B's subtree. Summed over x, the own weights give B's fractions over all its AMOs times
-// O_B #AMO(B) / #AMO, so only the cut vertices need their rooted fractions.
+// O_B #AMO(B) / #AMO, so only the cut vertices need their rooted fractions. With `allowed`
+// (g's indices), of the AMOs that hold no disallowed arc (count 0 and no fractions when none
+// does); throws OverBudget when a constrained block needs more than max_subproblems sets.
 OrientationCache::Entry orient_component(const Graph& g, const std::vector<int>& ids,
-                                         const OrientationLimits& limits) {
+                                         const OrientationLimits& limits,
+                                         const Allowed* allowed = nullptr) {
   const BlockTree t = block_tree(g);
   const std::size_t m = t.blocks.size();
   const auto local = [&](std::size_t b, int v) {
@@ -338,14 +504,20 @@ OrientationCache::Entry orient_component(const Graph& g, const std::vector<int>&
     for (int x : t.children[b]) sources.push_back(local(b, t.cut[x]));
     std::sort(sources.begin(), sources.end());
     sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
-    blocks[b] = orient_block(induced(g, t.blocks[b]), sources, limits,
-                             static_cast<std::uint64_t>(ids[t.blocks[b].front()]));
+    const auto& vs = t.blocks[b];
+    const Allowed local = [&](int x, int y) {
+      return (*allowed)(vs[static_cast<std::size_t>(x)], vs[static_cast<std::size_t>(y)]);
+    };
+    blocks[b] =
+        orient_block(induced(g, vs), sources, limits, static_cast<std::uint64_t>(ids[vs.front()]),
+                     allowed ? &local : nullptr);
     counts[b] = blocks[b].count;
   }
   const BlockCounts bc =
       combine_blocks(t, counts, [&](int b, int x) { return blocks[b].from.at(local(b, x)).first; });
   OrientationCache::Entry entry;
   entry.count = bc.total;
+  if (entry.count.is_zero()) return entry;  // constraints that no AMO satisfies
   // Shares of all sources: O_B * c / #AMO.
   const double log_total = bc.total.log10();
   const auto share = [&](std::size_t b, const BigUint& c) {
@@ -377,6 +549,99 @@ OrientationCache::Entry orient_component(const Graph& g, const std::vector<int>&
     entry.fractions.emplace_back(edge.first, edge.second, std::clamp(p, 0.0, 1.0));
   return entry;
 }
+
+// 10^l rounded, at least 1: exactly below 2^53 (up to the double's rounding), else to 15
+// significant digits.
+BigUint from_log10(double l) {
+  if (l < 15.9)
+    return BigUint(
+        std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(std::pow(10.0, l)))));
+  const int e = static_cast<int>(std::floor(l)) - 15;
+  BigUint out(static_cast<std::uint64_t>(std::llround(std::pow(10.0, l - e))));
+  for (int i = 0; i < e; ++i) out *= 10u;
+  return out;
+}
+
+// A constrained component beyond the budget: `samples` AMOs of the whole component drawn by
+// sample_allowed, each with its weight w. Importance sampling: #AMO_c = #AMO(g) E[w], and
+// P(u -> v) is the weighted share of the draws with u -> v. (Plain rejection of uniform draws
+// would need about #AMO / #AMO_c draws per kept one: a clique of 9 in 9 tiers keeps one AMO in
+// 362,880; on a 20-clique with 20 forbidden arcs, minutes.) No draw is abandoned when some AMO
+// satisfies the constraints: every piece, an induced subgraph, then has one too (that AMO's
+// restriction), and the source of that one is an allowed root (its forced arcs are in every AMO
+// with that source). So the first draw tells whether any does; count 0 when none does.
+OrientationCache::Entry estimate_allowed(const Graph& g, const std::vector<int>& ids,
+                                         const OrientationLimits& limits, const Allowed& allowed) {
+  std::vector<int> all(g.size());
+  std::iota(all.begin(), all.end(), 0);
+  ComponentOrientations co(g, 0, &allowed);
+  std::mt19937_64 rng(limits.seed ^
+                      (0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(ids.front()) + 1)));
+  // The weights relative to the largest log weight `top`, summed: over all draws (`mass`) and
+  // per edge u - v, u < v, over the draws with u -> v.
+  double top = -std::numeric_limits<double>::infinity(), mass = 0;
+  std::map<std::pair<int, int>, double> forward;
+  const std::size_t draws = std::max<std::size_t>(1, limits.samples);
+  OrientationCache::Entry entry;
+  entry.sampled = entry.estimated = true;
+  Arcs arcs;
+  for (std::size_t k = 0; k < draws; ++k) {
+    arcs.clear();
+    const double log_weight = co.sample_allowed(all, rng, arcs);
+    if (std::isinf(log_weight)) return entry;  // count 0: no AMO satisfies the constraints
+    if (log_weight > top) {
+      const double rescale = std::exp(top - log_weight);
+      mass *= rescale;
+      for (auto& [edge, w] : forward) w *= rescale;
+      top = log_weight;
+    }
+    const double w = std::exp(log_weight - top);
+    mass += w;
+    for (const auto& [a, b] : arcs)
+      if (a < b) forward[{a, b}] += w;
+  }
+  const double mean = top + std::log(mass / static_cast<double>(draws));  // log E[w]
+  entry.count = from_log10(co.count(all).log10() + mean / std::numbers::ln10);
+  for (std::size_t v = 0; v < g.size(); ++v)
+    for (int w : g[v])
+      if (static_cast<int>(v) < w) {
+        auto it = forward.find({static_cast<int>(v), w});
+        const double p = it == forward.end() ? 0.0 : it->second / mass;
+        entry.fractions.emplace_back(static_cast<int>(v), w, std::clamp(p, 0.0, 1.0));
+      }
+  return entry;
+}
+
+// A component with a constrained edge (ids: its vertices' variable ids): exactly by blocks, or
+// estimated beyond the budget. When no AMO satisfies the constraints (no reported class is
+// such), its count is 0 and its fractions are over all its AMOs.
+OrientationCache::Entry orient_constrained(const Graph& g, const std::vector<int>& ids,
+                                           const OrientationLimits& limits,
+                                           const Constraints& constraints) {
+  const Allowed allowed = [&](int a, int b) {
+    return constraints.allowed(ids[static_cast<std::size_t>(a)], ids[static_cast<std::size_t>(b)]);
+  };
+  OrientationCache::Entry entry;
+  try {
+    entry = orient_component(g, ids, limits, &allowed);
+  } catch (const OverBudget&) {
+    entry = estimate_allowed(g, ids, limits, allowed);
+  }
+  if (!entry.count.is_zero()) return entry;
+  entry = orient_component(g, ids, limits);
+  entry.count = BigUint();
+  return entry;
+}
+
+// The arcs along g's edges that are not allowed (g's indices; ids: its vertices' variable ids).
+Arcs disallowed_arcs(const Graph& g, const std::vector<int>& ids, const Constraints& constraints) {
+  Arcs out;
+  for (std::size_t v = 0; v < g.size(); ++v)
+    for (int w : g[v])
+      if (!constraints.allowed(ids[v], ids[static_cast<std::size_t>(w)]))
+        out.emplace_back(static_cast<int>(v), w);
+  return out;
+}
 }  // namespace
 
 RootedSplit rooted_split(const std::vector<std::vector<int>>& adjacency, int root) {
@@ -400,7 +665,8 @@ void OrientationCache::put(std::vector<int> key, Entry entry) {
 }
 
 EdgeOrientations edge_orientations(const Cpdag& cpdag, const OrientationLimits& limits,
-                                   OrientationCache* cache) {
+                                   OrientationCache* cache, const Constraints* constraints) {
+  if (constraints && constraints->empty()) constraints = nullptr;
   EdgeOrientations out;
   const std::size_t n = cpdag.n_vars();
   Graph und(n);  // the reversible edges, symmetric
@@ -430,14 +696,19 @@ EdgeOrientations edge_orientations(const Cpdag& cpdag, const OrientationLimits& 
     }
     std::sort(comp.begin(), comp.end());
     const Graph g = induced(und, comp);  // sorted comp: local order = id order
-    std::vector<int> key(comp);          // the component: its vertices, then its adjacency rows
+    // The key: the component's vertices, its adjacency rows, and its disallowed arcs.
+    std::vector<int> key(comp);
     for (const auto& row : g) {
       key.push_back(-1);
       key.insert(key.end(), row.begin(), row.end());
     }
+    const Arcs disallowed = constraints ? disallowed_arcs(g, comp, *constraints) : Arcs();
+    key.push_back(-2);
+    for (const auto& [a, b] : disallowed) key.insert(key.end(), {a, b});
     OrientationCache::Entry entry;
     if (!cache || !cache->find(key, entry)) {
-      entry = orient_component(g, comp, limits);
+      entry = disallowed.empty() ? orient_component(g, comp, limits)
+                                 : orient_constrained(g, comp, limits, *constraints);
       if (cache) cache->put(std::move(key), entry);
     }
     out.size *= entry.count;
@@ -445,6 +716,7 @@ EdgeOrientations edge_orientations(const Cpdag& cpdag, const OrientationLimits& 
       ++out.sampled;
       out.samples = limits.samples;
     }
+    out.size_estimated = out.size_estimated || entry.estimated;
     for (const auto& [a, b, p] : entry.fractions) out.fractions.emplace_back(comp[a], comp[b], p);
   }
   std::sort(out.fractions.begin(), out.fractions.end());

@@ -10,7 +10,9 @@
 // earliest among equals, so the class's own DAG wins ties); when the class holds more members
 // than were walked, the heaviest is then improved by reversals of covered arcs while one adds
 // weight (a local optimum, said so: PreferSummary::partial). The best network written as BIF
-// and DOT is the first class's DAG, so it follows the preference too.
+// and DOT is the first class's DAG, so it follows the preference too. With constraints
+// (report.constraints), the members walked and the reversals climbed are those that satisfy
+// them, so the member shown does too.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -42,14 +44,16 @@ void reverse(ParentSets& g, int u, int v) {
   pu.insert(std::upper_bound(pu.begin(), pu.end(), v), v);
 }
 
-// Reversals of covered arcs while one adds weight; returns the weight reached.
-double climb(ParentSets& g, const std::vector<NamedArc>& arcs, double w) {
+// Reversals of covered arcs into allowed arcs while one adds weight; returns the weight reached.
+double climb(ParentSets& g, const std::vector<NamedArc>& arcs, const Constraints& constraints,
+             double w) {
   for (bool better = true; better;) {
     better = false;
     for (std::size_t v = 0; v < g.size() && !better; ++v)
       for (std::size_t k = 0; k < g[v].size() && !better; ++k) {
         const int u = g[v][k];
-        if (!covered_arc(g, u, static_cast<int>(v))) continue;
+        if (!covered_arc(g, u, static_cast<int>(v)) || !constraints.allowed(static_cast<int>(v), u))
+          continue;
         reverse(g, u, static_cast<int>(v));
         const double x = weight_of(g, arcs);
         if (x > w + 1e-12) {
@@ -80,8 +84,8 @@ PreferSummary prefer_arcs(PoolReport& report, const std::vector<NamedArc>& arcs)
     ParentSets dag = c.dag;
     for (auto& p : dag) std::sort(p.begin(), p.end());
     const double before = weight_of(dag, arcs);
-    const std::vector<ParentSets> members =
-        class_members(dag, std::min(kMembers, std::max<std::size_t>(1, budget)));
+    const std::vector<ParentSets> members = class_members(
+        dag, std::min(kMembers, std::max<std::size_t>(1, budget)), &report.constraints);
     budget -= std::min(budget, members.size());
     std::size_t best = 0;
     double w = before;
@@ -91,10 +95,11 @@ PreferSummary prefer_arcs(PoolReport& report, const std::vector<NamedArc>& arcs)
         best = i;
       }
     dag = members[best];
-    // Fewer members walked than the class holds (sizes are exact decimals).
+    // Fewer members walked than the class holds (sizes are decimals, exact unless estimated
+    // under constraints: summarize's sizes_estimated).
     const bool all = !c.size.empty() && c.size.size() < 20 && std::stoull(c.size) <= members.size();
     if (!all) {
-      w = climb(dag, arcs, w);
+      w = climb(dag, arcs, report.constraints, w);
       ++s.partial;
     }
     if (w > before + 1e-12) {

@@ -8,6 +8,11 @@
 // from its essential graph: the product of its chain components' AMO counts (Clique-Picking,
 // pool/mec_size.cpp), computed once per component shared by several classes.
 //
+// Constraints (report.constraints: forbidden arcs, tiers). The classes are then classes of the
+// constrained space: a class's size and its edges' orientation fractions count only its DAGs
+// that hold no disallowed arc (pool/orientations.cpp), exactly, or, for a class whose count
+// needs too many subproblems, estimated from sampled DAGs (report.sizes_estimated counts them).
+//
 // Edge probabilities. Class c weighs w(c) = size(c) * exp(s(c) - s_best): each of its DAGs
 // weighs exp(s - s_best), the posterior odds against the best DAG under a uniform structure
 // prior restricted to the pool's classes (BIC and BDeu approximate the log marginal
@@ -39,9 +44,10 @@ std::uint64_t arc_key(int from, int to) {
 }
 
 // The CPDAG and size of class c, from c.dag, and the orientation fractions of its reversible
-// edges; its CPDAG's encoding into *code when code is not null.
+// edges (of its DAGs that satisfy `constraints`, when not null); its CPDAG's encoding into
+// *code when code is not null.
 EdgeOrientations describe_class(PoolClass& c, OrientationCache& cache,
-                                std::vector<std::uint32_t>* code) {
+                                std::vector<std::uint32_t>* code, const Constraints* constraints) {
   const Cpdag e = essential_graph(c.dag);
   c.arcs.clear();
   c.edges.clear();
@@ -55,8 +61,9 @@ EdgeOrientations describe_class(PoolClass& c, OrientationCache& cache,
   std::sort(c.edges.begin(), c.edges.end());
   if (code) *code = e.encode();
   // The size is the product of the chain components' AMO counts, which the orientations
-  // count (per component, shared across classes) as mec_size would.
-  EdgeOrientations o = edge_orientations(e, {}, &cache);
+  // count (per component, shared across classes) as mec_size would, or their AMOs that
+  // satisfy the constraints.
+  EdgeOrientations o = edge_orientations(e, {}, &cache, constraints);
   c.size = o.size.to_string();
   c.log10_size = o.size.log10();
   return o;
@@ -137,6 +144,7 @@ void summarize(PoolReport& report, int threads) {
   report.edges.clear();
   report.mec_count = 0;
   report.orientation_sampled = report.orientation_samples = 0;
+  report.sizes_estimated = 0;
   if (report.classes.empty()) {
     if (report.dags.empty()) return;
     MecIndex index(report.dags);
@@ -156,9 +164,11 @@ void summarize(PoolReport& report, int threads) {
   std::vector<std::vector<std::uint32_t>> codes(classify ? report.classes.size() : 0);
   std::vector<EdgeOrientations> described(report.classes.size());
   OrientationCache cache;
+  const Constraints* constraints = report.constraints.empty() ? nullptr : &report.constraints;
   parallel_for(static_cast<long>(report.classes.size()), threads, 16, [&](long id) {
     const auto c = static_cast<std::size_t>(id);
-    described[c] = describe_class(report.classes[c], cache, classify ? &codes[c] : nullptr);
+    described[c] =
+        describe_class(report.classes[c], cache, classify ? &codes[c] : nullptr, constraints);
   });
   if (classify) classify_listed(report, codes, threads);
   for (auto& c : report.classes) c.members = 0;
@@ -167,11 +177,13 @@ void summarize(PoolReport& report, int threads) {
     ++c.members;
     c.first = i;
   }
-  for (const EdgeOrientations& d : described)
+  for (const EdgeOrientations& d : described) {
     if (d.sampled > 0) {
       report.orientation_sampled += d.sampled;
       report.orientation_samples = d.samples;
     }
+    report.sizes_estimated += d.size_estimated;
+  }
   report.mec_count = static_cast<int>(report.classes.size());
   report.edges = edge_probabilities(report.classes, described);
 }
