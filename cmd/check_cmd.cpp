@@ -26,6 +26,7 @@ void print_item(const PoolCheckItem& item) {
 struct CheckCommand {
   std::string data_path, pool_path;
   CsvArgs csv;
+  ConstraintArgs constraints;
   double tolerance = 0;  // relative; 0: the project's score tolerance
 
   int execute() {
@@ -33,6 +34,8 @@ struct CheckCommand {
     PoolCheckOptions o;
     o.tolerance = tolerance;
     o.data_name = data_path;
+    const Constraints given = constraints.resolve(data.names());
+    if (!constraints.forbid.empty() || !constraints.tiers.empty()) o.constraints = &given;
     const PoolCheck c = check_pool_file(data, pool_path, o);
     std::cout << "check: " << pool_path << " against " << data_path << " (" << c.score << ", "
               << data.n_vars() << " variables, " << data.n_rows() << " rows, " << c.dags
@@ -54,13 +57,21 @@ Action register_check(CLI::App& app) {
       "check",
       "Re-score every DAG of a pool file from the data and check acyclicity, order, "
       "distinctness, epsilon, scores, classes and edge probabilities. Exit 0 when all hold, "
-      "1 on any mismatch, 2 on bad input.");
+      "1 on any mismatch, 2 on bad input. With --forbid or --tiers, also that no DAG breaks them.");
   sub->add_option("data", cmd->data_path, "CSV the pool was learned from")->required();
   sub->add_option("pool", cmd->pool_path, "PREFIX.pool.json to check")->required();
   add_csv_options(*sub, cmd->csv);
   sub->add_option("--tolerance", cmd->tolerance,
                   "Relative tolerance for score equality (default: 1e-9, the project's)")
       ->check(CLI::Range(0.0, 1.0));
+  add_constraint_options(*sub, cmd->constraints);
+  sub->get_option("--forbid")
+      ->description(
+          "CSV of forbidden arcs (header from,to): no DAG of the pool may hold one, and the pool "
+          "must have been learned under the same --forbid and --tiers");
+  sub->get_option("--tiers")->description(
+      "CSV of tiers (header variable,tier): no DAG of the pool may hold an arc from a later "
+      "tier into an earlier one");
   return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };
 }
 

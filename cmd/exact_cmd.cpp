@@ -31,6 +31,7 @@ struct ExactCommand {
   std::string input, prefix, data_path, prefer_file;
   CsvArgs csv;
   EpsilonArgs eps;
+  ConstraintArgs constraints;
   RunArgs run;
   ExactLearnOptions o;  // the flags below are bound to it
 
@@ -50,15 +51,20 @@ struct ExactCommand {
       if (!data_path.empty()) data = std::make_unique<Dataset>(read_csv(data_path, csv.resolve()));
       ScoreCache cache = read_jkl(input, data ? data->names() : std::vector<std::string>{});
       prefer = read_preferences(prefer_file, cache.names_or_defaults());
+      o.constraints = constraints.resolve_for_cache(input, cache.names_or_defaults());
       r = solve_exact_cache(cache, o, data.get(), stop);
     } else {
       data = std::make_unique<Dataset>(read_csv(input, csv.resolve()));
       prefer = read_preferences(prefer_file, data->names());
+      o.constraints = constraints.resolve(data->names());
       check_exact_limits(data->n_vars(), o.exact);  // before saying what will run
       if (!run.quiet)
         std::cerr << "bnsl: exact: " << input << ": " << data->n_vars() << " variables, "
                   << data->n_rows() << " rows; exhaustive exploration (" << to_string(o.score.kind)
-                  << ", " << o.exact.epsilon.describe() << ")\n";
+                  << ", " << o.exact.epsilon.describe() << ")"
+                  << (o.constraints.empty() ? std::string()
+                                            : "; constraints: " + o.constraints.describe())
+                  << "\n";
       r = learn_exact(*data, o, stop);
     }
     ReportWriter out("exact", prefix, data.get(), run.quiet, "");
@@ -97,6 +103,7 @@ Action register_exact(CLI::App& app) {
   add_epsilon_options(*sub, cmd->eps);
   add_run_options(*sub, cmd->run);
   add_prefer_option(*sub, cmd->prefer_file);
+  add_constraint_options(*sub, cmd->constraints);
   add_memory_option(*sub, cmd->o.memory_per_var);
   return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };
 }

@@ -51,6 +51,7 @@ struct LearnCommand {
   std::string data_path, prefix, vars, trace, resume, prefer_file;
   CsvArgs csv;
   EpsilonArgs eps;
+  ConstraintArgs constraints;
   RunArgs run;
   LearnOptions o;  // the flags below are bound to it
   bool time_given = false;
@@ -63,6 +64,7 @@ struct LearnCommand {
     Dataset data = read_csv(data_path, csv.resolve());
     o.comm = &comm;
     o.explore.epsilon = eps.resolve();
+    o.explore.constraints = constraints.resolve(data.names());
     o.threads = run.threads;
     // The exploration's journal (PREFIX.cache.jkl), and what an earlier run left (--resume).
     ExploreOptions planned = o.explore;
@@ -92,7 +94,11 @@ struct LearnCommand {
                 << data.n_rows() << " rows; " << to_string(o.explore.score.kind) << ", "
                 << o.explore.epsilon.describe() << ", "
                 << (budget > 0 ? std::to_string(budget) + " s" : std::string("no time limit"))
-                << (comm.distributed() ? "; " + comm.describe() : std::string()) << "\n";
+                << (comm.distributed() ? "; " + comm.describe() : std::string())
+                << (o.explore.constraints.empty()
+                        ? std::string()
+                        : "; constraints: " + o.explore.constraints.describe())
+                << "\n";
     ReportWriter out("learn", prefix, &data, run.quiet, trace);
     out.prefer(read_preferences(prefer_file, data.names()));
     if (comm.root()) o.on_improvement = out.improvement();
@@ -137,6 +143,7 @@ Action register_learn(CLI::App& app, Comm& comm) {
   add_search_options(*sub, cmd->o.search, cmd->trace);
   add_run_options(*sub, cmd->run);
   add_prefer_option(*sub, cmd->prefer_file);
+  add_constraint_options(*sub, cmd->constraints);
   sub->get_option("--time")
       ->default_str(number_text(kDefaultLearnTime))
       ->description(

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "bnsl/cache.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/learn.hpp"
 
@@ -224,6 +225,29 @@ void add_search_options(CLI::App& app, SearchOptions& o, std::string& trace) {
   app.add_option("--trace", trace,
                  "Write the anytime curve to this file: one line 'elapsed_seconds best_score' "
                  "per rise of the best score (seconds since the command started)");
+}
+
+Constraints ConstraintArgs::resolve_for_cache(const std::string& path,
+                                              const std::vector<std::string>& names) const {
+  Constraints c = resolve(names);
+  const std::optional<CacheProvenance> p = read_jkl_provenance(path);
+  if (p && p->constraints != "none" && p->constraints != c.fingerprint())
+    throw InputError(path, 0, 0,
+                     "the cache was explored under other constraints (" + p->constraints +
+                         ", not " + c.fingerprint() +
+                         "): give the --forbid and --tiers files it was scored with");
+  return c;
+}
+
+void add_constraint_options(CLI::App& app, ConstraintArgs& a) {
+  app.add_option("--forbid", a.forbid,
+                 "CSV of arcs no network may hold (header from,to; variable names as in the "
+                 "data; bnlearn's blacklist): never scored as parents, absent from every network "
+                 "reported; equivalence classes then count only their DAGs without them");
+  app.add_option("--tiers", a.tiers,
+                 "CSV of tiers (header variable,tier; tier an integer from 0, earliest first): "
+                 "no arc from a later tier into an earlier one (e.g. age and sex in 0, exposure "
+                 "in 1, outcome in 2); variables not listed are in no tier");
 }
 
 void add_prefer_option(CLI::App& app, std::string& file) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "bnsl/constraints.hpp"
 #include "bnsl/dataset.hpp"
 #include "bnsl/epsilon.hpp"
 #include "bnsl/exact.hpp"
@@ -43,6 +44,20 @@ void add_csv_options(CLI::App& app, CsvArgs& args);
 void add_score_options(CLI::App& app, ScoreParams& params);
 void add_epsilon_options(CLI::App& app, EpsilonArgs& args);
 void add_run_options(CLI::App& app, RunArgs& args);
+// --forbid FILE and --tiers FILE (bnsl/constraints.hpp): learn, score, search, exact, check.
+struct ConstraintArgs {
+  std::string forbid, tiers;
+  Constraints resolve(const std::vector<std::string>& names) const {
+    return read_constraints(forbid, tiers, names);
+  }
+  // The same for a search over the jkl cache at `path`, which its provenance header says was
+  // explored under constraints: then these must be the same (InputError otherwise), or the
+  // classes would count DAGs that break them.
+  Constraints resolve_for_cache(const std::string& path,
+                                const std::vector<std::string>& names) const;
+};
+void add_constraint_options(CLI::App& app, ConstraintArgs& args);
+
 // --prefer-arcs FILE: learn, search, exact (bnsl::prefer_arcs).
 void add_prefer_option(CLI::App& app, std::string& file);
 void add_explore_options(CLI::App& app, ExploreOptions& opt, std::string& vars);

@@ -22,6 +22,7 @@ struct ScoreCommand {
   bool time_given = false;  // --time on the command line (0: no limit)
   CsvArgs csv;
   EpsilonArgs eps;
+  ConstraintArgs constraints;
   RunArgs run;
   ExploreOptions explore;
 
@@ -34,6 +35,7 @@ struct ScoreCommand {
     Dataset data = read_csv(data_path, csv.resolve());
     explore.comm = &comm;
     explore.epsilon = eps.resolve();
+    explore.constraints = constraints.resolve(data.names());
     explore.time =
         run.time > 0 ? std::max(0.05, run.time - stop.elapsed() - output_reserve(run.time)) : 0;
     explore.threads = run.threads;
@@ -47,7 +49,11 @@ struct ScoreCommand {
                 << data.n_rows() << " rows; " << to_string(explore.score.kind) << ", "
                 << to_string(explore.method) << " exploration, " << explore.epsilon.describe()
                 << describe_budget(described)
-                << (comm.distributed() ? "; " + comm.describe() : std::string()) << "\n";
+                << (comm.distributed() ? "; " + comm.describe() : std::string())
+                << (explore.constraints.empty()
+                        ? std::string()
+                        : "; constraints: " + explore.constraints.describe())
+                << "\n";
     ExploreStats stats;
     ScoreCache cache = bnsl::explore(data, explore, stop, &stats);
     const CacheProvenance provenance = cache_provenance(data, explore, stats);
@@ -81,6 +87,7 @@ Action register_score(CLI::App& app, Comm& comm) {
   add_epsilon_options(*sub, cmd->eps);
   add_explore_options(*sub, cmd->explore, cmd->vars);
   add_memory_option(*sub, cmd->explore.memory_per_var);
+  add_constraint_options(*sub, cmd->constraints);
   add_run_options(*sub, cmd->run);
   auto* time_opt = sub->get_option("--time");
   time_opt->description(

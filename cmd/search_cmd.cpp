@@ -24,6 +24,7 @@ struct SearchCommand {
   std::string trace;
   ScoreParams score;
   EpsilonArgs eps;
+  ConstraintArgs constraints;
   RunArgs run;
   SearchOptions o;  // the flags below are bound to it
   bool time_given = false;
@@ -37,6 +38,7 @@ struct SearchCommand {
     if (!data_path.empty()) data = std::make_unique<Dataset>(read_csv(data_path, csv.resolve()));
     ScoreCache cache = read_jkl(cache_path, data ? data->names() : std::vector<std::string>{});
     o.epsilon = eps.resolve();
+    o.constraints = constraints.resolve_for_cache(cache_path, cache.names_or_defaults());
     o.threads = run.threads;
     o.progress = !run.quiet;
     o.comm = &comm;
@@ -45,7 +47,10 @@ struct SearchCommand {
                 << cache.total_entries() << " cache entries; " << to_string(o.algo) << ", "
                 << o.epsilon.describe() << ", "
                 << (budget > 0 ? std::to_string(budget) + " s" : std::string("no time limit"))
-                << (comm.distributed() ? "; " + comm.describe() : std::string()) << "\n";
+                << (comm.distributed() ? "; " + comm.describe() : std::string())
+                << (o.constraints.empty() ? std::string()
+                                          : "; constraints: " + o.constraints.describe())
+                << "\n";
     ReportWriter out("search", prefix, data.get(), run.quiet, trace);
     out.prefer(read_preferences(prefer_file, cache.names_or_defaults()));
     if (comm.root()) o.on_improvement = out.improvement();
@@ -82,6 +87,7 @@ Action register_search(CLI::App& app, Comm& comm) {
   add_search_options(*sub, cmd->o, cmd->trace);
   add_run_options(*sub, cmd->run);
   add_prefer_option(*sub, cmd->prefer_file);
+  add_constraint_options(*sub, cmd->constraints);
   sub->get_option("--time")
       ->default_str(number_text(kDefaultLearnTime))
       ->description("Wall-clock budget in seconds (0: until interrupted)");

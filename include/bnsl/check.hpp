@@ -15,7 +15,9 @@
 // recomputed from the classes alone; and the class sizes and arc probabilities recomputed from
 // the classes' members, enumerated by covered-arc reversals (item "members": every class up
 // to 5,000 DAGs and 500,000 in all; an arc's probability must then lie within the weight of
-// the classes left out, exactly when none is). Scores match when they differ by
+// the classes left out, exactly when none is); with constraints (the file's, bnsl/
+// constraints.hpp) the members that break them are left out of the counts, and item
+// "constraints" checks that no DAG breaks them or those given. Scores match when they differ by
 // at most the project's score tolerance (src/score/compare.hpp: 1e-9 relative) or, if given,
 // `tolerance` (relative; loosen it for pools built from caches printed with few digits).
 #pragma once
@@ -24,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "bnsl/constraints.hpp"
 #include "bnsl/dataset.hpp"
 
 namespace bnsl {
@@ -46,6 +49,9 @@ struct PoolCheck {
 struct PoolCheckOptions {
   double tolerance = 0;   // relative score tolerance (0: the project's)
   std::string data_name;  // how error messages name the data (e.g. its path)
+  // Forbidden arcs and tiers the pool must satisfy (`check --forbid/--tiers`; null: only those
+  // the file states): item "constraints".
+  const Constraints* constraints = nullptr;
 };
 
 // Throws InputError (naming the pool file) when the file is not a valid pool JSON, or when

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bnsl/cache.hpp"
+#include "bnsl/constraints.hpp"
 #include "bnsl/dataset.hpp"
 #include "bnsl/epsilon.hpp"
 #include "bnsl/names.hpp"
@@ -94,6 +95,9 @@ struct ExploreOptions {
   // processes, every process is told of every variable once the caches are gathered. `learn`
   // appends them to its journal (CacheJournal).
   std::function<void(std::size_t var, const VarCache& entries)> on_variable;
+  // Forbidden arcs and tiers (bnsl/constraints.hpp): no variable is ever a candidate parent of
+  // a child it may not point into, so no cached set holds a forbidden arc.
+  Constraints constraints;
 };
 
 // A default for ExploreOptions::memory_per_var: half the memory available when it is asked

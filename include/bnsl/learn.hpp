@@ -104,7 +104,8 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
                   const ReportFn& on_report = {});
 
 // The search phase alone (`bnsl search`): searches `cache` until the stop token's deadline less
-// the output reserve (options.time is set from it) and reports as learn() does.
+// the output reserve (options.time is set from it) and reports as learn() does. With
+// options.constraints, over a copy of the cache less the sets they forbid.
 struct SearchRunResult {
   PoolReport report;
   SearchStats stats;
@@ -126,6 +127,10 @@ struct ExactLearnOptions {
   int threads = 0;     // 0: all cores
   bool progress = false;
   std::size_t memory_per_var = ExploreOptions::kAutoMemory;  // ExploreOptions::memory_per_var
+  // Forbidden arcs and tiers (bnsl/constraints.hpp): the exploration never scores a forbidden
+  // parent (solve_exact_cache filters the cache it is given), so OPT and the list are those of
+  // the networks that satisfy them, and the report's classes count only such DAGs.
+  Constraints constraints;
 };
 
 struct ExactLearnResult {
@@ -138,7 +143,8 @@ struct ExactLearnResult {
 ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& options,
                              const StopToken& stop);
 
-// Exact mode over a given cache (`bnsl exact CACHE.jkl`): optimal and complete relative to it.
+// Exact mode over a given cache (`bnsl exact CACHE.jkl`): optimal and complete relative to it
+// (with options.constraints, to a copy of it less the sets they forbid).
 ExactLearnResult solve_exact_cache(const ScoreCache& cache, const ExactLearnOptions& options,
                                    const Dataset* data, const StopToken& stop);
 

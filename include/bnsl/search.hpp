@@ -110,6 +110,10 @@ struct SearchOptions {
   // the end rank 0 pools every process's classes and returns the report (the others return
   // their own). Null: this process alone.
   Comm* comm = nullptr;
+  // Forbidden arcs and tiers (bnsl/constraints.hpp) that the cache was filtered by
+  // (Constraints::apply; search_cache() filters it), so every network found satisfies them;
+  // the report's classes then count only their DAGs that do.
+  Constraints constraints;
 };
 
 // Counters of one search, summed over chains.

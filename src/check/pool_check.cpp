@@ -42,6 +42,7 @@ class Checker {
                               std::to_string(data_.n_rows()));
     const bool valid = check_graphs_and_scores(pool);
     check_order(pool);
+    if (valid) check_constraints(pool);
     if (valid)
       check_summary(pool);
     else
@@ -147,6 +148,35 @@ class Checker {
     detail << "largest difference " << worst;
     add("scores", detail.str(), std::move(scores));
     return valid;
+  }
+
+  // Every DAG (listed, and each class's) satisfies the file's constraints and those given; the
+  // given ones must be the file's, since its classes count the DAGs that satisfy its own.
+  void check_constraints(const PoolReport& pool) {
+    const Constraints* given = options_.constraints;
+    if (pool.constraints.empty() && (!given || given->empty())) return;
+    std::vector<std::string> problems;
+    if (given &&
+        (given->forbidden != pool.constraints.forbidden || given->tiers != pool.constraints.tiers))
+      problems.push_back("the pool was learned under " + pool.constraints.describe() +
+                         ", not the " + given->describe() + " given");
+    const auto name = [&](int v) { return data_.name(static_cast<std::size_t>(v)); };
+    const auto check = [&](const std::string& at, const ParentSets& parents) {
+      for (const Constraints* c : {&pool.constraints, given})
+        if (c)
+          if (const auto arc = c->violation(parents)) {
+            problems.push_back(at + " holds the arc " + name(arc->first) + " -> " +
+                               name(arc->second) + ", which the " +
+                               (c == given ? "given" : "pool's") + " constraints forbid");
+            return;
+          }
+    };
+    for (std::size_t i = 0; i < pool.dags.size(); ++i)
+      check("dags[" + std::to_string(i) + "]", pool.dags[i].parents);
+    for (std::size_t i = 0; i < pool.classes.size(); ++i)
+      check("classes[" + std::to_string(i) + "].dag", pool.classes[i].dag);
+    add("constraints", given ? given->describe() : pool.constraints.describe(),
+        std::move(problems));
   }
 
   void check_order(const PoolReport& pool) {
@@ -289,8 +319,15 @@ class Checker {
       std::uint64_t small = 0;
       std::vector<ParentSets> members;
       if (BigUint::parse(k.size, size) && size.to_u64(small) && small <= kMaxClassMembers &&
-          visited + small <= kMaxMembers)
+          visited + small <= kMaxMembers) {
         members = class_members(k.dag, kMaxClassMembers);
+        // Classes of the constrained space: the members that satisfy the constraints. (A
+        // class whose full enumeration passes the cap is left out, as any other.)
+        if (!pool.constraints.empty())
+          std::erase_if(members, [&](const ParentSets& m) {
+            return pool.constraints.violation(m).has_value();
+          });
+      }
       if (members.empty()) {
         for (std::size_t v = 0; v < k.dag.size(); ++v)
           for (const int u : k.dag[v])

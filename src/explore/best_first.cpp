@@ -179,7 +179,7 @@ class BestFirstExplorer {
       const double bic_y = recs_[singleton_id_[y]].bic;
       gains.clear();
       for (int z : *task_.universe) {
-        if (z == y || z == task_.child) continue;
+        if (z == y || z == task_.child || !task_.allowed(z)) continue;
         if (stopped_) return;
         const double g = pairs_.score(z).bic() - bic_y;
         ++stats_.sets_swept;
@@ -305,7 +305,9 @@ class BestFirstExplorer {
         const std::vector<std::int32_t> members(set.begin(), set.end());
         gains.clear();
         for (int z : *task_.universe) {
-          if (z == task_.child || std::binary_search(members.begin(), members.end(), z)) continue;
+          if (z == task_.child || !task_.allowed(z) ||
+              std::binary_search(members.begin(), members.end(), z))
+            continue;
           if (stopped_) return;
           const double g =
               counter_.score_extension(base_index(base), z, task_.child).score - bases[b].first;

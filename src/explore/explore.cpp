@@ -92,7 +92,8 @@ constexpr std::size_t kDraftSingles = 8;
 
 // The draft cache (see ExploreOptions::on_draft), less what rule 1 drops.
 ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const RowGroups* groups,
-                       const BitColumns& bits, const PairStats& pairs, double eps, int threads) {
+                       const BitColumns& bits, const PairStats& pairs, double eps,
+                       const Constraints& constraints, int threads) {
   ScoreCache draft(data.n_vars(), data.names());
   FirstError failure;
 #pragma omp parallel num_threads(threads)
@@ -111,6 +112,7 @@ ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const Row
         out.add(s0, {});
         if (data.arity(v) < 2) return;
         std::vector<int> top = pairs.top_parents(v, kDraftSingles);
+        std::erase_if(top, [&](int p) { return !constraints.allowed(p, v); });
         std::sort(top.begin(), top.end());
         best_sub.assign(top.size(), s0);
         for (std::size_t a = 0; a < top.size(); ++a) {
@@ -251,7 +253,8 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
                 << pairs->seconds() << " s; " << total.candidates
                 << " candidate parents per variable\n";
     if (options.on_draft && !run_stop.stop_requested())
-      options.on_draft(draft_cache(data, options.score, groups, *bits, *pairs, eps, threads));
+      options.on_draft(draft_cache(data, options.score, groups, *bits, *pairs, eps,
+                                   options.constraints, threads));
   }
 
   const std::size_t max_bytes = options.memory_per_var == ExploreOptions::kAutoMemory
@@ -299,6 +302,11 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
             } else {
               std::copy_if(candidates.begin(), candidates.end(),
                            std::back_inserter(task.candidates), [v](int c) { return c != v; });
+            }
+            if (!options.constraints.empty()) {
+              std::erase_if(task.candidates,
+                            [&](int p) { return !options.constraints.allowed(p, v); });
+              task.constraints = &options.constraints;
             }
             task.eps = eps;
             task.max_parents = max_parents;

@@ -23,7 +23,10 @@ struct VarTask {
   // With screening: every variable with arity >= 2 (the child included, skipped), for the
   // conditional sweeps of the best-first explorers (best_first.cpp); null: no sweeps.
   const std::vector<int>* universe = nullptr;
-  const BitColumns* bits = nullptr;   // bit-packed columns for the sweeps (may be null)
+  const BitColumns* bits = nullptr;  // bit-packed columns for the sweeps (may be null)
+  // Forbidden arcs and tiers: `candidates` holds only allowed parents; the sweeps, which draw
+  // from `universe`, skip the others (null: none).
+  const Constraints* constraints = nullptr;
   double eps = 0;                     // pruning slack
   int max_parents = 3;                // in-degree limit
   bool prune = true;                  // apply the pruning rules (false: keep every scored set)
@@ -32,6 +35,7 @@ struct VarTask {
   bool has_deadline = false;
   std::size_t max_bytes = 0;  // memory cap of the explorer's own state (0: none)
 
+  bool allowed(int parent) const { return !constraints || constraints->allowed(parent, child); }
   bool expired() const {
     return global->stop_requested() || (has_deadline && Clock::now() >= deadline);
   }

@@ -107,6 +107,7 @@ CacheProvenance cache_provenance(const Dataset& data, const ExploreOptions& opti
   p.var_begin = std::min(options.var_begin, data.n_vars());
   p.var_end = std::min(options.var_end, data.n_vars());
   p.exhaustive = stats.exhaustive();
+  p.constraints = options.constraints.fingerprint();
   return p;
 }
 

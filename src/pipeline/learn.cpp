@@ -87,6 +87,7 @@ ExactLearnResult solve_and_label(const ScoreCache& cache, const ExactLearnOption
   result.cache_exhaustive = exhaustive;
   result.report = solve_exact(cache, o, stop, &result.exact);
   result.report.seconds = stop.elapsed();
+  result.report.constraints = options.constraints;
   label_report(result.report, ReportContext{options.score, data, exhaustive}, options.threads);
   return result;
 }
@@ -146,6 +147,7 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
   explore.on_draft = [&](const ScoreCache& draft) {
     PoolReport r = greedy_network(draft, stop);
     r.seconds = stop.elapsed();
+    r.constraints = explore.constraints;
     if (!r.dags.empty()) improvements.offer(r.seconds, r.dags.front().score);
     label_report(r, context, options.threads);
     if (on_report) on_report(r, ReportStage::draft);
@@ -158,6 +160,7 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
   search.threads = options.threads;
   search.progress = options.progress;
   search.comm = options.comm;
+  search.constraints = explore.constraints;
   context.cache_exhaustive = result.explore.exhaustive();
   SearchRunResult run = run_search(cache, search, context, stop, on_report, improvements);
   result.report = std::move(run.report);
@@ -169,7 +172,11 @@ SearchRunResult search_cache(const ScoreCache& cache, const SearchOptions& optio
                              const ReportContext& context, const StopToken& stop,
                              const ReportFn& on_report) {
   Improvements improvements(options.on_improvement);
-  return run_search(cache, options, context, stop, on_report, improvements);
+  if (options.constraints.empty())
+    return run_search(cache, options, context, stop, on_report, improvements);
+  ScoreCache allowed = cache;
+  options.constraints.apply(allowed);
+  return run_search(allowed, options, context, stop, on_report, improvements);
 }
 
 ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& options,
@@ -190,6 +197,7 @@ ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& optio
   o.retry_cut = true;
   o.memory_per_var = options.memory_per_var;
   o.k_best = options.exact.k_best.k;  // rule 7
+  o.constraints = options.constraints;
   for (;;) {
     ExploreStats explore_stats;
     ScoreCache cache = bnsl::explore(data, o, stop, &explore_stats);
@@ -216,7 +224,10 @@ ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& optio
 
 ExactLearnResult solve_exact_cache(const ScoreCache& cache, const ExactLearnOptions& options,
                                    const Dataset* data, const StopToken& stop) {
-  return solve_and_label(cache, options, data, stop, true);
+  if (options.constraints.empty()) return solve_and_label(cache, options, data, stop, true);
+  ScoreCache allowed = cache;
+  options.constraints.apply(allowed);
+  return solve_and_label(allowed, options, data, stop, true);
 }
 
 }  // namespace bnsl

@@ -125,6 +125,13 @@ PoolReport merge_pools(const Dataset& data, const std::vector<std::string>& path
                        "epsilon differs from " + paths.front() +
                            "'s: give the merged pool's with --epsilon, --bayes-factor or "
                            "--factor");
+    if (p.constraints.forbidden != first.constraints.forbidden ||
+        p.constraints.tiers != first.constraints.tiers)
+      throw InputError(path, 0, 0,
+                       "its constraints (" + p.constraints.describe() + ") are not those of " +
+                           paths.front() + " (" + first.constraints.describe() +
+                           "): the classes of pools learned under other forbidden arcs or "
+                           "tiers do not mix");
     pools.push_back(std::move(p));
   }
 
@@ -168,6 +175,7 @@ PoolReport merge_pools(const Dataset& data, const std::vector<std::string>& path
   r.variables = data.names();
   r.rows = data.n_rows();
   r.algorithm = "merge";
+  r.constraints = pools.front().constraints;
   const double best = reps.empty() ? 0 : reps.front().score;
   r.epsilon = options.epsilon ? options.epsilon->resolve(std::fabs(best)) : pools.front().epsilon;
   SearchOptions capacity;

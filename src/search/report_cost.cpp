@@ -18,6 +18,7 @@ PoolReport make_report(const ScoreCache& cache, std::span<const PooledDag> poole
   PoolReport r;
   const std::size_t n = cache.n_vars();
   r.algorithm = to_string(o.algo);
+  r.constraints = o.constraints;
   const auto parents_of = [&](const Choices& choices) {
     ParentSets parents(n);
     for (std::size_t v = 0; v < n; ++v) {

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Command-line tests of --forbid and --tiers: `learn` on the bundled ALARM sample with every arc
+# of the true network forbidden writes a pool that `bnsl check --forbid` accepts and in which
+# (read here in python3) no DAG, class DAG or edge holds one of them; `score` with tiers writes
+# a cache whose sets never point from a later tier into an earlier one, and `search` and
+# `exact` over it keep them (asking for the same files, which the cache's header records);
+# bad files are bad input (exit 2) naming the file, line and column.
+#
+# Usage: bash constraints.sh PATH_TO_bnsl_BINARY DATASETS_DIR
+# Stops at the first failure with a message and a non-zero status; ends with "N passed, 0 failed".
+source "$(dirname "$0")/lib/common.bash" "$@"
+cd "$WORK" || exit 1
+
+# The true network's arcs (parent,child) from its BIF "probability ( CHILD | P1, P2 )" lines.
+python3 - "$DATA/alarm.bif" >forbid.csv <<'PY' || fail "reading alarm.bif"
+import re, sys
+print("from,to")
+for m in re.finditer(r"probability\s*\(\s*(\S+)\s*\|\s*([^)]*)\)", open(sys.argv[1]).read()):
+    for p in m.group(2).split(","):
+        print(f"{p.strip()},{m.group(1)}")
+PY
+[[ $(wc -l <forbid.csv) -eq 47 ]] || fail "expected ALARM's 46 arcs, got $(($(wc -l <forbid.csv) - 1))"
+
+# no_arc_of POOL FILE: no DAG, class DAG or edge with p > 0 of POOL holds an arc of FILE.
+no_arc_of() {
+  python3 - "$1" "$2" <<'PY'
+import csv, json, sys
+pool = json.load(open(sys.argv[1]))
+names = pool["variables"]
+bad = {(r["from"], r["to"]) for r in csv.DictReader(open(sys.argv[2]))}
+graphs = [d["parents"] for d in pool["dags"]] + [c["dag"] for c in pool["classes"]]
+hits = [(names[p], names[v]) for g in graphs for v, ps in enumerate(g) for p in ps
+        if (names[p], names[v]) in bad]
+hits += [(names[e["from"]], names[e["to"]]) for e in pool["edges"]
+         if (names[e["from"]], names[e["to"]]) in bad]
+if pool["constraints"] is None or not pool["dags"]:
+    sys.exit("the pool states no constraints, or lists no DAG")
+sys.exit(f"forbidden arcs in the pool: {hits[:5]}" if hits else 0)
+PY
+}
+
+"$BNSL" learn "$DATA/alarm-5000.csv" --forbid forbid.csv --time 8 --threads 2 -o alarm \
+  2>err.txt || fail "learn --forbid exited $?"
+grep -q "constraints: 46 forbidden arcs" err.txt || fail "learn does not say its constraints"
+"$BNSL" check "$DATA/alarm-5000.csv" alarm.pool.json --forbid forbid.csv >check.txt 2>err.txt ||
+  { cat check.txt >&2; fail "check --forbid of learn's pool"; }
+grep -q "constraints: ok (46 forbidden arcs)" check.txt || fail "check did not check them"
+no_arc_of alarm.pool.json forbid.csv 2>err.txt || fail "learn's pool holds a forbidden arc"
+pass "learn --forbid (every true arc of ALARM): a valid pool without them"
+
+# The same pool checked against other constraints: it breaks them, and was not learned under them.
+head -1 forbid.csv >other.csv
+python3 - alarm.pool.json >>other.csv <<'PY'
+import json, sys
+pool = json.load(open(sys.argv[1]))
+names, parents = pool["variables"], pool["dags"][0]["parents"]
+v = next(v for v, ps in enumerate(parents) if ps)
+print(f"{names[parents[v][0]]},{names[v]}")
+PY
+"$BNSL" check "$DATA/alarm-5000.csv" alarm.pool.json --forbid other.csv >check.txt 2>err.txt
+[[ $? -eq 1 ]] && grep -q "which the given constraints forbid" check.txt &&
+  grep -q "the pool was learned under 46 forbidden arcs, not the 1 forbidden arc given" check.txt ||
+  { cat check.txt >&2; fail "check --forbid of arcs the pool holds"; }
+pass "check --forbid names the arcs a pool breaks"
+
+# Tiers on wine (columns V0..V13): V0..V4 first, then V5..V9, the rest free.
+{
+  echo "variable,tier"
+  for v in 0 1 2 3 4; do echo "V$v,0"; done
+  for v in 5 6 7 8 9; do echo "\"V$v\",1"; done
+} >tiers.csv
+"$BNSL" score "$DATA/wine.csv" --no-header --tiers tiers.csv --time 20 -o wine.jkl -q 2>err.txt ||
+  fail "score --tiers exited $?"
+grep -q "^# bnsl constraints [0-9a-f]\{16\}$" wine.jkl || fail "the cache's header lacks them"
+python3 - wine.jkl <<'PY' || fail "score --tiers cached a set against the tiers"
+import sys
+tier = {v: 0 for v in range(5)} | {v: 1 for v in range(5, 10)}
+lines = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+i = 1
+for _ in range(int(lines[0][0])):
+    child, count = int(lines[i][0]), int(lines[i][1])
+    for entry in lines[i + 1:i + 1 + count]:
+        for p in map(int, entry[2:]):
+            if p in tier and child in tier and tier[p] > tier[child]:
+                sys.exit(f"V{p} -> V{child}")
+    i += 1 + count
+PY
+pass "score --tiers: no cached set points into an earlier tier"
+
+"$BNSL" search wine.jkl --data "$DATA/wine.csv" --no-header --tiers tiers.csv --time 3 \
+  -o wine-search -q 2>err.txt ||
+  fail "search --tiers exited $?"
+"$BNSL" check "$DATA/wine.csv" --no-header wine-search.pool.json --tiers tiers.csv >check.txt ||
+  { cat check.txt >&2; fail "check --tiers of search's pool"; }
+"$BNSL" exact wine.jkl --data "$DATA/wine.csv" --no-header --tiers tiers.csv --bayes-factor 3 \
+  -o wine-exact -q 2>err.txt ||
+  fail "exact --tiers exited $?"
+"$BNSL" check "$DATA/wine.csv" --no-header wine-exact.pool.json --tiers tiers.csv >check.txt ||
+  { cat check.txt >&2; fail "check --tiers of exact's pool"; }
+pass "search and exact over the cache keep the tiers; check agrees"
+
+"$BNSL" search wine.jkl --time 1 -o none -q 2>err.txt
+[[ $? -eq 2 ]] && grep -q "wine.jkl: the cache was explored under other constraints" err.txt ||
+  fail "search without the cache's tiers"
+pass "search without the tiers the cache was scored with is refused"
+
+# expect_input_error FILE_OPTION CONTENT LOCATION PHRASE: exit 2 and "FILE:LOCATION ... PHRASE".
+expect_input_error() {
+  printf '%b' "$2" >bad.csv
+  "$BNSL" learn "$DATA/wine.csv" --no-header "$1" bad.csv --time 1 -o bad -q 2>err.txt
+  local status=$?
+  [[ $status -eq 2 ]] || fail "$1 '$2': exit $status, expected 2"
+  grep -q "bnsl: error: bad.csv:$3.*$4" err.txt || fail "$1 '$2': stderr lacks bad.csv:$3 $4"
+  passed=$((passed + 1))
+}
+expect_input_error --forbid 'from,to\nV0,V1\nV1,V99\n' "3:4:" "unknown variable 'V99'"
+expect_input_error --forbid 'from,to\nV0,V1\nV0,V1\n' "3:1:" "listed twice"
+expect_input_error --forbid 'a,b\n' "1:1:" "expected the header line from,to"
+expect_input_error --tiers 'variable,tier\nV0,first\n' "2:4:" "expected the tier as an integer"
+expect_input_error --tiers 'variable,tier\nV0,1\nV0,2\n' "3:1:" "already listed on line 2"
+expect_input_error --tiers 'variable,level\n' "1:1:" "expected the header line variable,tier"
+"$BNSL" learn "$DATA/wine.csv" --no-header --forbid missing.csv --time 1 -o bad -q 2>err.txt
+[[ $? -eq 2 ]] && grep -q "missing.csv: cannot open the file" err.txt || fail "a missing file"
+pass "bad --forbid and --tiers files: exit 2 with file, line and column"
+
+echo "$passed passed, 0 failed"
