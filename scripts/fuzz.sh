@@ -19,7 +19,8 @@ build=${2:-build-fuzz}
 targets=${TARGETS:-csv jkl bif check learned cli arcs}
 BNSL_FUZZ=1 scripts/setup.sh
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBNSL_FUZZ=ON \
-  -DBNSL_WITH_MPI=OFF -DBNSL_WITH_CBC=OFF -DBNSL_BUILD_TESTS=OFF -DBNSL_BUILD_BENCH=OFF >/dev/null
+  -DBNSL_WITH_MPI=OFF -DBNSL_WITH_CBC=OFF -DBNSL_PYTHON=OFF -DBNSL_BUILD_TESTS=OFF \
+  -DBNSL_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" --target $(printf 'fuzz_%s ' $targets)
 mkdir -p "$build/findings"
 failed=()

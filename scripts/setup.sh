@@ -5,9 +5,11 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config
       libxxhash-dev robin-map-dev libcli11-dev catch2 libbenchmark-dev
       nlohmann-json3-dev python3 clang-format)
-# Optional features, installed unless BNSL_MINIMAL=1.
+# Optional features, installed unless BNSL_MINIMAL=1: the ILP (CBC), MPI, and the Python
+# package (python/: pybind11, built against Debian's python3 and tested with pytest).
 if [ "${BNSL_MINIMAL:-0}" != 1 ]; then
   pkgs+=(coinor-libcbc-dev libopenmpi-dev openmpi-bin)
+  pkgs+=(pybind11-dev python3-dev python3-numpy python3-pandas python3-networkx python3-pytest)
 fi
 # Fuzzing (scripts/fuzz.sh): clang with libFuzzer, and clang's OpenMP runtime.
 if [ "${BNSL_FUZZ:-0}" = 1 ]; then

@@ -20,6 +20,9 @@ int received_signal();   // its number, 0 if none
 // Marks signal `sig` as received, as if it had arrived here: another process of the run
 // received it (bnsl/comm.hpp), or a test. The first signal's number is kept.
 void propagate_signal(int sig);
+// Forgets a received signal: for front ends that run several jobs in one process and stop one
+// with propagate_signal (the Python package, on Ctrl-C), before the next.
+void clear_signal();
 
 class StopToken {
  public:

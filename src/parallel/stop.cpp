@@ -38,6 +38,10 @@ void propagate_signal(int sig) {
   g_signal.compare_exchange_strong(none, sig, std::memory_order_relaxed);
 }
 
+void clear_signal() {
+  g_signal.store(0, std::memory_order_relaxed);
+}
+
 StopToken::StopToken(double seconds)
     : start_(Clock::now()),
       deadline_(start_),

@@ -1,0 +1,127 @@
+"""Tests of the Python package against the command line (run by ctest as python.pytest, with
+PYTHONPATH at the build's python/ folder, BNSL_BINARY the command-line binary and BNSL_DATASETS
+the bundled data sets)."""
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+
+import bnsl
+
+BINARY = os.environ.get("BNSL_BINARY", "bnsl")
+DATASETS = os.environ.get("BNSL_DATASETS", os.path.join(os.path.dirname(__file__), "..", "..",
+                                                        "datasets"))
+WINE = os.path.join(DATASETS, "wine.csv")
+
+
+def cli_pool(tmp_path, *args):
+    """Runs the command line; returns its pool JSON."""
+    prefix = str(tmp_path / "cli")
+    subprocess.run([BINARY, *args, "-o", prefix, "-q"], check=True)
+    with open(prefix + ".pool.json") as f:
+        return json.load(f)
+
+
+def test_exact_equals_the_command_line(tmp_path):
+    r = bnsl.exact(WINE, header=False, bayes_factor=3, threads=2, quiet=True)
+    pool = cli_pool(tmp_path, "exact", WINE, "--no-header", "--bayes-factor", "3",
+                    "--threads", "2")
+    assert r.optimal and r.complete and pool["optimal"]
+    assert r.best_score == pytest.approx(pool["best_score"], rel=1e-12)
+    assert len(r.dags) == pool["dags_listed"] == 308  # every DAG within ln 3 (bench/README)
+    assert len(r.classes) == pool["class_count"]
+    assert sum(c.size for c in r.classes) == int(pool["dag_count"])
+    p = {(e["from"], e["to"]): e["p"] for e in pool["edges"]}
+    names = r.variables
+    for row in r.edges.itertuples():
+        assert row.p == pytest.approx(p[(names.index(row[1]), names.index(row.to))], abs=1e-12)
+
+
+def test_learn_a_dataframe_of_strings_round_trips_names_and_states(tmp_path):
+    rng = np.random.default_rng(1)
+    smoker = rng.choice(["yes", "no"], 800)
+    cancer = np.where(rng.random(800) < np.where(smoker == "yes", 0.7, 0.1), "ill", "well")
+    cough = np.where(rng.random(800) < np.where(cancer == "ill", 0.8, 0.2), "cough", "none")
+    age = pd.Categorical(rng.choice(["young", "old"], 800))
+    df = pd.DataFrame({"smoker": smoker, "cancer": cancer, "cough": cough, "age group": age})
+    r = bnsl.learn(df, time=5, threads=1, quiet=True)
+    assert isinstance(r.best, nx.DiGraph)
+    assert set(r.best.nodes) == {"smoker", "cancer", "cough", "age group"}
+    assert r.best.has_edge("smoker", "cancer") or r.best.has_edge("cancer", "smoker")
+    assert r.optimal  # four variables: the subset DP proves it
+    bif = r.to_bif()
+    for state in ("yes", "no", "ill", "well", "cough", "none", "young", "old"):
+        assert state in bif
+    r.write(str(tmp_path / "py"))
+    assert (tmp_path / "py.pool.json").exists() and (tmp_path / "py.best.bif").exists()
+    # The same data through the command line: the same best score.
+    df.to_csv(tmp_path / "data.csv", index=False)
+    pool = cli_pool(tmp_path, "learn", str(tmp_path / "data.csv"), "--time", "5",
+                    "--threads", "1")
+    assert r.best_score == pytest.approx(pool["best_score"], rel=1e-12)
+    # Edge probabilities: a frame of from, to, p, p_edge, by name.
+    assert list(r.edges.columns) == ["from", "to", "p", "p_edge"]
+    assert set(r.edges["from"]) <= set(df.columns)
+    assert math.isclose(sum(d.graph["score"] == r.best_score for d in r.dags[:1]), 1)
+
+
+def test_forbidden_arcs_and_tiers_are_honoured():
+    data = pd.read_csv(WINE, header=None, dtype=str)
+    data.columns = [f"V{v}" for v in range(data.shape[1])]
+    free = bnsl.learn(data, time=4, threads=2, quiet=True)
+    forbid = list(free.best.edges)[:5]
+    tiers = {"V0": 1, "V1": 0, "V2": 0}
+    r = bnsl.learn(data, time=4, threads=2, quiet=True, forbid=forbid, tiers=tiers)
+    for g in [r.best] + r.dags + [c.dag for c in r.classes]:
+        for a, b in forbid:
+            assert not g.has_edge(a, b)
+        assert not g.has_edge("V0", "V1") and not g.has_edge("V0", "V2")
+    assert r.best_score <= free.best_score + 1e-9
+    assert not any((row[1], row.to) in set(forbid) for row in r.edges.itertuples())
+    with pytest.raises(ValueError, match="unknown variable 'nope'"):
+        bnsl.learn(data, time=1, quiet=True, forbid=[("V0", "nope")])
+    with pytest.raises(NotImplementedError):
+        bnsl.learn(data, time=1, quiet=True, require=[("V0", "V1")])
+
+
+def test_numpy_input_score_cache_and_sample(tmp_path):
+    codes = np.loadtxt(WINE, delimiter=",", dtype=int)
+    r = bnsl.learn(codes, time=3, threads=2, quiet=True)
+    assert r.variables == [f"V{v}" for v in range(14)]
+    cache = bnsl.score_cache(WINE, header=False, threads=2, quiet=True, time=10)
+    assert cache.n_vars == 14 and cache.entries > 14
+    assert cache.families(0)[0][0] >= cache.families(0)[-1][0]  # best first
+    cache.write_jkl(str(tmp_path / "wine.jkl"))
+    assert (tmp_path / "wine.jkl").read_text().startswith("14")
+    df = bnsl.sample(os.path.join(DATASETS, "asia.bif"), 300, seed=2)
+    assert df.shape == (300, 8)
+    assert set(df["smoke"]) <= {"yes", "no"}
+    assert df.equals(bnsl.sample(os.path.join(DATASETS, "asia.bif"), 300, seed=2))
+
+
+def test_ctrl_c_returns_what_was_found():
+    script = ("import bnsl, sys\n"
+              f"r = bnsl.learn({os.path.join(DATASETS, 'alarm-5000.csv')!r}, time=120, threads=2,"
+              " quiet=True)\n"
+              "print(r.interrupted, len(r.dags) > 0, r.best_score)\n"
+              "r2 = bnsl.learn(r._data, time=2, threads=2, quiet=True)\n"
+              "print(r2.interrupted)\n")
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ))
+    time.sleep(4)
+    start = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=60)
+    assert p.returncode == 0
+    first, second = out.splitlines()
+    assert first.startswith("True True -")  # stopped, with networks and a score
+    assert second == "False"  # the next run is not stopped by the earlier Ctrl-C
+    assert time.monotonic() - start < 30  # not the 120 s budget
