@@ -321,6 +321,9 @@ class Checker {
       if (BigUint::parse(k.size, size) && size.to_u64(small) && small <= kMaxClassMembers &&
           visited + small <= kMaxMembers) {
         members = class_members(k.dag, kMaxClassMembers);
+        // A walk that passed the cap (a class of few members under the constraints, of many
+        // without) costs as much as one that listed that many: counted, so such walks stop.
+        if (members.empty()) visited += kMaxClassMembers;
         // Classes of the constrained space: the members that satisfy the constraints. (A
         // class whose full enumeration passes the cap is left out, as any other.)
         if (!pool.constraints.empty())

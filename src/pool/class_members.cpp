@@ -9,6 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pool/cpdag.hpp"
+#include "pool/orientations.hpp"
+
 namespace bnsl {
 namespace {
 
@@ -41,7 +44,8 @@ bool covered(const std::vector<int>& pv, const std::vector<int>& pu, int u) {
 // A DAG's key is the XOR of its families' keys, so a reversal (which changes two families)
 // updates it in O(parents); a DAG is copied only when its key is new or needs confirming.
 std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max,
-                                      const Constraints* constraints) {
+                                      const Constraints* constraints,
+                                      const Clock::time_point* until) {
   if (max == 0) return {};
   if (constraints && constraints->empty()) constraints = nullptr;
   // The DAGs visited at most: the members listed, or, with constraints, more (the header).
@@ -64,7 +68,10 @@ std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max,
   }
   std::unordered_multimap<std::uint64_t, std::size_t> seen{{keys[0], 0}};
   std::vector<int> pu2, pv2;
-  const auto more = [&] { return listed.size() < max && walked.size() < cap; };
+  const auto more = [&] {
+    return listed.size() < max && walked.size() < cap &&
+           (!until || (walked.size() & 63) != 0 || Clock::now() < *until);
+  };
   for (std::size_t head = 0; head < walked.size() && more(); ++head) {
     const std::size_t n = walked[head].size();
     for (std::size_t v = 0; v < n && more(); ++v)
@@ -111,11 +118,22 @@ bool covered_arc(const ParentSets& dag, int u, int v) {
          covered(pv, dag[static_cast<std::size_t>(u)], u);
 }
 
-void list_members(PoolReport& report, std::size_t max_dags) {
+void list_members(PoolReport& report, std::size_t max_dags, const Clock::time_point* until) {
   report.dags.clear();
+  OrientationCache cache;  // components shared by the classes (with constraints only)
   for (std::size_t id = 0; id < report.classes.size() && report.dags.size() < max_dags; ++id) {
+    if (until && id > 0 && Clock::now() >= *until) break;
     const PoolClass& c = report.classes[id];
-    for (ParentSets& m : class_members(c.dag, max_dags - report.dags.size(), &report.constraints))
+    std::size_t want = max_dags - report.dags.size();
+    // With constraints, the walk passes over members that break them; once it has listed as
+    // many as the class holds that do not, it stops instead of walking on to its cap.
+    if (!report.constraints.empty()) {
+      std::uint64_t size = 0;
+      const EdgeOrientations o =
+          edge_orientations(essential_graph(c.dag), {}, &cache, &report.constraints);
+      if (!o.size_estimated && o.size.to_u64(size)) want = std::min<std::uint64_t>(want, size);
+    }
+    for (ParentSets& m : class_members(c.dag, want, &report.constraints, until))
       report.dags.push_back({c.score, std::move(m), static_cast<int>(id)});
   }
 }

@@ -22,18 +22,25 @@
 #include <vector>
 
 #include "bnsl/report.hpp"
+#include "bnsl/stop.hpp"
 
 namespace bnsl {
 
+// With `until`, the walk also ends at that moment (`dag` is always listed).
 std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max,
-                                      const Constraints* constraints = nullptr);
+                                      const Constraints* constraints = nullptr,
+                                      const Clock::time_point* until = nullptr);
 
 // Whether the arc u -> v of dag (parent lists sorted) is covered: parents(v) = parents(u) + {u}.
 bool covered_arc(const ParentSets& dag, int u, int v);
 
 // Fills report.dags with the members of report.classes (each class's `dag` first), class by
 // class in order, at most max_dags in all, each with its class's score and id; with
-// report.constraints, only the members that satisfy them.
-void list_members(PoolReport& report, std::size_t max_dags);
+// report.constraints, only the members that satisfy them, each class's walk ending once it has
+// listed as many as the class holds (edge_orientations counts them). With `until`, the listing
+// ends at that moment too (the first class's DAG is always listed): the cost of walking past
+// members that break the constraints varies from class to class, so only a clock bounds it.
+void list_members(PoolReport& report, std::size_t max_dags,
+                  const Clock::time_point* until = nullptr);
 
 }  // namespace bnsl

@@ -248,9 +248,10 @@ void validate(const ScoreCache& cache) {
 
 // The report of the whole pool, up to max_dags (default dag_capacity) members listed.
 PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o,
-                       std::optional<std::size_t> max_dags = std::nullopt) {
-  PoolReport r =
-      make_report(cache, pool.snapshot(), o, max_dags.value_or(o.dag_capacity(cache.n_vars())));
+                       std::optional<std::size_t> max_dags = std::nullopt,
+                       const Clock::time_point* list_until = nullptr) {
+  PoolReport r = make_report(cache, pool.snapshot(), o,
+                             max_dags.value_or(o.dag_capacity(cache.n_vars())), list_until);
   r.variables = cache.names_or_defaults();
   r.epsilon = pool.epsilon();
   return r;
@@ -343,6 +344,7 @@ class Driver {
   bool stalled(double now);
   double reserve() const;
   std::size_t listable_dags() const;
+  Clock::time_point listing_deadline() const;
   void update_cost(double now);
   double remaining() const { return std::min(own_.remaining(), stop_.remaining()); }
   void note_best(double now);
@@ -505,8 +507,9 @@ PoolReport Driver::run(SearchStats& total) {
   total.peer_networks = peers_.networks_received();
   total.peer_classes = peers_.classes_merged();
   note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exact best
-  PoolReport r =
-      peers_.root() ? make_report(cache_, pool_, o_, listable_dags()) : best_only_report();
+  const Clock::time_point list_until = listing_deadline();
+  PoolReport r = peers_.root() ? make_report(cache_, pool_, o_, listable_dags(), &list_until)
+                               : best_only_report();
   if (algorithm) r.algorithm = algorithm;
   r.optimal = optimal;
   r.complete = complete && !pool_.truncated();
@@ -663,6 +666,19 @@ double Driver::reserve() const {
 // measured cost once the classes' report is paid, at least one. The reserve cannot always
 // cover the listing: 60 rows of 3,000 variables, `learn --time 8`, left the search 2 s, and the
 // pool's one class of 3,600 DAGs took 4 s to list (3,333 of them), report and free.
+// When the final report's listing must end so that the classes' summary and the files still
+// fit before the deadline: listable_dags() counts by the measured rate, but with constraints a
+// listed DAG's cost varies from class to class (the walk passes members that break them), so
+// the clock bounds the listing too (far away without a deadline).
+Clock::time_point Driver::listing_deadline() const {
+  const double left = remaining();
+  if (!std::isfinite(left)) return Clock::time_point::max();
+  const double classes =
+      load_.factor(1) * cost_.seconds(static_cast<double>(pool_.size()), 0, cache_.n_vars());
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(std::max(0.0, left - 0.05 - classes)));
+}
+
 std::size_t Driver::listable_dags() const {
   const std::size_t n = cache_.n_vars(), capacity = o_.dag_capacity(n);
   const double left = remaining();

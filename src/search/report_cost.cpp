@@ -14,7 +14,8 @@
 namespace bnsl {
 
 PoolReport make_report(const ScoreCache& cache, std::span<const PooledDag> pooled,
-                       const SearchOptions& o, std::size_t max_dags) {
+                       const SearchOptions& o, std::size_t max_dags,
+                       const Clock::time_point* list_until) {
   PoolReport r;
   const std::size_t n = cache.n_vars();
   r.algorithm = to_string(o.algo);
@@ -35,7 +36,7 @@ PoolReport make_report(const ScoreCache& cache, std::span<const PooledDag> poole
     } else  // every DAG kept; summarize() finds their classes
       r.dags.push_back({d.score, parents_of(d.choices)});
   }
-  if (o.classes) list_members(r, max_dags);
+  if (o.classes) list_members(r, max_dags, list_until);
   return r;
 }
 

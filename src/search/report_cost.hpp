@@ -27,9 +27,11 @@ namespace bnsl {
 
 // The report of pooled DAGs, best first: with SearchOptions::classes one class per DAG and up
 // to `max_dags` of their members listed (pool/class_members.hpp); else the DAGs themselves.
-// The caller names the variables and sets epsilon.
+// The caller names the variables and sets epsilon. With `list_until`, the listing of members
+// also ends at that moment (the first class's DAG is always listed).
 PoolReport make_report(const ScoreCache& cache, std::span<const PooledDag> pooled,
-                       const SearchOptions& o, std::size_t max_dags);
+                       const SearchOptions& o, std::size_t max_dags,
+                       const Clock::time_point* list_until = nullptr);
 
 // Seconds of one thread on an idle machine per class-cell and per listed-DAG-cell of a report,
 // as a sample measures them.
