@@ -109,6 +109,7 @@ def test_numpy_input_score_cache_and_sample(tmp_path):
 
 def test_ctrl_c_returns_what_was_found():
     script = ("import bnsl, sys\n"
+              "print('ready', flush=True)\n"
               f"r = bnsl.learn({os.path.join(DATASETS, 'alarm-5000.csv')!r}, time=120, threads=2,"
               " quiet=True)\n"
               "print(r.interrupted, len(r.dags) > 0, r.best_score)\n"
@@ -116,7 +117,8 @@ def test_ctrl_c_returns_what_was_found():
               "print(r2.interrupted)\n")
     p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
                          env=dict(os.environ))
-    time.sleep(4)
+    assert p.stdout.readline() == "ready\n"  # imported: SIGINT now reaches the run
+    time.sleep(3)
     start = time.monotonic()
     p.send_signal(signal.SIGINT)
     out, _ = p.communicate(timeout=60)
