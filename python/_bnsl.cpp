@@ -68,6 +68,22 @@ auto run_interruptible(Job job, bool& interrupted) {
   return future.get();
 }
 
+// A report run (learn, exact) within `time` seconds: job(stop) returns the report and its
+// counters as JSON.
+template <class Job>
+Run report_run(double time, Job job) {
+  Run run;
+  auto [report, stats] = run_interruptible(
+      [&] {
+        const bnsl::StopToken stop(time);
+        return job(stop);
+      },
+      run.interrupted);
+  run.report = std::move(report);
+  run.stats = std::move(stats);
+  return run;
+}
+
 bnsl::Dataset make_data(const std::vector<std::string>& names,
                         const std::vector<std::vector<std::string>>& states,
                         const std::vector<std::vector<std::uint32_t>>& codes) {
@@ -134,16 +150,11 @@ Run learn(const bnsl::Dataset& data, double time, const std::string& score, doub
   if (exact_max_vars) o.search.dp_max_n = *exact_max_vars;
   o.threads = threads;
   o.progress = !quiet;
-  Run run;
-  bnsl::LearnResult r = run_interruptible(
-      [&] {
-        bnsl::StopToken stop(time);
-        return bnsl::learn(data, o, stop);
-      },
-      run.interrupted);
-  run.report = std::move(r.report);
-  run.stats = "{\"explore\": " + r.explore.to_json() + ", \"search\": " + r.search.to_json() + "}";
-  return run;
+  return report_run(time, [&](const bnsl::StopToken& stop) {
+    bnsl::LearnResult r = bnsl::learn(data, o, stop);
+    return std::make_pair(std::move(r.report), "{\"explore\": " + r.explore.to_json() +
+                                                   ", \"search\": " + r.search.to_json() + "}");
+  });
 }
 
 Run exact(const bnsl::Dataset& data, double time, const std::string& score, double ess,
@@ -160,16 +171,11 @@ Run exact(const bnsl::Dataset& data, double time, const std::string& score, doub
   o.constraints = make_constraints(data, forbid, tiers);
   o.threads = threads;
   o.progress = !quiet;
-  Run run;
-  bnsl::ExactLearnResult r = run_interruptible(
-      [&] {
-        bnsl::StopToken stop(time);
-        return bnsl::learn_exact(data, o, stop);
-      },
-      run.interrupted);
-  run.report = std::move(r.report);
-  run.stats = "{\"explore\": " + r.explore.to_json() + ", \"exact\": " + r.exact.to_json() + "}";
-  return run;
+  return report_run(time, [&](const bnsl::StopToken& stop) {
+    bnsl::ExactLearnResult r = bnsl::learn_exact(data, o, stop);
+    return std::make_pair(std::move(r.report), "{\"explore\": " + r.explore.to_json() +
+                                                   ", \"exact\": " + r.exact.to_json() + "}");
+  });
 }
 
 bnsl::ScoreCache score_cache(const bnsl::Dataset& data, double time, const std::string& score,

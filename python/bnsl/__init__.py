@@ -18,7 +18,7 @@ import csv
 import json
 import os
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import networkx as nx
 import numpy as np
@@ -204,9 +204,8 @@ def sample(network: str, n: int, seed: int = 1) -> pd.DataFrame:
     """n rows drawn from a network (a BIF path, or BIF text) by forward sampling."""
     is_text = "network" in network and "{" in network and not os.path.exists(network)
     d = _bnsl.sample(network, n, seed, is_text)
-    return pd.DataFrame({name: [d.states(v)[c] for c in _codes(d, v)]
-                         for v, name in enumerate(d.names)})
-
-
-def _codes(d, v: int) -> Iterable[int]:
-    return _bnsl.codes(d, v)
+    columns = {}
+    for v, name in enumerate(d.names):
+        states = np.asarray(d.states(v), dtype=object)
+        columns[name] = states[np.asarray(_bnsl.codes(d, v), dtype=np.intp)]
+    return pd.DataFrame(columns)
