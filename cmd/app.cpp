@@ -3,6 +3,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "parallel/threads.hpp"
 
 namespace bnsl::cli {
 
@@ -28,6 +29,11 @@ void parse_command_line(CLI::App& app, int argc, char** argv) {
   } catch (const std::out_of_range& e) {
     throw CLI::ConversionError(std::string("a flag's value is out of range (") + e.what() + ")");
   }
+}
+
+void start_threads(const CLI::App& command) {
+  if (const CLI::Option* t = command.get_option_no_throw("--threads"))
+    bnsl::start_threads(t->count() > 0 ? t->as<int>() : 0);
 }
 
 }  // namespace bnsl::cli

@@ -35,4 +35,10 @@ std::vector<Action> build_app(CLI::App& app, Comm& comm);
 // main.cpp and the fuzz target.
 void parse_command_line(CLI::App& app, int argc, char** argv);
 
+// Starts the worker threads of the parsed subcommand `command` (its --threads, all cores when
+// not given) before any work: a system that refuses them (a small `ulimit -v`, a process limit)
+// ends the run with a RuntimeError naming the reason, where libgomp would end it at the first
+// parallel region with a message of its own.
+void start_threads(const CLI::App& command);
+
 }  // namespace bnsl::cli

@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
       throw InputError(
           "bnsl " + command + " runs in one process: start it without mpirun " +
           "(it uses every core of its node); learn, score and search run under mpirun");
+    cli::start_threads(*app.get_subcommands().front());
     for (auto& action : actions)
       if (int status = action(); status >= 0) return status;
     return 2;

@@ -26,6 +26,13 @@ namespace bnsl {
 // every core the process may use).
 int resolve_threads(int threads);
 
+// Starts OpenMP's team of resolve_threads(threads) threads now, or throws RuntimeError naming
+// the reason when the system refuses to create them (a small `ulimit -v`, a process limit):
+// libgomp would otherwise end the process at its first parallel region with a message of its
+// own. Each thread is first created and joined with pthreads (the same default stack size
+// libgomp uses), then one empty parallel region makes libgomp keep its team for the run.
+void start_threads(int threads);
+
 // Keeps the first exception thrown by the functions it runs; the others are dropped.
 class FirstError {
  public:
