@@ -559,14 +559,14 @@ TEST_CASE("neighbour completion expands the other members of a pooled class", "[
   CHECK(got.count(target) == 1);
 }
 
-// With `climb`, the best climbs by family changes first and a neighbour better than every DAG
-// before is walked next, whatever the cap: the walk from one DAG, capped at one expansion,
-// ends at a local optimum of single-family changes (brute force: no acyclic one-family change
-// of the pool's best scores higher), and its pool holds that best's one-family neighbours
-// within epsilon.
+// With `climb`, the best climbs by family changes and arc reversals first and a neighbour
+// better than every DAG before is walked next, whatever the cap: the walk from one DAG, capped
+// at one expansion, ends at a local optimum of single-family changes and reversals (brute
+// force: no acyclic one-family change or reversal of the pool's best scores higher), and its
+// pool holds that best's one-family neighbours within epsilon.
 TEST_CASE("neighbour completion climbs to a local optimum first", "[pool]") {
   const std::size_t n = 5;
-  std::uint64_t climbed = 0;
+  std::uint64_t climbed = 0, reversals = 0;
   for (int round = 0; round < 30; ++round) {
     std::mt19937_64 rng(900 + round);
     std::uniform_real_distribution<double> noise(-3.0, 3.0);
@@ -601,8 +601,26 @@ TEST_CASE("neighbour completion climbs to a local optimum first", "[pool]") {
         CHECK_FALSE(bnsl::clearly_greater(s, best));  // a local optimum
         if (s >= best - eps + 1e-9) CHECK(got.count(h) == 1);
       }
+    const bnsl::ParentSets parents = parents_of(top);
+    for (std::size_t v = 0; v < n; ++v)
+      for (const int u : parents[v]) {  // reversing u -> v: pa(v) - u, pa(u) + v
+        std::vector<int> pv, pu = parents[static_cast<std::size_t>(u)];
+        for (const int p : parents[v])
+          if (p != u) pv.push_back(p);
+        pu.push_back(static_cast<int>(v));
+        std::sort(pu.begin(), pu.end());
+        const long jv = cache.var(v).find(pv), ju = cache.var(static_cast<std::size_t>(u)).find(pu);
+        if (jv < 0 || ju < 0) continue;
+        bnsl::Choices h = top;
+        h[v] = static_cast<std::uint32_t>(jv);
+        h[static_cast<std::size_t>(u)] = static_cast<std::uint32_t>(ju);
+        if (!acyclic(parents_of(h))) continue;
+        CHECK_FALSE(bnsl::clearly_greater(sum_scores(cache, h), best));
+        ++reversals;
+      }
   }
-  CHECK(climbed > 0);  // the climb was exercised
+  CHECK(climbed > 0);     // the climb was exercised
+  CHECK(reversals > 0);   // and reversals were checked
 }
 
 // A pool too small for every class within epsilon, with score bands, keeps classes across

@@ -22,7 +22,7 @@ struct NeighbourCompletion {
   std::uint64_t admitted = 0;   // ... that the pool admitted (new to it)
   std::uint64_t reversals = 0;  // admitted ones that reverse an arc (the others change a family)
   std::uint64_t rises = 0;      // admitted ones better than every DAG before (walked next)
-  std::uint64_t climbed = 0;    // family changes of the best's greedy climb before the walk
+  std::uint64_t climbed = 0;    // family changes and reversals of the best's climb first
   std::uint64_t members = 0;    // other members of walked classes expanded (the member pass)
   std::uint64_t pairs = 0;      // admitted ones that change two families to break a cycle
   bool stopped = false;         // should_stop ended it

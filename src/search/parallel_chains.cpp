@@ -113,7 +113,7 @@ void SearchStats::print(std::ostream& out) const {
       << neighbours_reversed << " by an arc reversal, " << neighbours_paired
       << " by two changes that break a cycle, " << neighbours_rises
       << " better than the best before; the best climbed by " << climb_changes
-      << " family changes first)\n"
+      << " family changes and reversals first)\n"
       << "  neighbour walk    " << completion_seconds << " s"
       << (completion_stopped ? " (stopped early)" : "")
       << (completion_runs > 1 ? ", also when the chains stalled" : "") << "\n"
