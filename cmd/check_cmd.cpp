@@ -35,7 +35,7 @@ struct CheckCommand {
     o.tolerance = tolerance;
     o.data_name = data_path;
     const Constraints given = constraints.resolve(data.names());
-    if (!constraints.forbid.empty() || !constraints.tiers.empty()) o.constraints = &given;
+    if (constraints.given()) o.constraints = &given;
     const PoolCheck c = check_pool_file(data, pool_path, o);
     std::cout << "check: " << pool_path << " against " << data_path << " (" << c.score << ", "
               << data.n_vars() << " variables, " << data.n_rows() << " rows, " << c.dags
@@ -57,7 +57,8 @@ Action register_check(CLI::App& app) {
       "check",
       "Re-score every DAG of a pool file from the data and check acyclicity, order, "
       "distinctness, epsilon, scores, classes and edge probabilities. Exit 0 when all hold, "
-      "1 on any mismatch, 2 on bad input. With --forbid or --tiers, also that no DAG breaks them.");
+      "1 on any mismatch, 2 on bad input. With --require, --forbid or --tiers, also that no DAG "
+      "breaks them.");
   sub->add_option("data", cmd->data_path, "CSV the pool was learned from")->required();
   sub->add_option("pool", cmd->pool_path, "PREFIX.pool.json to check")->required();
   add_csv_options(*sub, cmd->csv);
@@ -65,6 +66,10 @@ Action register_check(CLI::App& app) {
                   "Relative tolerance for score equality (default: 1e-9, the project's)")
       ->check(CLI::Range(0.0, 1.0));
   add_constraint_options(*sub, cmd->constraints);
+  sub->get_option("--require")
+      ->description(
+          "CSV of required arcs (header from,to): every DAG of the pool must hold them, and the "
+          "pool must have been learned under the same --require, --forbid and --tiers");
   sub->get_option("--forbid")
       ->description(
           "CSV of forbidden arcs (header from,to): no DAG of the pool may hold one, and the pool "

@@ -231,20 +231,32 @@ Constraints ConstraintArgs::resolve_for_cache(const std::string& path,
                                               const std::vector<std::string>& names) const {
   Constraints c = resolve(names);
   const std::optional<CacheProvenance> p = read_jkl_provenance(path);
+  const std::string explored = p ? p->constraints : "unknown";
+  if (!c.required.empty() && explored != c.fingerprint())
+    throw InputError(path, 0, 0,
+                     "required arcs need a cache explored with them (this one: constraints " +
+                         explored + ", not " + c.fingerprint() +
+                         "): score it with `bnsl score --require` and the same files");
   if (p && p->constraints != "none" && p->constraints != c.fingerprint())
     throw InputError(path, 0, 0,
                      "the cache was explored under other constraints (" + p->constraints +
                          ", not " + c.fingerprint() +
-                         "): give the --forbid and --tiers files it was scored with");
+                         "): give the --require, --forbid and --tiers files it was scored with");
   return c;
 }
 
 void add_constraint_options(CLI::App& app, ConstraintArgs& a) {
-  app.add_option("--forbid", a.forbid,
+  app.add_option("--require", a.files.require,
+                 "CSV of arcs every network must hold (header from,to; variable names as in the "
+                 "data; bnlearn's whitelist): every scored parent set of a child holds its "
+                 "required parents, and the pruning rules are applied among such sets; they "
+                 "count towards --max-parents. Exit 2 if they close a cycle, or one is forbidden "
+                 "or goes against the tiers");
+  app.add_option("--forbid", a.files.forbid,
                  "CSV of arcs no network may hold (header from,to; variable names as in the "
                  "data; bnlearn's blacklist): never scored as parents, absent from every network "
                  "reported; equivalence classes then count only their DAGs without them");
-  app.add_option("--tiers", a.tiers,
+  app.add_option("--tiers", a.files.tiers,
                  "CSV of tiers (header variable,tier; tier an integer from 0, earliest first): "
                  "no arc from a later tier into an earlier one (e.g. age and sex in 0, exposure "
                  "in 1, outcome in 2); variables not listed are in no tier");

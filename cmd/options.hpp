@@ -44,15 +44,20 @@ void add_csv_options(CLI::App& app, CsvArgs& args);
 void add_score_options(CLI::App& app, ScoreParams& params);
 void add_epsilon_options(CLI::App& app, EpsilonArgs& args);
 void add_run_options(CLI::App& app, RunArgs& args);
-// --forbid FILE and --tiers FILE (bnsl/constraints.hpp): learn, score, search, exact, check.
+// --require FILE, --forbid FILE and --tiers FILE (bnsl/constraints.hpp): learn, score, search,
+// exact, check.
 struct ConstraintArgs {
-  std::string forbid, tiers;
-  Constraints resolve(const std::vector<std::string>& names) const {
-    return read_constraints(forbid, tiers, names);
+  ConstraintFiles files;
+  bool given() const {
+    return !files.require.empty() || !files.forbid.empty() || !files.tiers.empty();
   }
-  // The same for a search over the jkl cache at `path`, which its provenance header says was
-  // explored under constraints: then these must be the same (InputError otherwise), or the
-  // classes would count DAGs that break them.
+  Constraints resolve(const std::vector<std::string>& names) const {
+    return read_constraints(files, names);
+  }
+  // The same for a search over the jkl cache at `path`. When its provenance header says it was
+  // explored under constraints, these must be the same (InputError otherwise), or the classes
+  // would count DAGs that break them; required arcs need a cache explored with them, since a
+  // set holding them may have been pruned for a subset without them.
   Constraints resolve_for_cache(const std::string& path,
                                 const std::vector<std::string>& names) const;
 };

@@ -101,26 +101,39 @@ bnsl::Dataset make_data(const std::vector<std::string>& names,
   return d;
 }
 
-bnsl::Constraints make_constraints(const bnsl::Dataset& data,
-                                   const std::vector<std::pair<std::string, std::string>>& forbid,
-                                   const std::vector<std::pair<std::string, int>>& tiers) {
-  bnsl::Constraints c;
-  const auto index = [&](const std::string& name) {
+using ArcList = std::vector<std::pair<std::string, std::string>>;
+using TierList = std::vector<std::pair<std::string, int>>;
+
+// Constraints from name lists, with the checks of the files (bnsl::make_constraints): errors
+// name the list ("require", "forbid", "tiers") and the item's position from 1.
+bnsl::Constraints make_constraints(const bnsl::Dataset& data, const ArcList& require,
+                                   const ArcList& forbid, const TierList& tiers) {
+  const auto index = [&](const std::string& name, const char* list) {
     for (std::size_t v = 0; v < data.n_vars(); ++v)
       if (data.name(v) == name) return static_cast<int>(v);
-    throw bnsl::InputError("unknown variable '" + name + "'");
+    throw bnsl::InputError(std::string(list) + ": unknown variable '" + name + "'");
   };
-  for (const auto& [from, to] : forbid) c.forbidden.emplace_back(index(from), index(to));
-  std::sort(c.forbidden.begin(), c.forbidden.end());
-  c.forbidden.erase(std::unique(c.forbidden.begin(), c.forbidden.end()), c.forbidden.end());
+  const auto arcs = [&](const ArcList& list, const char* what) {
+    std::vector<bnsl::NamedArc> out;
+    for (const auto& [from, to] : list) {
+      bnsl::NamedArc a;
+      a.from = index(from, what);
+      a.to = index(to, what);
+      a.line = out.size() + 1;
+      out.push_back(a);
+    }
+    return out;
+  };
+  std::vector<int> tier_of;
   if (!tiers.empty()) {
-    c.tiers.assign(data.n_vars(), -1);
+    tier_of.assign(data.n_vars(), -1);
     for (const auto& [name, tier] : tiers) {
-      if (tier < 0) throw bnsl::InputError("tier of '" + name + "' must be >= 0");
-      c.tiers[static_cast<std::size_t>(index(name))] = tier;
+      if (tier < 0) throw bnsl::InputError("tiers: the tier of '" + name + "' must be >= 0");
+      tier_of[static_cast<std::size_t>(index(name, "tiers"))] = tier;
     }
   }
-  return c;
+  return bnsl::make_constraints(arcs(require, "require"), arcs(forbid, "forbid"),
+                                std::move(tier_of), {"require", "forbid", "tiers"}, data.names());
 }
 
 bnsl::Epsilon make_epsilon(std::optional<double> epsilon, double bayes_factor) {
@@ -136,14 +149,13 @@ bnsl::ScoreParams make_score(const std::string& score, double ess) {
 
 Run learn(const bnsl::Dataset& data, double time, const std::string& score, double ess,
           std::optional<double> epsilon, double bayes_factor, int threads, std::uint64_t seed,
-          const std::vector<std::pair<std::string, std::string>>& forbid,
-          const std::vector<std::pair<std::string, int>>& tiers, bool quiet,
+          const ArcList& require, const ArcList& forbid, const TierList& tiers, bool quiet,
           std::optional<std::size_t> pool_max, std::optional<std::size_t> max_dags,
           std::optional<int> exact_max_vars) {
   bnsl::LearnOptions o;
   o.explore.score = make_score(score, ess);
   o.explore.epsilon = make_epsilon(epsilon, bayes_factor);
-  o.explore.constraints = make_constraints(data, forbid, tiers);
+  o.explore.constraints = make_constraints(data, require, forbid, tiers);
   o.search.seed = seed;
   if (pool_max) o.search.pool_max = *pool_max;
   if (max_dags) o.search.max_dags = *max_dags;
@@ -159,8 +171,7 @@ Run learn(const bnsl::Dataset& data, double time, const std::string& score, doub
 
 Run exact(const bnsl::Dataset& data, double time, const std::string& score, double ess,
           std::optional<double> epsilon, double bayes_factor, int threads,
-          const std::vector<std::pair<std::string, std::string>>& forbid,
-          const std::vector<std::pair<std::string, int>>& tiers, bool quiet,
+          const ArcList& require, const ArcList& forbid, const TierList& tiers, bool quiet,
           const std::string& method, std::size_t max_solutions, bool classes) {
   bnsl::ExactLearnOptions o;
   o.score = make_score(score, ess);
@@ -168,7 +179,7 @@ Run exact(const bnsl::Dataset& data, double time, const std::string& score, doub
   o.exact.method = bnsl::parse_exact_method(method);
   o.exact.max_solutions = max_solutions;
   o.exact.classes = classes;
-  o.constraints = make_constraints(data, forbid, tiers);
+  o.constraints = make_constraints(data, require, forbid, tiers);
   o.threads = threads;
   o.progress = !quiet;
   return report_run(time, [&](const bnsl::StopToken& stop) {
@@ -181,12 +192,12 @@ Run exact(const bnsl::Dataset& data, double time, const std::string& score, doub
 bnsl::ScoreCache score_cache(const bnsl::Dataset& data, double time, const std::string& score,
                              double ess, std::optional<double> epsilon, double bayes_factor,
                              int threads,
-                             const std::vector<std::pair<std::string, std::string>>& forbid,
-                             const std::vector<std::pair<std::string, int>>& tiers, bool quiet) {
+                             const ArcList& require, const ArcList& forbid,
+                             const TierList& tiers, bool quiet) {
   bnsl::ExploreOptions o;
   o.score = make_score(score, ess);
   o.epsilon = make_epsilon(epsilon, bayes_factor);
-  o.constraints = make_constraints(data, forbid, tiers);
+  o.constraints = make_constraints(data, require, forbid, tiers);
   o.threads = threads;
   o.progress = !quiet;
   o.time = time;
@@ -304,15 +315,15 @@ PYBIND11_MODULE(_bnsl, m) {
 
   m.def("learn", &learn, py::arg("data"), py::arg("time"), py::arg("score"), py::arg("ess"),
         py::arg("epsilon"), py::arg("bayes_factor"), py::arg("threads"), py::arg("seed"),
-        py::arg("forbid"), py::arg("tiers"), py::arg("quiet"), py::arg("pool_max"),
+        py::arg("require"), py::arg("forbid"), py::arg("tiers"), py::arg("quiet"), py::arg("pool_max"),
         py::arg("max_dags"), py::arg("exact_max_vars"));
   m.def("exact", &exact, py::arg("data"), py::arg("time"), py::arg("score"), py::arg("ess"),
-        py::arg("epsilon"), py::arg("bayes_factor"), py::arg("threads"), py::arg("forbid"),
-        py::arg("tiers"), py::arg("quiet"), py::arg("method"), py::arg("max_solutions"),
+        py::arg("epsilon"), py::arg("bayes_factor"), py::arg("threads"), py::arg("require"),
+        py::arg("forbid"), py::arg("tiers"), py::arg("quiet"), py::arg("method"), py::arg("max_solutions"),
         py::arg("classes"));
   m.def("score_cache", &score_cache, py::arg("data"), py::arg("time"), py::arg("score"),
         py::arg("ess"), py::arg("epsilon"), py::arg("bayes_factor"), py::arg("threads"),
-        py::arg("forbid"), py::arg("tiers"), py::arg("quiet"));
+        py::arg("require"), py::arg("forbid"), py::arg("tiers"), py::arg("quiet"));
   m.def(
       "sample",
       [](const std::string& bif, std::size_t n, std::uint64_t seed, bool is_text) {

@@ -1,10 +1,12 @@
-// Forbidden arcs and tiers (bnsl/constraints.hpp): the files' reader, and every mode against
-// brute force over the DAGs that satisfy them. The oracle scores every parent set of tiny
-// random data without bnsl's scorer, drops the families the constraints forbid, and
-// enumerates every acyclic assignment: the DAGs within epsilon of the constrained optimum,
-// their classes (skeleton and v-structures) and the DAG-weighted edge probabilities. Exact
-// mode (the exploration under the constraints, then the DP), and the search over a cache
-// explored without them and filtered by search_cache(), must report exactly those.
+// Required and forbidden arcs and tiers (bnsl/constraints.hpp): the files' reader, and every
+// mode against brute force over the DAGs that satisfy them. The oracle scores every parent set
+// of tiny random data without bnsl's scorer, drops the families the constraints forbid (a
+// forbidden parent, or a required one missing), and enumerates every acyclic assignment: the
+// DAGs within epsilon of the constrained optimum, their classes (skeleton and v-structures)
+// and the DAG-weighted edge probabilities. Exact mode (the exploration under the constraints,
+// then the DP or the ILP), and the search over a cache explored without forbidden arcs and
+// tiers and filtered by search_cache() (or, with required arcs, explored with them), must
+// report exactly those.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include "bnsl/cache.hpp"
 #include "bnsl/constraints.hpp"
 #include "bnsl/error.hpp"
+#include "bnsl/exact.hpp"
 #include "bnsl/explore.hpp"
 #include "bnsl/learn.hpp"
 #include "bnsl/report.hpp"
@@ -44,8 +47,10 @@ std::string input_error(F f) {
   return "";
 }
 
-// Random constraints on n variables: a few forbidden arcs, and tiers on some seeds.
-Constraints random_constraints(int n, std::uint64_t seed) {
+// Random constraints on n variables: a few forbidden arcs, and tiers on some seeds; with
+// `required`, also one to three required arcs that agree with them and close no cycle (each
+// from a lower to a higher index of a random permutation).
+Constraints random_constraints(int n, std::uint64_t seed, bool required = false) {
   std::mt19937_64 rng(seed * 7919 + 3);
   Constraints c;
   std::uniform_int_distribution<int> pick(0, n - 1);
@@ -61,7 +66,34 @@ Constraints random_constraints(int n, std::uint64_t seed) {
     for (int v = 0; v < n; ++v)
       if (rng() % 3 != 0) c.tiers[static_cast<std::size_t>(v)] = static_cast<int>(rng() % 3);
   }
+  if (required) {
+    std::vector<int> perm(static_cast<std::size_t>(n));
+    for (int v = 0; v < n; ++v) perm[static_cast<std::size_t>(v)] = v;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    const int want = 1 + static_cast<int>(rng() % 3);
+    for (int tries = 0; tries < 50 && static_cast<int>(c.required.size()) < want; ++tries) {
+      int i = pick(rng), j = pick(rng);
+      if (i == j) continue;
+      if (i > j) std::swap(i, j);
+      const std::pair<int, int> arc(perm[static_cast<std::size_t>(i)],
+                                    perm[static_cast<std::size_t>(j)]);
+      if (!c.allowed(arc.first, arc.second) ||
+          std::find(c.required.begin(), c.required.end(), arc) != c.required.end())
+        continue;
+      c.required.push_back(arc);
+    }
+    std::sort(c.required.begin(), c.required.end());
+  }
   return c;
+}
+
+// Whether the family `f` of v satisfies the constraints: allowed parents, required ones held.
+bool family_allowed(const Constraints& c, int v, Mask f) {
+  for (int p : oracle::from_mask(f))
+    if (!c.allowed(p, v)) return false;
+  for (const auto& [from, to] : c.required)
+    if (to == v && !(f >> from & 1)) return false;
+  return true;
 }
 
 std::vector<Mask> masks_of(const bnsl::ParentSets& parents) {
@@ -82,11 +114,8 @@ Truth brute_force(const bnsl::Dataset& d, const ScoreParams& params, const Const
                   double eps) {
   oracle::Families fam = oracle::full_table(d, params, -1);
   for (std::size_t v = 0; v < fam.size(); ++v)
-    std::erase_if(fam[v], [&](const auto& f) {
-      for (int p : oracle::from_mask(f.first))
-        if (!c.allowed(p, static_cast<int>(v))) return true;
-      return false;
-    });
+    std::erase_if(fam[v],
+                  [&](const auto& f) { return !family_allowed(c, static_cast<int>(v), f.first); });
   const std::vector<oracle::Scored> all = oracle::all_dags(fam);
   Truth t;
   t.opt = all.front().score;
@@ -134,6 +163,8 @@ void check_report(const bnsl::PoolReport& r, const Truth& t, const Constraints& 
     ++arcs;
   }
   CHECK(arcs == t.p.size());
+  for (const auto& arc : c.required) CHECK(t.p.at(arc) == Approx(1.0).margin(1e-12));
+  CHECK(r.constraints.required == c.required);
   CHECK(r.constraints.forbidden == c.forbidden);
   CHECK(r.constraints.tiers == c.tiers);
 }
@@ -164,7 +195,10 @@ TEST_CASE("constraints: the files, their errors and the checks", "[constraints]"
   CHECK(other.fingerprint() != c.fingerprint());
   const bnsl::ParentSets ok = {{}, {0}, {0, 1}, {1}}, bad = {{}, {0}, {0}, {0, 2}};
   CHECK(!c.violation(ok));
-  CHECK(c.violation(bad) == std::pair<int, int>(0, 3));
+  REQUIRE(c.violation(bad));
+  CHECK(c.violation(bad)->from == 0);
+  CHECK(c.violation(bad)->to == 3);
+  CHECK_FALSE(c.violation(bad)->missing);
 
   bnsl::ScoreCache cache(4, kNames);
   for (const std::vector<int>& p : {std::vector<int>{}, {0}, {1}, {0, 1}})
@@ -188,8 +222,65 @@ TEST_CASE("constraints: the files, their errors and the checks", "[constraints]"
       input_error([&] { bnsl::parse_arcs("from,to\nA,B\nB,Z\n", "f.csv", kNames, false); });
   CHECK(arc_error == "f.csv:3:3: unknown variable 'Z'");
   CHECK(input_error([&] {
-          bnsl::read_constraints("/nonexistent/f.csv", "", kNames);
+          bnsl::read_constraints({"", "/nonexistent/f.csv", ""}, kNames);
         }).starts_with("/nonexistent/f.csv"));
+}
+
+TEST_CASE("constraints: required arcs, their checks and their errors", "[constraints]") {
+  const auto arcs = [](const std::string& text, const std::string& file) {
+    return bnsl::parse_arcs(text, file, kNames, false);
+  };
+  const bnsl::ConstraintFiles files{"r.csv", "f.csv", "t.csv"};
+  const auto make = [&](const std::string& require, const std::string& forbid,
+                        std::vector<int> tiers = {}) {
+    return bnsl::make_constraints(arcs(require, "r.csv"), arcs(forbid, "f.csv"),
+                                  std::move(tiers), files, kNames);
+  };
+  const Constraints c = make("from,to\nA,B\nC,B\nB,D\n", "from,to\nA,D\n");
+  CHECK(c.required == std::vector<std::pair<int, int>>{{0, 1}, {1, 3}, {2, 1}});
+  CHECK(c.required_parents(1) == std::vector<int>{0, 2});
+  CHECK(c.required_parents(0).empty());
+  CHECK(c.max_required_parents() == 2);
+  CHECK(c.allowed(0, 1));
+  CHECK_FALSE(c.allowed(1, 0));  // the reverse of a required arc
+  CHECK_FALSE(c.allowed(0, 3));  // forbidden
+  CHECK(c.describe() == "3 required arcs, 1 forbidden arc");
+  Constraints no_required = c;
+  no_required.required.clear();
+  CHECK(no_required.fingerprint() != c.fingerprint());
+  Constraints forbid_only;
+  forbid_only.forbidden = {{0, 3}};
+  CHECK(no_required.fingerprint() == forbid_only.fingerprint());  // as caches record it
+
+  const bnsl::ParentSets ok = {{}, {0, 2}, {}, {1}}, lacks = {{}, {0}, {}, {1}};
+  CHECK(!c.violation(ok));
+  REQUIRE(c.violation(lacks));
+  CHECK(c.violation(lacks)->missing);
+  CHECK(c.violation(lacks)->from == 2);
+  CHECK(c.violation(lacks)->to == 1);
+
+  bnsl::ScoreCache cache(4, kNames);
+  for (const std::vector<int>& p : {std::vector<int>{}, {0}, {0, 2}, {0, 2, 3}, {2}})
+    cache.var(1).add(-10.0 - static_cast<double>(p.size()), p);
+  cache.var(1).sort_best_first();
+  // {}, {0} and {2} lack a required parent of B; {0, 2, 3} holds D -> B, against B -> D.
+  CHECK(c.apply(cache) == 4);
+  REQUIRE(cache.var(1).size() == 1);
+  CHECK(cache.var(1).find(std::vector<int>{0, 2}) == 0);
+
+  const auto error = [&](const std::string& require, const std::string& forbid,
+                         std::vector<int> tiers = {}) {
+    return input_error([&] { make(require, forbid, tiers); });
+  };
+  CHECK(error("from,to\nA,B\nB,C\nC,A\n", "from,to\n") ==
+        "r.csv:4:1: the required arc 'C' -> 'A' closes the cycle 'A' -> 'B' -> 'C' -> 'A'");
+  CHECK(error("from,to\nA,B\nB,A\n", "from,to\n") ==
+        "r.csv:3:1: the required arc 'B' -> 'A' closes the cycle 'A' -> 'B' -> 'A'");
+  CHECK(error("from,to\nA,B\nA,D\n", "from,to\n# none\nA,D\n") ==
+        "r.csv:3:1: the required arc 'A' -> 'D' is forbidden by f.csv line 3");
+  CHECK(error("from,to\nB,A\n", "from,to\n", {0, 1, -1, -1}) ==
+        "r.csv:2:1: the required arc 'B' -> 'A' goes from tier 1 into the earlier tier 0 of t.csv");
+  CHECK(error("from,to\nA,E\n", "from,to\n") == "r.csv:2:3: unknown variable 'E'");
 }
 
 TEST_CASE("constraints: exact mode and the search equal brute force over the allowed DAGs",
@@ -265,4 +356,91 @@ TEST_CASE("constraints: no cached set holds a forbidden parent, with or without 
         for (int p : cache.var(v).parents(i)) CHECK(c.allowed(p, static_cast<int>(v)));
     CHECK(entries > 12);
   }
+}
+
+TEST_CASE("constraints: with required arcs, exact mode and the search equal brute force",
+          "[constraints][exact][search]") {
+  std::size_t checked = 0, listed = 0, required = 0;
+  for (std::uint64_t seed = 11; seed <= 18; ++seed) {
+    const int n = 4 + static_cast<int>(seed % 2);  // 4..5
+    std::vector<int> arities(static_cast<std::size_t>(n), 2);
+    arities[2] = 3;
+    const bnsl::Dataset d = oracle::random_dataset(60 + 20 * (seed % 3), arities, seed, 0.3);
+    const Constraints c = random_constraints(n, seed, true);
+    REQUIRE(!c.required.empty());
+    required += c.required.size();
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}})
+      for (double eps : {0.0, 1.0, std::log(20.0)}) {
+        INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " eps " << eps << " "
+                     << c.describe());
+        const Truth t = brute_force(d, p, c, eps);
+        // Exact mode from the data: the exploration keeps the required parents in every set
+        // and prunes among such sets; then the DP, and the ILP where CBC is built in.
+        for (const bnsl::ExactMethod m : {bnsl::ExactMethod::dp, bnsl::ExactMethod::ilp}) {
+          if (m == bnsl::ExactMethod::ilp && !bnsl::ilp_available()) continue;
+          bnsl::ExactLearnOptions x;
+          x.score = p;
+          x.exact.method = m;
+          x.exact.epsilon = bnsl::Epsilon::epsilon(eps);
+          x.threads = 1;
+          x.constraints = c;
+          const bnsl::ExactLearnResult e = bnsl::learn_exact(d, x, bnsl::StopToken());
+          CHECK(e.report.optimal);
+          CHECK(e.report.complete);
+          REQUIRE(!e.report.dags.empty());
+          CHECK(e.report.dags.front().score == Approx(t.opt).epsilon(1e-9));
+          check_report(e.report, t, c);
+        }
+        // The search over a cache explored with them (best-first, then sequential).
+        for (const bnsl::ExploreMethod method : {bnsl::ExploreMethod::is, bnsl::ExploreMethod::seq}) {
+          bnsl::ExploreOptions o;
+          o.score = p;
+          o.epsilon = bnsl::Epsilon::epsilon(eps);
+          o.method = method;
+          o.max_parents = method == bnsl::ExploreMethod::seq ? n - 1 : -1;
+          o.threads = 1;
+          o.constraints = c;
+          const bnsl::ScoreCache cache = bnsl::explore(d, o, bnsl::StopToken());
+          for (std::size_t v = 0; v < cache.n_vars(); ++v)
+            for (std::size_t i = 0; i < cache.var(v).size(); ++i) {
+              const auto ps = cache.var(v).parents(i);
+              CHECK(family_allowed(c, static_cast<int>(v),
+                                   oracle::to_mask(std::vector<int>(ps.begin(), ps.end()))));
+            }
+          bnsl::SearchOptions s;
+          s.epsilon = o.epsilon;
+          s.threads = 1;
+          s.dp_max_n = 0;
+          s.constraints = c;
+          const bnsl::SearchRunResult r = bnsl::search_cache(
+              cache, s, bnsl::ReportContext{p, &d, true}, bnsl::StopToken(), {});
+          REQUIRE(!r.report.classes.empty());
+          CHECK(r.report.classes.front().score == Approx(t.opt).epsilon(1e-9));
+          check_report(r.report, t, c);
+        }
+        ++checked;
+        listed += t.dags.size();
+      }
+  }
+  CHECK(checked == 48);
+  CHECK(required >= 12);
+  CHECK(listed > 100);  // the cases are not trivial
+}
+
+TEST_CASE("constraints: required parents exceeding the in-degree limit are refused",
+          "[constraints][explore]") {
+  const bnsl::Dataset d = oracle::random_dataset(50, std::vector<int>(4, 2), 3, 0.2);
+  bnsl::ExploreOptions o;
+  o.method = bnsl::ExploreMethod::seq;
+  o.max_parents = 1;
+  o.threads = 1;
+  o.constraints.required = {{0, 3}, {1, 3}};
+  CHECK(input_error([&] { bnsl::explore(d, o, bnsl::StopToken()); })
+            .find("has 2 required parents, more than the in-degree limit of 1") !=
+        std::string::npos);
+  o.max_parents = 2;
+  const bnsl::ScoreCache cache = bnsl::explore(d, o, bnsl::StopToken());
+  REQUIRE(cache.var(3).size() == 1);
+  const auto ps = cache.var(3).parents(0);
+  CHECK(std::vector<int>(ps.begin(), ps.end()) == std::vector<int>{0, 1});
 }

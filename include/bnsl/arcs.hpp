@@ -18,6 +18,7 @@ namespace bnsl {
 struct NamedArc {
   int from = 0, to = 0;  // variable indices: from -> to
   double weight = 1;     // the third column, when the file has one
+  std::size_t line = 0;  // the line of the file it was read from
 };
 
 std::vector<NamedArc> read_arcs(const std::string& path, const std::vector<std::string>& names,

@@ -1,25 +1,36 @@
-// Domain knowledge: arcs a network may not hold. `--forbid FILE` lists arcs (bnlearn's
-// blacklist), `--tiers FILE` puts variables in tiers, and no arc may go from a later tier into
-// an earlier one (age and sex before exposure, exposure before outcome).
+// Domain knowledge: arcs a network must or may not hold. `--require FILE` lists arcs every
+// network holds (bnlearn's whitelist), `--forbid FILE` arcs none holds (its blacklist),
+// `--tiers FILE` puts variables in tiers, and no arc may go from a later tier into an earlier
+// one (age and sex before exposure, exposure before outcome).
 //
-//   bnsl::Constraints c = bnsl::read_constraints("forbid.csv", "tiers.csv", data.names());
-//   c.allowed(from, to);              // false for a forbidden arc or one against the tiers
-//   c.violation(parents);             // the first arc of a DAG that breaks them, if any
-//   std::size_t dropped = c.apply(cache);   // drops every cached set with a forbidden parent
+//   bnsl::Constraints c = bnsl::read_constraints({"require.csv", "forbid.csv", "tiers.csv"},
+//                                                data.names());
+//   c.allowed(from, to);        // false for a forbidden arc, one against the tiers, or the
+//                               // reverse of a required one
+//   c.required_parents(v);      // v's required parents, ascending
+//   c.violation(parents);       // the first arc of a DAG that breaks them, if any
+//   std::size_t dropped = c.apply(cache);   // drops every cached set that breaks them
 //
 // Files (CSV with a header line, names as in the data, optionally in double quotes; blank
 // lines and lines starting with '#' skipped):
-//   forbid: `from,to`, one arc per line;
+//   require, forbid: `from,to`, one arc per line;
 //   tiers:  `variable,tier`, one variable per line, the tier an integer from 0 (earliest);
 //           variables not listed belong to no tier and are free of this rule.
-// Errors (an unknown name, a repeated line, a bad tier) throw InputError naming the file, the
-// line and the column.
+// Errors (an unknown name, a repeated line, a bad tier, required arcs that close a cycle, a
+// required arc that is forbidden or goes against the tiers) throw InputError naming the file,
+// the line and the column.
 //
-// Why filtering a cache is safe. Every pruning rule (src/prune/rules.hpp) drops a set P' only
-// for a proper subset P that beats it by more than epsilon; a subset of an allowed set is
-// allowed, so the cache less its forbidden sets still holds every family a network within
-// epsilon of the constrained optimum may use. The exploration (ExploreOptions::constraints)
-// never scores a forbidden parent at all.
+// Why filtering a cache by forbidden arcs and tiers is safe. Every pruning rule
+// (src/prune/rules.hpp) drops a set P' only for a proper subset P that beats it by more than
+// epsilon; a subset of an allowed set is allowed, so the cache less its forbidden sets still
+// holds every family a network within epsilon of the constrained optimum may use. The
+// exploration (ExploreOptions::constraints) never scores a forbidden parent at all.
+//
+// Required arcs are different: a set holding v's required parents R may have been pruned for
+// a subset without them, which a constrained network cannot use. So the exploration itself
+// keeps R in every set of v it scores and applies the rules within the sets that contain R
+// (explore/explorer.hpp): every rule compares a set with a proper subset that also contains
+// R. A cache explored without them cannot be filtered for them: `search` and `exact` refuse it.
 //
 // The classes of a constrained run are classes of the constrained space: the DAGs of a Markov
 // equivalence class that hold no forbidden arc. Their sizes, listed members and orientation
@@ -32,31 +43,55 @@
 #include <utility>
 #include <vector>
 
+#include "bnsl/arcs.hpp"
+
 namespace bnsl {
 
 class ScoreCache;
 
 struct Constraints {
+  std::vector<std::pair<int, int>> required;   // (from, to), sorted, distinct, acyclic
   std::vector<std::pair<int, int>> forbidden;  // (from, to), sorted, distinct
   std::vector<int> tiers;  // per variable: its tier (>= 0) or -1; empty: no tiers
 
-  bool empty() const { return forbidden.empty() && tiers.empty(); }
-  // Whether the arc from -> to may appear.
+  bool empty() const { return required.empty() && forbidden.empty() && tiers.empty(); }
+  bool operator==(const Constraints&) const = default;
+  // Whether the arc from -> to may appear: not forbidden, not against the tiers, and not the
+  // reverse of a required arc.
   bool allowed(int from, int to) const;
-  // The first arc (from, to) of a DAG (parents[v]: v's parents) that is not allowed.
-  std::optional<std::pair<int, int>> violation(const std::vector<std::vector<int>>& parents) const;
-  // Removes every cache entry with a parent not allowed into its variable; returns how many.
+  // v's required parents, ascending.
+  std::vector<int> required_parents(int v) const;
+  // The most required parents of any variable.
+  std::size_t max_required_parents() const;
+  struct Violation {
+    int from = 0, to = 0;
+    bool missing = false;  // a required arc the DAG lacks (else an arc it may not hold)
+  };
+  // The first arc of a DAG (parents[v]: v's parents) that breaks them: one it may not hold,
+  // or a required one it lacks.
+  std::optional<Violation> violation(const std::vector<std::vector<int>>& parents) const;
+  // Removes every cache entry with a parent not allowed into its variable, or without one of
+  // its required parents; returns how many.
   std::size_t apply(ScoreCache& cache) const;
-  // "3 forbidden arcs, 4 tiers over 10 variables" (empty: "none").
+  // "2 required arcs, 3 forbidden arcs, 4 tiers over 10 variables" (empty: "none").
   std::string describe() const;
   // "none", or a hash of the arcs and tiers (16 hex digits): a cache's provenance records it,
   // so that a resumed exploration or merged parts are checked to share the constraints.
   std::string fingerprint() const;
 };
 
-// The constraints of the files (empty path: none); names: the data's variables.
-Constraints read_constraints(const std::string& forbid_file, const std::string& tiers_file,
-                             const std::vector<std::string>& names);
+// The files of the constraints (empty: none).
+struct ConstraintFiles {
+  std::string require, forbid, tiers;
+};
+// The constraints of the files; names: the data's variables.
+Constraints read_constraints(const ConstraintFiles& files, const std::vector<std::string>& names);
+// The constraints of arcs and tiers already read (tiers: one per name, -1 where none), with the
+// checks of read_constraints: the required arcs close no cycle and are neither forbidden nor
+// against the tiers. Errors name sources.require and the arc's NamedArc::line.
+Constraints make_constraints(const std::vector<NamedArc>& required,
+                             const std::vector<NamedArc>& forbidden, std::vector<int> tiers,
+                             const ConstraintFiles& sources, const std::vector<std::string>& names);
 // The tiers of a tiers file (read_tiers) or of its text (`file` names it in errors): one entry
 // per name, -1 where the file does not list it.
 std::vector<int> read_tiers(const std::string& path, const std::vector<std::string>& names);

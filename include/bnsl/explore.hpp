@@ -95,8 +95,11 @@ struct ExploreOptions {
   // processes, every process is told of every variable once the caches are gathered. `learn`
   // appends them to its journal (CacheJournal).
   std::function<void(std::size_t var, const VarCache& entries)> on_variable;
-  // Forbidden arcs and tiers (bnsl/constraints.hpp): no variable is ever a candidate parent of
-  // a child it may not point into, so no cached set holds a forbidden arc.
+  // Required and forbidden arcs and tiers (bnsl/constraints.hpp): no variable is ever a
+  // candidate parent of a child it may not point into, so no cached set holds a forbidden arc;
+  // every cached set of a child holds its required parents, and the pruning rules compare
+  // only sets that hold them (explore/explorer.hpp), so the cache is safe for every network
+  // within epsilon of the constrained optimum. The in-degree limit counts them.
   Constraints constraints;
 };
 

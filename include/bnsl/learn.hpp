@@ -105,7 +105,9 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
 
 // The search phase alone (`bnsl search`): searches `cache` until the stop token's deadline less
 // the output reserve (options.time is set from it) and reports as learn() does. With
-// options.constraints, over a copy of the cache less the sets they forbid.
+// options.constraints, over a copy of the cache less the sets they forbid. With required arcs,
+// the cache must have been explored with them (a cache pruned without them may lack the sets
+// they need; the command line refuses one whose provenance says so).
 struct SearchRunResult {
   PoolReport report;
   SearchStats stats;
@@ -127,9 +129,11 @@ struct ExactLearnOptions {
   int threads = 0;     // 0: all cores
   bool progress = false;
   std::size_t memory_per_var = ExploreOptions::kAutoMemory;  // ExploreOptions::memory_per_var
-  // Forbidden arcs and tiers (bnsl/constraints.hpp): the exploration never scores a forbidden
-  // parent (solve_exact_cache filters the cache it is given), so OPT and the list are those of
-  // the networks that satisfy them, and the report's classes count only such DAGs.
+  // Required and forbidden arcs and tiers (bnsl/constraints.hpp): the exploration never
+  // scores a forbidden parent and keeps the required ones in every set (solve_exact_cache
+  // filters the cache it is given, which must have been explored with the same required
+  // arcs), so OPT and the list are those of the networks that satisfy them, and the report's
+  // classes count only such DAGs.
   Constraints constraints;
 };
 

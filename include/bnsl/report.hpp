@@ -90,9 +90,10 @@ struct PoolReport {
   std::size_t k_best = 0;
   bool k_best_classes = false;
   std::optional<PreferSummary> preferred;  // set by prefer_arcs()
-  // Forbidden arcs and tiers (bnsl/constraints.hpp): every DAG of the report satisfies them,
-  // and its classes are classes of the constrained space: sizes, listed members and edge
-  // orientations count only the DAGs of each Markov equivalence class that satisfy them.
+  // Required and forbidden arcs and tiers (bnsl/constraints.hpp): every DAG of the report
+  // satisfies them, and its classes are classes of the constrained space: sizes, listed
+  // members and edge orientations count only the DAGs of each Markov equivalence class that
+  // satisfy them (a required arc is an edge of the class whose reverse is not allowed).
   Constraints constraints;
   std::string algorithm;  // e.g. "asobs", "ilp"
   double seconds = 0;     // wall time of the run

@@ -110,9 +110,11 @@ struct SearchOptions {
   // the end rank 0 pools every process's classes and returns the report (the others return
   // their own). Null: this process alone.
   Comm* comm = nullptr;
-  // Forbidden arcs and tiers (bnsl/constraints.hpp) that the cache was filtered by
-  // (Constraints::apply; search_cache() filters it), so every network found satisfies them;
-  // the report's classes then count only their DAGs that do.
+  // Required and forbidden arcs and tiers (bnsl/constraints.hpp) that the cache was explored
+  // or filtered by (Constraints::apply; search_cache() filters it), so every network found
+  // satisfies them; the report's classes then count only their DAGs that do. (The search
+  // itself needs no constraints: a variable whose every entry holds some parents, its required
+  // ones, gets them in every network, and the orders keep them first: search/base_sets.hpp.)
   Constraints constraints;
 };
 

@@ -59,16 +59,17 @@ def _data(data, header: bool = True, delimiter: str = ",", missing_as_state: boo
     return _bnsl.make_data(names, states, codes)
 
 
-def _arcs(forbid, names: Sequence[str]) -> list[tuple[str, str]]:
-    """Forbidden arcs: None, (from, to) pairs, a DataFrame with from and to, or a CSV path."""
-    if forbid is None:
+def _arcs(arcs, names: Sequence[str]) -> list[tuple[str, str]]:
+    """Required or forbidden arcs: None, (from, to) pairs, a DataFrame with from and to, or a
+    CSV path."""
+    if arcs is None:
         return []
-    if isinstance(forbid, (str, os.PathLike)):
-        with open(forbid, newline="") as f:
+    if isinstance(arcs, (str, os.PathLike)):
+        with open(arcs, newline="") as f:
             return [(r["from"], r["to"]) for r in csv.DictReader(f)]
-    if isinstance(forbid, pd.DataFrame):
-        return [(str(a), str(b)) for a, b in zip(forbid["from"], forbid["to"])]
-    return [(str(a), str(b)) for a, b in forbid]
+    if isinstance(arcs, pd.DataFrame):
+        return [(str(a), str(b)) for a, b in zip(arcs["from"], arcs["to"])]
+    return [(str(a), str(b)) for a, b in arcs]
 
 
 def _tiers(tiers) -> list[tuple[str, int]]:
@@ -147,13 +148,10 @@ class Result:
 
 def _common(data, header, delimiter, missing_as_state, score, bayes_factor, epsilon, require,
             forbid, tiers):
-    if require is not None:
-        raise NotImplementedError("require: required arcs are not supported yet (forbid and "
-                                  "tiers are)")
     if score not in ("bic", "bdeu"):
         raise ValueError("score: 'bic' or 'bdeu'")
     d = _data(data, header, delimiter, missing_as_state)
-    return d, _arcs(forbid, d.names), _tiers(tiers)
+    return d, _arcs(require, d.names), _arcs(forbid, d.names), _tiers(tiers)
 
 
 def learn(data, time: float = 60, score: str = "bic", bayes_factor: float = 20,
@@ -165,13 +163,14 @@ def learn(data, time: float = 60, score: str = "bic", bayes_factor: float = 20,
     """Explore parent sets, then search orders, within `time` seconds (`bnsl learn`).
 
     Keeps every network within a Bayes factor `bayes_factor` (or `epsilon` in score units) of
-    the best. forbid: arcs no network may hold ((from, to) pairs, a DataFrame with columns from
-    and to, or a CSV path); tiers: {variable: tier}, [[tier 0 variables], [tier 1], ...] or a
-    CSV path (no arc from a later tier into an earlier one)."""
-    d, f, t = _common(data, header, delimiter, missing_as_state, score, bayes_factor, epsilon,
-                      require, forbid, tiers)
-    report = _bnsl.learn(d, time, score, ess, epsilon, bayes_factor, threads, seed, f, t, quiet,
-                         pool_max, max_dags, exact_max_vars)
+    the best. require, forbid: arcs every network must hold, or none may hold ((from, to)
+    pairs, a DataFrame with columns from and to, or a CSV path); tiers: {variable: tier},
+    [[tier 0 variables], [tier 1], ...] or a CSV path (no arc from a later tier into an
+    earlier one)."""
+    d, r, f, t = _common(data, header, delimiter, missing_as_state, score, bayes_factor,
+                         epsilon, require, forbid, tiers)
+    report = _bnsl.learn(d, time, score, ess, epsilon, bayes_factor, threads, seed, r, f, t,
+                         quiet, pool_max, max_dags, exact_max_vars)
     return Result(report, d)
 
 
@@ -182,10 +181,10 @@ def exact(data, time: float = 0, score: str = "bic", bayes_factor: float = 20,
           delimiter: str = ",", missing_as_state: bool = False) -> Result:
     """Prove the optimum and list every network within epsilon of it (`bnsl exact`); time 0:
     no limit. classes=True lists each equivalence class once."""
-    d, f, t = _common(data, header, delimiter, missing_as_state, score, bayes_factor, epsilon,
-                      require, forbid, tiers)
-    report = _bnsl.exact(d, time, score, ess, epsilon, bayes_factor, threads, f, t, quiet, method,
-                         max_solutions, classes)
+    d, r, f, t = _common(data, header, delimiter, missing_as_state, score, bayes_factor,
+                         epsilon, require, forbid, tiers)
+    report = _bnsl.exact(d, time, score, ess, epsilon, bayes_factor, threads, r, f, t, quiet,
+                         method, max_solutions, classes)
     return Result(report, d)
 
 
@@ -195,9 +194,10 @@ def score_cache(data, time: float = 0, score: str = "bic", bayes_factor: float =
                 delimiter: str = ",", missing_as_state: bool = False):
     """The pruned parent-set score cache (`bnsl score`): .families(v) lists (score, parent
     indices) best first, .write_jkl(path) writes it for `bnsl search` or GOBNILP."""
-    d, f, t = _common(data, header, delimiter, missing_as_state, score, bayes_factor, epsilon,
-                      require, forbid, tiers)
-    return _bnsl.score_cache(d, time, score, ess, epsilon, bayes_factor, threads, f, t, quiet)
+    d, r, f, t = _common(data, header, delimiter, missing_as_state, score, bayes_factor,
+                         epsilon, require, forbid, tiers)
+    return _bnsl.score_cache(d, time, score, ess, epsilon, bayes_factor, threads, r, f, t,
+                             quiet)
 
 
 def sample(network: str, n: int, seed: int = 1) -> pd.DataFrame:

@@ -73,7 +73,7 @@ def test_learn_a_dataframe_of_strings_round_trips_names_and_states(tmp_path):
     assert math.isclose(sum(d.graph["score"] == r.best_score for d in r.dags[:1]), 1)
 
 
-def test_forbidden_arcs_and_tiers_are_honoured():
+def test_required_and_forbidden_arcs_and_tiers_are_honoured():
     data = pd.read_csv(WINE, header=None, dtype=str)
     data.columns = [f"V{v}" for v in range(data.shape[1])]
     free = bnsl.learn(data, time=4, threads=2, quiet=True)
@@ -88,8 +88,17 @@ def test_forbidden_arcs_and_tiers_are_honoured():
     assert not any((row[1], row.to) in set(forbid) for row in r.edges.itertuples())
     with pytest.raises(ValueError, match="unknown variable 'nope'"):
         bnsl.learn(data, time=1, quiet=True, forbid=[("V0", "nope")])
-    with pytest.raises(NotImplementedError):
-        bnsl.learn(data, time=1, quiet=True, require=[("V0", "V1")])
+    # Required arcs: two arcs of the free network reversed, held by every DAG (p = 1).
+    require = [(b, a) for a, b in list(free.best.edges)[:2]]
+    r = bnsl.learn(data, time=4, threads=2, quiet=True, require=require)
+    for g in [r.best] + r.dags + [c.dag for c in r.classes]:
+        for a, b in require:
+            assert g.has_edge(a, b)
+    assert r.best_score <= free.best_score + 1e-9
+    p = {(row[1], row.to): row.p for row in r.edges.itertuples()}
+    assert all(math.isclose(p[arc], 1.0) for arc in require)
+    with pytest.raises(ValueError, match="closes the cycle"):
+        bnsl.learn(data, time=1, quiet=True, require=[("V0", "V1"), ("V1", "V0")])
 
 
 def test_numpy_input_score_cache_and_sample(tmp_path):

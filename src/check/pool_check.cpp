@@ -156,8 +156,7 @@ class Checker {
     const Constraints* given = options_.constraints;
     if (pool.constraints.empty() && (!given || given->empty())) return;
     std::vector<std::string> problems;
-    if (given &&
-        (given->forbidden != pool.constraints.forbidden || given->tiers != pool.constraints.tiers))
+    if (given && *given != pool.constraints)
       problems.push_back("the pool was learned under " + pool.constraints.describe() +
                          ", not the " + given->describe() + " given");
     const auto name = [&](int v) { return data_.name(static_cast<std::size_t>(v)); };
@@ -165,9 +164,10 @@ class Checker {
       for (const Constraints* c : {&pool.constraints, given})
         if (c)
           if (const auto arc = c->violation(parents)) {
-            problems.push_back(at + " holds the arc " + name(arc->first) + " -> " +
-                               name(arc->second) + ", which the " +
-                               (c == given ? "given" : "pool's") + " constraints forbid");
+            const std::string whose = c == given ? "given" : "pool's";
+            problems.push_back(at + (arc->missing ? " lacks" : " holds") + " the arc " +
+                               name(arc->from) + " -> " + name(arc->to) + ", which the " +
+                               whose + " constraints " + (arc->missing ? "require" : "forbid"));
             return;
           }
     };

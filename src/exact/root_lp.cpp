@@ -95,7 +95,9 @@ class RootLp {
   }
 
  private:
-  // The first LP: convexity rows over the best families, the start DAG's and the empty sets.
+  // The first LP: convexity rows over the best families, the start DAG's and the smallest
+  // ones (the empty set; with required arcs, the set of the required parents, which every
+  // family of the variable holds: together they are a DAG).
   void load() {
     lp_.messageHandler()->setLogLevel(0);
     CoinPackedMatrix empty(false, 0, 0);
@@ -105,8 +107,11 @@ class RootLp {
     for (int v = 0; v < fam_.n; ++v) {
       for (std::size_t i = 0; i < std::min(fam_.size(v), first_families_); ++i) add_column(v, i);
       if (!start_.empty()) add_column(v, start_[v]);
+      int fewest = 64;
       for (std::size_t i = 0; i < fam_.size(v); ++i)
-        if (fam_.masks[v][i] == 0) add_column(v, i);
+        fewest = std::min(fewest, std::popcount(fam_.masks[v][i]));
+      for (std::size_t i = 0; i < fam_.size(v); ++i)
+        if (std::popcount(fam_.masks[v][i]) == fewest) add_column(v, i);
     }
   }
 

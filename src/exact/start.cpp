@@ -61,7 +61,7 @@ std::vector<std::uint32_t> start_network(const ScoreCache& cache, const FamilyTa
           !found.empty() && (best.empty() || fam.score(found) > fam.score(best)))
         best = std::move(found);
   } catch (const InputError&) {
-    // some variable has no empty parent set: no order-based search; keep the identity order's
+    // a cache the search refuses (no base entry, cyclic bases): keep the identity order's
   }
   return best;
 }

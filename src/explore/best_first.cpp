@@ -52,6 +52,9 @@
 // their subsets); a candidate with an immediate subset whose supersets were cut is cut
 // too; rules 3, 4 (BIC) and 6 cut a scored set's supersets; rule 1 filters the final cache.
 // Whatever stops the search, every cache entry is exactly scored and the empty set present.
+// With required parents R (explorer.hpp) the sets here are the free parents: the "empty set"
+// is the family R, every family scored is R plus the set, and the sweeps, the lattice and
+// the deep sweeps (which count pairs without R) do not run (explore.cpp gives no universe).
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -130,7 +133,7 @@ class BestFirstExplorer {
  private:
   void score_empty_and_singletons() {
     ConfigIndex empty;
-    counter_.build_empty(empty);
+    task_.build(counter_, {}, empty, family_);
     FamilyScore f = counter_.score(empty, task_.child);
     ++stats_.sets_scored;
     ++stats_.sets_generated;
@@ -198,7 +201,7 @@ class BestFirstExplorer {
     const std::size_t k = std::min(kPromote, gains.size());
     std::partial_sort(gains.begin(), gains.begin() + static_cast<long>(k), gains.end(), better);
     ConfigIndex empty;
-    counter_.build_empty(empty);
+    task_.build(counter_, {}, empty, family_);
     for (std::size_t i = 0; i < k && !stopped_; ++i) {
       candidates_.push_back(gains[i].second);
       ++stats_.candidates_promoted;
@@ -403,7 +406,8 @@ class BestFirstExplorer {
     if (heap == 1) return b.score;
     const Scored& s = recs_[singleton_id_[y]];
     const double r_y = counter_.data().arity(y);
-    return b.bic + s.bic - empty_bic_ - u_ * (b.q - 1) * (r_y - 1);
+    // u q_R (q_P - 1)(r_Y - 1), with q = q_R q_P the family's (q_R = 1 without required parents).
+    return b.bic + s.bic - empty_bic_ - u_ * (b.q - recs_[0].q) * (r_y - 1);
   }
 
   void step() {
@@ -498,7 +502,8 @@ class BestFirstExplorer {
     IndexSlot& slot = index_cache_[base % index_cache_.size()];
     if (slot.id != base) {
       auto members = seen_.get(base);
-      counter_.build(std::span<const int>(members.begin(), members.end()), slot.index);
+      task_.build(counter_, std::span<const int>(members.begin(), members.end()), slot.index,
+                  family_);
       slot.id = base;
     }
     return slot.index;
@@ -644,7 +649,7 @@ class BestFirstExplorer {
         ++stats_.pruned_rule1;
         continue;
       }
-      out_.add(s.score, cand_);
+      out_.add(s.score, task_.family(cand_, family_));
     }
   }
 
@@ -663,7 +668,7 @@ class BestFirstExplorer {
         continue;
       }
       cand_.assign(set.begin(), set.end());
-      out_.add(s.score, cand_);
+      out_.add(s.score, task_.family(cand_, family_));
     }
   }
 
@@ -699,6 +704,7 @@ class BestFirstExplorer {
   std::vector<std::vector<std::int32_t>> groups_;
   std::priority_queue<Cursor> open_[2];  // by BIC* (is), by the base's score (greedy)
   std::vector<std::int32_t> cand_, sub_, full_, subset_;
+  std::vector<int> family_;  // scratch of VarTask::family
   std::vector<std::uint32_t> pending_;  // kept sets whose immediate subsets are to be scored
   struct IndexSlot {
     std::uint32_t id = UINT32_MAX;

@@ -84,6 +84,22 @@ void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, s
     throw InputError("--vars: empty or out-of-range slice (the data has " +
                      std::to_string(data.n_vars()) + " variables)");
   if (o.time < 0 || o.time_per_var < 0) throw InputError("time budgets must be >= 0");
+  const int limit = in_degree_limit(o);
+  if (limit >= 0 && o.constraints.max_required_parents() > static_cast<std::size_t>(limit))
+    for (std::size_t v = 0; v < data.n_vars(); ++v)
+      if (const auto r = o.constraints.required_parents(static_cast<int>(v));
+          r.size() > static_cast<std::size_t>(limit))
+        throw InputError("variable " + data.name(v) + " has " + std::to_string(r.size()) +
+                         " required parents, more than the in-degree limit of " +
+                         std::to_string(limit) + " (--max-parents)");
+}
+
+// Each variable's required parents (ExploreOptions::constraints), ascending.
+std::vector<std::vector<int>> required_parents(const Constraints& c, std::size_t n) {
+  std::vector<std::vector<int>> out(n);
+  for (const auto& [from, to] : c.required) out[static_cast<std::size_t>(to)].push_back(from);
+  for (auto& r : out) std::sort(r.begin(), r.end());
+  return out;
 }
 
 // The draft cache (ExploreOptions::on_draft): each variable's best single parents by the
@@ -93,7 +109,8 @@ constexpr std::size_t kDraftSingles = 8;
 // The draft cache (see ExploreOptions::on_draft), less what rule 1 drops.
 ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const RowGroups* groups,
                        const BitColumns& bits, const PairStats& pairs, double eps,
-                       const Constraints& constraints, int threads) {
+                       const Constraints& constraints,
+                       const std::vector<std::vector<int>>& required, int threads) {
   ScoreCache draft(data.n_vars(), data.names());
   FirstError failure;
 #pragma omp parallel num_threads(threads)
@@ -108,6 +125,12 @@ ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const Row
       failure.run([&] {
         const int v = static_cast<int>(i);
         VarCache& out = draft.var(v);
+        if (const auto& r = required[static_cast<std::size_t>(i)]; !r.empty()) {
+          ConfigIndex base;  // a child with required parents: just them in the draft
+          counter.build(r, base);
+          out.add(counter.score(base, v).score, r);
+          return;
+        }
         const double s0 = counter.score(empty, v).score;
         out.add(s0, {});
         if (data.arity(v) < 2) return;
@@ -225,11 +248,15 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   total.epsilon = eps;
   total.max_parents = in_degree_limit(options);
   const std::vector<int> candidates = parent_candidates(data);
-  int max_parents = total.max_parents >= 0 ? total.max_parents : 1 << 20;
+  const std::vector<std::vector<int>> required =
+      required_parents(options.constraints, data.n_vars());
+  const int max_parents = total.max_parents >= 0 ? total.max_parents : 1 << 20;
+  // Rule 7 caps the free parents: a family R + Q of the K best has 2^|Q| - 1 proper subsets
+  // that hold R, each a parent of arity >= 2 short (prune/rules.hpp with P' ranging over them).
+  int k_best_cap = 1 << 20;
   if (options.k_best > 0 && options.prune && prune_rules(options.score).bic) {
     total.k_best_max_parents = prune::k_best_max_parents(data.n_rows(), options.k_best);
-    if (total.k_best_max_parents >= 0)
-      max_parents = std::min(max_parents, total.k_best_max_parents);
+    if (total.k_best_max_parents >= 0) k_best_cap = total.k_best_max_parents;
   }
   total.candidates = auto_candidates(options, data);
   if (total.candidates > 0 && static_cast<std::size_t>(total.candidates) + 1 >= candidates.size())
@@ -254,7 +281,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
                 << " candidate parents per variable\n";
     if (options.on_draft && !run_stop.stop_requested())
       options.on_draft(draft_cache(data, options.score, groups, *bits, *pairs, eps,
-                                   options.constraints, threads));
+                                   options.constraints, required, threads));
   }
 
   const std::size_t max_bytes = options.memory_per_var == ExploreOptions::kAutoMemory
@@ -303,13 +330,18 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
               std::copy_if(candidates.begin(), candidates.end(),
                            std::back_inserter(task.candidates), [v](int c) { return c != v; });
             }
+            task.required = required[static_cast<std::size_t>(v)];
             if (!options.constraints.empty()) {
-              std::erase_if(task.candidates,
-                            [&](int p) { return !options.constraints.allowed(p, v); });
               task.constraints = &options.constraints;
+              std::erase_if(task.candidates, [&](int p) { return !task.allowed(p); });
+            }
+            if (!task.required.empty()) {  // the sweeps count pairs without the required parents
+              task.universe = nullptr;
+              task.bits = nullptr;
             }
             task.eps = eps;
-            task.max_parents = max_parents;
+            task.max_parents = std::min(
+                max_parents - static_cast<int>(task.required.size()), k_best_cap);
             task.prune = options.prune;
             task.global = &run_stop;
             task.max_bytes = max_bytes;

@@ -1,11 +1,21 @@
-// What every per-variable explorer receives: the child, its candidate parents, epsilon, the
-// in-degree limit, and when to stop. Explorers fill one VarCache with exactly scored,
-// pruned entries; whatever stops them (deadline, signal, memory cap), the empty set is always
-// in the cache. The memory cap binds the best-first explorers only.
+// What every per-variable explorer receives: the child, its candidate parents, its required
+// parents, epsilon, the in-degree limit, and when to stop. Explorers fill one VarCache with
+// exactly scored, pruned entries; whatever stops them (deadline, signal, memory cap), the set
+// of the required parents (the empty set without them) is always in the cache. The memory cap
+// binds the best-first explorers only.
+//
+// Required parents R. An explorer walks the free sets Q (subsets of the candidates, which hold
+// no member of R) and scores the family R + Q: its lattice is that of the sets containing R,
+// whose least element R takes the empty set's place. Every pruning rule (prune/rules.hpp)
+// compares a family with a proper subset of it, here R + Q' for a proper subset Q' of Q, which
+// a network holding the required arcs may use too: the rules stay safe within this lattice.
+// Rule 3 at the base (pen(R) > N H(X|R) + eps) compares the families R + Y with R; the penalty
+// and q of a family are those of R + Q throughout.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
+#include <span>
 #include <vector>
 
 #include "bnsl/cache.hpp"
@@ -27,15 +37,33 @@ struct VarTask {
   // Forbidden arcs and tiers: `candidates` holds only allowed parents; the sweeps, which draw
   // from `universe`, skip the others (null: none).
   const Constraints* constraints = nullptr;
+  // The child's required parents, ascending: in every family scored, never candidates.
+  std::vector<int> required;
   double eps = 0;                     // pruning slack
-  int max_parents = 3;                // in-degree limit
+  int max_parents = 3;                // in-degree limit of the free parents (beside `required`)
   bool prune = true;                  // apply the pruning rules (false: keep every scored set)
   const StopToken* global = nullptr;  // run-wide stop (deadline or signal)
   Clock::time_point deadline;         // this variable's own deadline
   bool has_deadline = false;
   std::size_t max_bytes = 0;  // memory cap of the explorer's own state (0: none)
 
-  bool allowed(int parent) const { return !constraints || constraints->allowed(parent, child); }
+  bool allowed(int parent) const {
+    return (!constraints || constraints->allowed(parent, child)) &&
+           !std::binary_search(required.begin(), required.end(), parent);
+  }
+  // The family of the free parents `free` (ascending): required + free, ascending, in scratch
+  // (or `free` itself without required parents).
+  std::span<const int> family(std::span<const int> free, std::vector<int>& scratch) const {
+    if (required.empty()) return free;
+    scratch.resize(required.size() + free.size());
+    std::merge(required.begin(), required.end(), free.begin(), free.end(), scratch.begin());
+    return scratch;
+  }
+  // The configuration index of the family of `free`.
+  void build(Counter& counter, std::span<const int> free, ConfigIndex& out,
+             std::vector<int>& scratch) const {
+    counter.build(family(free, scratch), out);
+  }
   bool expired() const {
     return global->stop_requested() || (has_deadline && Clock::now() >= deadline);
   }

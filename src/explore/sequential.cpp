@@ -8,6 +8,8 @@
 // rules 1, 2 and 6 see the best proper subset without a search. Rules 2 and 6 (with a lower
 // bound of the nonzero cells) cut candidates before counting; rules 3 and 6 cut supersets after.
 // Kept entries go to the cache as soon as they are scored; only two levels live in memory.
+// With required parents the levels hold the free parents, and each family scored is the
+// required parents plus them (explorer.hpp).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -55,16 +57,16 @@ class SequentialExplorer {
 
  private:
   void score_empty(Level& level) {
-    ConfigIndex empty;
-    counter_.build_empty(empty);
-    FamilyScore f = counter_.score(empty, task_.child);
+    ConfigIndex base;
+    task_.build(counter_, {}, base, family_);
+    FamilyScore f = counter_.score(base, task_.child);
     ++stats_.sets_scored;
     ++stats_.sets_generated;
-    out_.add(f.score, {});
+    out_.add(f.score, task_.family({}, family_));
     bool extendable = !(task_.prune && rules_.bic && prune::size_bound(f.penalty, f.ll, task_.eps));
     if (!extendable) ++stats_.pruned_rule3;
     level.sets.insert({});
-    level.recs.push_back({f.score, 1, static_cast<std::uint32_t>(f.cells), extendable});
+    level.recs.push_back({f.score, f.q, static_cast<std::uint32_t>(f.cells), extendable});
   }
 
   // Scores the extensions of every extendable set of `level` into `next`.
@@ -106,7 +108,7 @@ class SequentialExplorer {
       return true;
     }
     if (!built) {
-      counter_.build(std::span<const int>(base.begin(), base.end()), base_index_);
+      task_.build(counter_, std::span<const int>(base.begin(), base.end()), base_index_, family_);
       built = true;
     }
     FamilyScore f = counter_.score_extension(base_index_, y, task_.child);
@@ -145,7 +147,7 @@ class SequentialExplorer {
         keep = extendable = false;
       }
     }
-    if (keep) out_.add(f.score, cand_);
+    if (keep) out_.add(f.score, task_.family(cand_, family_));
     next.sets.insert(cand_);
     next.recs.push_back(
         {std::max(best_sub, f.score), q, static_cast<std::uint32_t>(f.cells), extendable});
@@ -159,6 +161,7 @@ class SequentialExplorer {
   const int r_child_;
   bool stopped_ = false;
   std::vector<std::int32_t> cand_, sub_;
+  std::vector<int> family_;  // scratch of VarTask::family
   ConfigIndex base_index_;
 };
 

@@ -116,6 +116,7 @@ std::vector<NamedArc> parse_arcs(const std::string& text, const std::string& fil
       throw InputError(file, lineno, f.size() < 2 ? line.size() + 1 : f[columns].col,
                        "expected " + expected + " (" + std::to_string(f.size()) + " fields)");
     NamedArc a;
+    a.line = lineno;
     a.from = index.at(f[0], file, lineno);
     a.to = index.at(f[1], file, lineno);
     if (a.from == a.to)

@@ -1,5 +1,5 @@
-// Forbidden arcs and tiers (bnsl/constraints.hpp): the checks, and the files read by the
-// readers of src/io/arcs.cpp.
+// Required and forbidden arcs and tiers (bnsl/constraints.hpp): the checks, and the files read
+// by the readers of src/io/arcs.cpp.
 #include "bnsl/constraints.hpp"
 
 #include <xxhash.h>
@@ -19,15 +19,40 @@ bool Constraints::allowed(int from, int to) const {
     const int a = tiers[static_cast<std::size_t>(from)], b = tiers[static_cast<std::size_t>(to)];
     if (a >= 0 && b >= 0 && a > b) return false;
   }
+  if (std::binary_search(required.begin(), required.end(), std::pair<int, int>(to, from)))
+    return false;
   return !std::binary_search(forbidden.begin(), forbidden.end(), std::pair<int, int>(from, to));
 }
 
-std::optional<std::pair<int, int>> Constraints::violation(
+std::vector<int> Constraints::required_parents(int v) const {
+  std::vector<int> out;
+  for (const auto& [from, to] : required)
+    if (to == v) out.push_back(from);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::size_t Constraints::max_required_parents() const {
+  std::vector<std::size_t> count;
+  std::size_t most = 0;
+  for (const auto& arc : required) {
+    const auto to = static_cast<std::size_t>(arc.second);
+    if (count.size() <= to) count.resize(to + 1, 0);
+    most = std::max(most, ++count[to]);
+  }
+  return most;
+}
+
+std::optional<Constraints::Violation> Constraints::violation(
     const std::vector<std::vector<int>>& parents) const {
   if (empty()) return std::nullopt;
   for (std::size_t v = 0; v < parents.size(); ++v)
     for (int p : parents[v])
-      if (!allowed(p, static_cast<int>(v))) return std::pair<int, int>(p, static_cast<int>(v));
+      if (!allowed(p, static_cast<int>(v))) return Violation{p, static_cast<int>(v), false};
+  for (const auto& [from, to] : required) {
+    const auto& ps = parents[static_cast<std::size_t>(to)];
+    if (std::find(ps.begin(), ps.end(), from) == ps.end()) return Violation{from, to, true};
+  }
   return std::nullopt;
 }
 
@@ -36,16 +61,19 @@ std::size_t Constraints::apply(ScoreCache& cache) const {
   std::size_t dropped = 0;
   for (std::size_t v = 0; v < cache.n_vars(); ++v) {
     VarCache& vc = cache.var(v);
+    const std::vector<int> must = required_parents(static_cast<int>(v));
     std::vector<bool> keep(vc.size(), true);
     bool any = false;
-    for (std::size_t i = 0; i < vc.size(); ++i)
-      for (int p : vc.parents(i))
-        if (!allowed(p, static_cast<int>(v))) {
-          keep[i] = false;
-          any = true;
-          ++dropped;
-          break;
-        }
+    for (std::size_t i = 0; i < vc.size(); ++i) {
+      const auto ps = vc.parents(i);
+      bool ok = std::includes(ps.begin(), ps.end(), must.begin(), must.end());
+      for (std::size_t k = 0; k < ps.size() && ok; ++k) ok = allowed(ps[k], static_cast<int>(v));
+      if (!ok) {
+        keep[i] = false;
+        any = true;
+        ++dropped;
+      }
+    }
     if (any) vc.filter(keep);
   }
   return dropped;
@@ -54,8 +82,13 @@ std::size_t Constraints::apply(ScoreCache& cache) const {
 std::string Constraints::describe() const {
   if (empty()) return "none";
   std::string s;
-  if (!forbidden.empty())
-    s = std::to_string(forbidden.size()) + " forbidden arc" + (forbidden.size() == 1 ? "" : "s");
+  const auto arcs = [&s](std::size_t count, const char* kind) {
+    if (count == 0) return;
+    if (!s.empty()) s += ", ";
+    s += std::to_string(count) + " " + kind + " arc" + (count == 1 ? "" : "s");
+  };
+  arcs(required.size(), "required");
+  arcs(forbidden.size(), "forbidden");
   if (!tiers.empty()) {
     int top = -1;
     std::size_t placed = 0;
@@ -89,6 +122,16 @@ std::string Constraints::fingerprint() const {
     const std::int32_t tier = t;
     XXH3_64bits_update(state, &tier, sizeof tier);
   }
+  // Required arcs last, and only when there are some: the fingerprints of constraints without
+  // them stay those that caches already record.
+  if (!required.empty()) {
+    const std::uint64_t count = required.size();
+    XXH3_64bits_update(state, &count, sizeof count);
+    for (const auto& [from, to] : required) {
+      const std::int32_t arc[2] = {from, to};
+      XXH3_64bits_update(state, arc, sizeof arc);
+    }
+  }
   const std::uint64_t hash = XXH3_64bits_digest(state);
   XXH3_freeState(state);
   char text[24];
@@ -96,16 +139,89 @@ std::string Constraints::fingerprint() const {
   return text;
 }
 
-Constraints read_constraints(const std::string& forbid_file, const std::string& tiers_file,
-                             const std::vector<std::string>& names) {
-  Constraints c;
-  if (!forbid_file.empty()) {
-    for (const NamedArc& a : read_arcs(forbid_file, names, false))
-      c.forbidden.emplace_back(a.from, a.to);
-    std::sort(c.forbidden.begin(), c.forbidden.end());
+namespace {
+
+// Whether `to` reaches `from` through the arcs of `children`: the arc from -> to would close a
+// cycle. Fills `path` with the cycle's variables from `to` to `from`.
+bool reaches(const std::vector<std::vector<int>>& children, int to, int from,
+             std::vector<int>& path) {
+  std::vector<int> parent(children.size(), -2), stack{to};
+  parent[static_cast<std::size_t>(to)] = -1;
+  while (!stack.empty()) {
+    const int x = stack.back();
+    stack.pop_back();
+    if (x == from) {
+      path.clear();
+      for (int y = from; y != -1; y = parent[static_cast<std::size_t>(y)]) path.push_back(y);
+      std::reverse(path.begin(), path.end());
+      return true;
+    }
+    for (int c : children[static_cast<std::size_t>(x)])
+      if (parent[static_cast<std::size_t>(c)] == -2) {
+        parent[static_cast<std::size_t>(c)] = x;
+        stack.push_back(c);
+      }
   }
-  if (!tiers_file.empty()) c.tiers = read_tiers(tiers_file, names);
+  return false;
+}
+
+}  // namespace
+
+Constraints make_constraints(const std::vector<NamedArc>& required,
+                             const std::vector<NamedArc>& forbidden, std::vector<int> tiers,
+                             const ConstraintFiles& sources, const std::vector<std::string>& names) {
+  Constraints c;
+  for (const NamedArc& a : forbidden) c.forbidden.emplace_back(a.from, a.to);
+  std::sort(c.forbidden.begin(), c.forbidden.end());
+  c.forbidden.erase(std::unique(c.forbidden.begin(), c.forbidden.end()), c.forbidden.end());
+  c.tiers = std::move(tiers);
+  // Each required arc is checked against the forbidden arcs, the tiers and the arcs before it
+  // (a cycle); errors name its line.
+  std::vector<std::vector<int>> children(names.size());
+  std::vector<int> path;
+  const auto name = [&](int v) { return "'" + names[static_cast<std::size_t>(v)] + "'"; };
+  const std::string& file = sources.require;
+  for (const NamedArc& a : required) {
+    const std::string arc = name(a.from) + " -> " + name(a.to);
+    for (const NamedArc& f : forbidden)
+      if (f.from == a.from && f.to == a.to)
+        throw InputError(file, a.line, 1,
+                         "the required arc " + arc + " is forbidden by " + sources.forbid +
+                             " line " + std::to_string(f.line));
+    if (!c.tiers.empty()) {
+      const int tf = c.tiers[static_cast<std::size_t>(a.from)];
+      const int tt = c.tiers[static_cast<std::size_t>(a.to)];
+      if (tf >= 0 && tt >= 0 && tf > tt)
+        throw InputError(file, a.line, 1,
+                         "the required arc " + arc + " goes from tier " + std::to_string(tf) +
+                             " into the earlier tier " + std::to_string(tt) + " of " +
+                             sources.tiers);
+    }
+    if (a.from == a.to) throw InputError(file, a.line, 1, "the required arc " + arc + " is a loop");
+    if (std::find(children[static_cast<std::size_t>(a.from)].begin(),
+                  children[static_cast<std::size_t>(a.from)].end(),
+                  a.to) != children[static_cast<std::size_t>(a.from)].end())
+      continue;  // listed twice
+    if (reaches(children, a.to, a.from, path)) {
+      std::string cycle;
+      for (int v : path) cycle += name(v) + " -> ";
+      throw InputError(file, a.line, 1,
+                       "the required arc " + arc + " closes the cycle " + cycle + name(a.to));
+    }
+    children[static_cast<std::size_t>(a.from)].push_back(a.to);
+    c.required.emplace_back(a.from, a.to);
+  }
+  std::sort(c.required.begin(), c.required.end());
   return c;
+}
+
+Constraints read_constraints(const ConstraintFiles& files, const std::vector<std::string>& names) {
+  std::vector<NamedArc> required, forbidden;
+  std::vector<int> tiers;
+  if (!files.forbid.empty()) forbidden = read_arcs(files.forbid, names, false);
+  if (!files.tiers.empty()) tiers = read_tiers(files.tiers, names);
+  if (!files.require.empty()) required = read_arcs(files.require, names, false);
+  return make_constraints(required, forbidden, std::move(tiers), files, names);
 }
 
 }  // namespace bnsl

@@ -191,16 +191,20 @@ std::vector<std::pair<int, int>> parse_pairs(const json& j, const Field& f, long
   return out;
 }
 
-// null, or {"forbidden": [[from, to], ...], "tiers": [tier of each variable, -1: none] or null,
-// "classes": what a class counts}.
+// null, or {"required": [[from, to], ...], "forbidden": [[from, to], ...], "tiers": [tier of
+// each variable, -1: none] or null, "classes": what a class counts}.
 std::string constraints_json(const PoolReport& r) {
   const Constraints& c = r.constraints;
   if (c.empty()) return "null";
-  std::string out = "{\"forbidden\": [";
-  for (std::size_t i = 0; i < c.forbidden.size(); ++i)
-    out += (i ? ", [" : "[") + std::to_string(c.forbidden[i].first) + ", " +
-           std::to_string(c.forbidden[i].second) + "]";
-  out += "], \"tiers\": " + (c.tiers.empty() ? std::string("null") : dump(json(c.tiers)));
+  const auto pairs = [](const std::vector<std::pair<int, int>>& arcs) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < arcs.size(); ++i)
+      out += (i ? ", [" : "[") + std::to_string(arcs[i].first) + ", " +
+             std::to_string(arcs[i].second) + "]";
+    return out + "]";
+  };
+  std::string out = "{\"required\": " + pairs(c.required) + ", \"forbidden\": " + pairs(c.forbidden);
+  out += ", \"tiers\": " + (c.tiers.empty() ? std::string("null") : dump(json(c.tiers)));
   out +=
       ", \"classes\": \"each class counts, lists and orients only its DAGs that satisfy these "
       "constraints\"}";
@@ -210,9 +214,16 @@ std::string constraints_json(const PoolReport& r) {
 Constraints parse_constraints(const json& j, const Field& f, long long n) {
   if (!j.is_object()) f.fail("expected an object or null");
   Constraints c;
-  c.forbidden = parse_pairs(member(j, f, "forbidden"), f.at("forbidden"), n);
-  std::sort(c.forbidden.begin(), c.forbidden.end());
-  c.forbidden.erase(std::unique(c.forbidden.begin(), c.forbidden.end()), c.forbidden.end());
+  const auto arcs = [&](const char* key, bool needed) {
+    std::vector<std::pair<int, int>> out;
+    if (const json& a = member(j, f, key, needed); !a.is_null())
+      out = parse_pairs(a, f.at(key), n);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  };
+  c.required = arcs("required", false);  // absent from files written before required arcs
+  c.forbidden = arcs("forbidden", true);
   if (const json& t = member(j, f, "tiers", false); !t.is_null()) {
     const Field g = f.at("tiers");
     if (array(t, g).size() != static_cast<std::size_t>(n))

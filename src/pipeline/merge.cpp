@@ -125,13 +125,12 @@ PoolReport merge_pools(const Dataset& data, const std::vector<std::string>& path
                        "epsilon differs from " + paths.front() +
                            "'s: give the merged pool's with --epsilon, --bayes-factor or "
                            "--factor");
-    if (p.constraints.forbidden != first.constraints.forbidden ||
-        p.constraints.tiers != first.constraints.tiers)
+    if (p.constraints != first.constraints)
       throw InputError(path, 0, 0,
                        "its constraints (" + p.constraints.describe() + ") are not those of " +
                            paths.front() + " (" + first.constraints.describe() +
-                           "): the classes of pools learned under other forbidden arcs or "
-                           "tiers do not mix");
+                           "): the classes of pools learned under other required or "
+                           "forbidden arcs or tiers do not mix");
     pools.push_back(std::move(p));
   }
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Command-line tests of --forbid and --tiers: `learn` on the bundled ALARM sample with every arc
-# of the true network forbidden writes a pool that `bnsl check --forbid` accepts and in which
-# (read here in python3) no DAG, class DAG or edge holds one of them; `score` with tiers writes
-# a cache whose sets never point from a later tier into an earlier one, and `search` and
-# `exact` over it keep them (asking for the same files, which the cache's header records);
-# bad files are bad input (exit 2) naming the file, line and column.
+# Command-line tests of --require, --forbid and --tiers: `learn` on the bundled ALARM sample
+# with every arc of the true network forbidden writes a pool that `bnsl check --forbid` accepts
+# and in which (read here in python3) no DAG, class DAG or edge holds one of them; with five
+# true arcs reversed and required, every DAG and class DAG holds them and their edge
+# probability is 1; `score` with tiers (and with required arcs) writes a cache whose sets never
+# point from a later tier into an earlier one (and always hold the required parents), and
+# `search` and `exact` over it keep them (asking for the same files, which the cache's header
+# records); bad files are bad input (exit 2) naming the file, line and column.
 #
 # Usage: bash constraints.sh PATH_TO_bnsl_BINARY DATASETS_DIR
 # Stops at the first failure with a message and a non-zero status; ends with "N passed, 0 failed".
@@ -63,6 +65,38 @@ PY
   { cat check.txt >&2; fail "check --forbid of arcs the pool holds"; }
 pass "check --forbid names the arcs a pool breaks"
 
+# Five true arcs of ALARM reversed, required: every DAG holds them, each with probability 1.
+python3 - forbid.csv >require.csv <<'PY'
+import csv, sys
+arcs = [(r["from"], r["to"]) for r in csv.DictReader(open(sys.argv[1]))]
+print("from,to")
+for a, b in arcs[::9][:5]:
+    print(f"{b},{a}")
+PY
+"$BNSL" learn "$DATA/alarm-5000.csv" --require require.csv --time 8 --threads 2 -o required \
+  2>err.txt || fail "learn --require exited $?"
+grep -q "constraints: 5 required arcs" err.txt || fail "learn does not say its required arcs"
+"$BNSL" check "$DATA/alarm-5000.csv" required.pool.json --require require.csv >check.txt ||
+  { cat check.txt >&2; fail "check --require of learn's pool"; }
+grep -q "constraints: ok (5 required arcs)" check.txt || fail "check did not check them"
+python3 - required.pool.json require.csv <<'PY' || fail "learn --require: a DAG lacks a required arc"
+import csv, json, sys
+pool = json.load(open(sys.argv[1]))
+index = {n: i for i, n in enumerate(pool["variables"])}
+need = [(index[r["from"]], index[r["to"]]) for r in csv.DictReader(open(sys.argv[2]))]
+graphs = [d["parents"] for d in pool["dags"]] + [c["dag"] for c in pool["classes"]]
+missing = [(g_i, a, b) for g_i, g in enumerate(graphs) for a, b in need if a not in g[b]]
+if missing or not pool["dags"] or len(pool["constraints"]["required"]) != 5:
+    sys.exit(f"missing: {missing[:5]}")
+p = {(e["from"], e["to"]): e["p"] for e in pool["edges"]}
+if any(abs(p.get(arc, 0) - 1) > 1e-9 for arc in need):
+    sys.exit("a required arc's probability is not 1")
+PY
+"$BNSL" check "$DATA/alarm-5000.csv" alarm.pool.json --require require.csv >check.txt
+[[ $? -eq 1 ]] && grep -q "lacks the arc .*, which the given constraints require" check.txt ||
+  { cat check.txt >&2; fail "check --require of a pool without them"; }
+pass "learn --require (five true arcs of ALARM reversed): every DAG holds them; check agrees"
+
 # Tiers on wine (columns V0..V13): V0..V4 first, then V5..V9, the rest free.
 {
   echo "variable,tier"
@@ -104,6 +138,35 @@ pass "search and exact over the cache keep the tiers; check agrees"
   fail "search without the cache's tiers"
 pass "search without the tiers the cache was scored with is refused"
 
+# Required arcs need a cache explored with them: score --require, then search and exact.
+printf 'from,to\nV0,V5\nV5,V12\n' >wine-require.csv
+"$BNSL" search wine.jkl --data "$DATA/wine.csv" --no-header --tiers tiers.csv \
+  --require wine-require.csv --time 1 -o none -q 2>err.txt
+[[ $? -eq 2 ]] && grep -q "wine.jkl: required arcs need a cache explored with them" err.txt ||
+  fail "search --require over a cache explored without them"
+"$BNSL" score "$DATA/wine.csv" --no-header --tiers tiers.csv --require wine-require.csv \
+  --time 20 -o wine-req.jkl -q 2>err.txt || fail "score --require exited $?"
+python3 - wine-req.jkl <<'PY' || fail "score --require cached a set without a required parent"
+import sys
+need = {5: {0}, 12: {5}}
+lines = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+i = 1
+for _ in range(int(lines[0][0])):
+    child, count = int(lines[i][0]), int(lines[i][1])
+    for entry in lines[i + 1:i + 1 + count]:
+        if not need.get(child, set()) <= set(map(int, entry[2:])):
+            sys.exit(f"V{child}: {entry}")
+    i += 1 + count
+PY
+for mode in search exact; do
+  "$BNSL" $mode wine-req.jkl --data "$DATA/wine.csv" --no-header --tiers tiers.csv \
+    --require wine-require.csv --time 5 --bayes-factor 3 -o wine-req-$mode -q 2>err.txt ||
+    { cat err.txt >&2; fail "$mode --require exited $?"; }
+  "$BNSL" check "$DATA/wine.csv" --no-header wine-req-$mode.pool.json --tiers tiers.csv \
+    --require wine-require.csv >check.txt || { cat check.txt >&2; fail "check of $mode --require"; }
+done
+pass "score, search and exact with required arcs; check agrees"
+
 # expect_input_error FILE_OPTION CONTENT LOCATION PHRASE: exit 2 and "FILE:LOCATION ... PHRASE".
 expect_input_error() {
   printf '%b' "$2" >bad.csv
@@ -119,8 +182,22 @@ expect_input_error --forbid 'a,b\n' "1:1:" "expected the header line from,to"
 expect_input_error --tiers 'variable,tier\nV0,first\n' "2:4:" "expected the tier as an integer"
 expect_input_error --tiers 'variable,tier\nV0,1\nV0,2\n' "3:1:" "already listed on line 2"
 expect_input_error --tiers 'variable,level\n' "1:1:" "expected the header line variable,tier"
+expect_input_error --require 'from,to\nV0,V1\nV1,V2\nV2,V0\n' "4:1:" \
+  "the required arc 'V2' -> 'V0' closes the cycle 'V0' -> 'V1' -> 'V2' -> 'V0'"
+expect_input_error --require 'from,to\nV0,V99\n' "2:4:" "unknown variable 'V99'"
 "$BNSL" learn "$DATA/wine.csv" --no-header --forbid missing.csv --time 1 -o bad -q 2>err.txt
 [[ $? -eq 2 ]] && grep -q "missing.csv: cannot open the file" err.txt || fail "a missing file"
-pass "bad --forbid and --tiers files: exit 2 with file, line and column"
+printf 'from,to\nV1,V2\n' >forbid-one.csv
+printf 'from,to\nV0,V1\nV1,V2\n' >bad.csv
+"$BNSL" learn "$DATA/wine.csv" --no-header --require bad.csv --forbid forbid-one.csv --time 1 \
+  -o bad -q 2>err.txt
+[[ $? -eq 2 ]] && grep -q "bad.csv:3:1: the required arc 'V1' -> 'V2' is forbidden by" err.txt ||
+  fail "a required arc that is forbidden"
+printf 'from,to\nV6,V1\n' >bad.csv
+"$BNSL" learn "$DATA/wine.csv" --no-header --require bad.csv --tiers tiers.csv --time 1 \
+  -o bad -q 2>err.txt
+[[ $? -eq 2 ]] && grep -q "bad.csv:2:1: the required arc 'V6' -> 'V1' goes from tier 1" err.txt ||
+  fail "a required arc against the tiers"
+pass "bad --require, --forbid and --tiers files: exit 2 with file, line and column"
 
 echo "$passed passed, 0 failed"
