@@ -11,9 +11,13 @@
 // remaining nodes does not fit. Each visited combination is distinct and offered once.
 // Guarantee: unless truncated, every DAG consistent with the order whose score is at least
 // the pool threshold (read as it rises) has been offered. Consistent DAGs are acyclic.
+// Only cache entries are chosen, and no node is assumed to have the empty set: with required
+// arcs every entry of a node holds its required parents, and an order that puts one of them
+// after it has no consistent DAG at all (then nothing is offered and `best` is -infinity).
 #include "pool/order_enum.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "score/compare.hpp"
@@ -51,6 +55,10 @@ class OrderEnumerator {
     double base = 0;
     for (std::size_t v = 0; v < n; ++v) {
       choices_[v] = first_consistent(static_cast<int>(v), 0);
+      if (choices_[v] == cache_.var(v).size()) {  // no entry fits: no consistent DAG
+        result_.best = -std::numeric_limits<double>::infinity();
+        return result_;
+      }
       base += cache_.var(v).score(choices_[v]);
     }
     result_.best = base;
@@ -75,7 +83,7 @@ class OrderEnumerator {
     const VarCache& vc = cache_.var(v);
     for (std::uint32_t e = from; e < vc.size(); ++e)
       if (consistent(v, e)) return e;
-    return static_cast<std::uint32_t>(vc.size());  // none (the search validated the caches)
+    return static_cast<std::uint32_t>(vc.size());  // none
   }
 
   void collect_alternatives(double slack) {

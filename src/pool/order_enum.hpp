@@ -14,7 +14,8 @@
 namespace bnsl {
 
 struct OrderEnumResult {
-  double best = 0;             // score of the best network consistent with the order (OBS)
+  double best = 0;             // score of the best network consistent with the order (OBS),
+                               // -infinity if there is none (see order_enum.cpp)
   std::uint64_t offered = 0;   // DAGs offered (each within the threshold when offered)
   std::uint64_t admitted = 0;  // ... of which the pool admitted
   bool truncated = false;      // stopped early (max_offers or should_stop)

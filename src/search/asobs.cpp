@@ -21,17 +21,26 @@
 // after position i+2, which the sweep builds incrementally while walking from the back; the
 // trial is undone through a log of changed words. The re-decision stops early once even the
 // best entries of the remaining nodes could not beat the current score.
+//
+// Base arcs (base_sets.hpp: u -> v when every entry of v holds u). Orders are linear
+// extensions of them, and then every node has a valid entry when it is decided: its base
+// parents come earlier, so they are decided later and have no parents yet, so none is a
+// descendant of it, and its base entry is valid. A sweep skips the swap of u and its base
+// child w (u, decided first, could take w as a parent, and leave w no entry); every other
+// adjacent swap keeps the order a linear extension.
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <string>
 
+#include "bnsl/error.hpp"
 #include "score/compare.hpp"
 #include "search/search_internal.hpp"
 
 namespace bnsl {
 
 AsobsState::AsobsState(const ScoreCache& cache)
-    : cache_(cache), n_(cache.n_vars()), words_((cache.n_vars() + 63) / 64) {
+    : cache_(cache), bases_(cache), n_(cache.n_vars()), words_((cache.n_vars() + 63) / 64) {
   desc_.assign(n_ * words_, 0);
   chosen_.assign(n_, -1);
   d_.assign(words_, 0);
@@ -55,7 +64,7 @@ std::uint32_t AsobsState::choose(int v) const {
       }
     if (ok) return e;
   }
-  return static_cast<std::uint32_t>(vc.size() - 1);  // unreachable: the empty set is valid
+  return kNone;  // only on an order that is not a linear extension of the base arcs
 }
 
 void AsobsState::commit(int v, std::uint32_t e) {
@@ -109,6 +118,9 @@ double AsobsState::evaluate(std::span<const int> order, Choices& choices) {
   for (std::size_t i = order.size(); i-- > 0;) {
     const int v = order[i];
     choices[v] = choose(v);
+    if (choices[v] == kNone)
+      throw RuntimeError("ASOBS: variable " + std::to_string(v) +
+                         " has no entry on an order that puts a base parent after it");
     commit(v, choices[v]);
   }
   return dag_score(cache_, choices);
@@ -139,17 +151,22 @@ std::size_t AsobsState::sweep(Order& order, Choices& choices, double& score, Off
 // it improves. tail_old: the current network's score summed over positions <= i+1.
 bool AsobsState::try_sweep_swap(std::size_t i, Order& order, Choices& choices, double& score,
                                 double& tail_old, Offerer& off) {
-  ++off.stats.swaps_tried;
   const int u = order[i], w = order[i + 1];
+  if (bases_.holds(u, w)) return false;  // w may not precede its base parent u
+  ++off.stats.swaps_tried;
   mark();
   const std::uint32_t cu = choose(u);
-  commit(u, cu);
-  const std::uint32_t cw = choose(w);
-  commit(w, cw);
-  if (cu == choices[u] && cw == choices[w]) {  // same arcs: the same DAG
+  if (cu == kNone) {  // unreachable on a linear extension of the base arcs
     rollback();
     return false;
   }
+  commit(u, cu);
+  const std::uint32_t cw = choose(w);
+  if (cw == kNone || (cu == choices[u] && cw == choices[w])) {  // none / same arcs: same DAG
+    rollback();
+    return false;
+  }
+  commit(w, cw);
   trial_changes_.clear();
   trial_changes_.push_back({u, cu});
   trial_changes_.push_back({w, cw});
@@ -163,6 +180,10 @@ bool AsobsState::try_sweep_swap(std::size_t i, Order& order, Choices& choices, d
     }
     const int x = order[j];
     const std::uint32_t c = choose(x);
+    if (c == kNone) {  // unreachable, as above
+      complete = false;
+      break;
+    }
     commit(x, c);
     new_tail += cache_.var(x).score(c);
     trial_changes_.push_back({x, c});

@@ -1,15 +1,17 @@
 // Greedy acyclic family selection: a good network over a score cache in seconds, at any n.
 //
-// Method. Start from the empty network. Every variable v proposes its best cache entry better
-// than its current one that closes no cycle; a max-heap holds the proposals by gain (the
-// entry's score minus the current one's). The best proposal is re-checked (the network may
-// have changed since it was made) and applied; v then proposes again. It ends when no
-// variable can move to a better entry, so the result is a local optimum of single-family
-// changes that add parents (the only changes that can close a cycle, and the only ones a
-// better entry needs). This is greedy hill climbing in DAG space (as bnlearn's hc) with the
-// cache's families as moves: a move may add several parents at once, so parents that only
-// matter together are taken in one step. Its topological order seeds the ordering search
-// (OBS on that order scores at least as much as the network: every family stays consistent).
+// Method. Start from the base network: every variable at the entry of its base (base_sets.hpp:
+// the parents all its entries hold, its required parents; the empty network for a cache
+// without them). Every variable v proposes its best cache entry better than its current one
+// that closes no cycle; a max-heap holds the proposals by gain (the entry's score minus the
+// current one's). The best proposal is re-checked (the network may have changed since it was
+// made) and applied; v then proposes again. It ends when no variable can move to a better
+// entry, so the result is a local optimum of single-family changes that add parents (the only
+// changes that can close a cycle, and the only ones a better entry needs). This is greedy hill
+// climbing in DAG space (as bnlearn's hc) with the cache's families as moves: a move may add
+// several parents at once, so parents that only matter together are taken in one step. Its
+// topological order seeds the ordering search (OBS on that order scores at least as much as the
+// network: every family stays consistent).
 //
 // Cycle checks with a dynamic topological order (Pearce & Kelly 2006, "A dynamic topological
 // sort algorithm for directed acyclic graphs", JEA 11). ord[v] is v's position in an order
@@ -20,14 +22,19 @@
 // own relative order: only the affected region is touched, never all n. All new parents of
 // one move point into v, so the move is acyclic iff no new parent is a descendant of v.
 //
+// The base arcs are in every network over the cache and never change; the order starts as a
+// topological order of the base network (the identity, repaired by BaseSets::repair).
+//
 // Cost: per proposal, a scan of v's entries better than its current one, each checked by a
 // bounded forward search; in practice a few milliseconds for 10,000 variables.
 #include "search/greedy_dag.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <queue>
 
 #include "score/compare.hpp"
+#include "search/base_sets.hpp"
 
 namespace bnsl {
 namespace {
@@ -42,13 +49,14 @@ class GreedyDag {
         ord_(n_),
         at_(n_),
         mark_(n_, 0) {
+    const BaseSets bases(cache);
+    std::iota(at_.begin(), at_.end(), 0);
+    bases.repair(at_);  // a topological order of the base network
     for (std::size_t v = 0; v < n_; ++v) {
-      const VarCache& vc = cache.var(v);
-      std::uint32_t e = 0;
-      while (e < vc.size() && !vc.parents(e).empty()) ++e;
-      choice_[v] = e;  // the empty set (validated by the caller)
-      ord_[v] = static_cast<int>(v);
-      at_[v] = static_cast<int>(v);
+      choice_[v] = bases.entry(static_cast<int>(v));  // validated by the caller
+      for (int p : bases.parents(static_cast<int>(v)))
+        children_[static_cast<std::size_t>(p)].push_back(static_cast<int>(v));
+      ord_[static_cast<std::size_t>(at_[v])] = static_cast<int>(v);
     }
   }
 

@@ -23,8 +23,9 @@ struct GreedyDagResult {
   bool stopped = false;       // should_stop ended it early (the network is still valid)
 };
 
-// Every variable's cache must hold the empty parent set. should_stop is polled every 256
-// proposals (may be empty).
+// Every variable's cache must hold the entry of its base (the parents all its entries hold:
+// the empty set, or its required parents), and the base arcs must be acyclic (the search's
+// validate()). should_stop is polled every 256 proposals (may be empty).
 GreedyDagResult greedy_dag(const ScoreCache& cache, const std::function<bool()>& should_stop);
 
 }  // namespace bnsl

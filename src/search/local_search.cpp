@@ -28,10 +28,19 @@
 // at a network whose topological order admits no improving adjacent swap, insertion or
 // parent pull under OBS (and, under ASOBS, whose order admits no improving ASOBS
 // swap); scores only increase along a climb.
+//
+// Base arcs (base_sets.hpp: parents every entry of a variable holds, as required arcs make
+// them). Every order a climb works on is a linear extension of them: a climb's first step,
+// ObsState::set_order, repairs its start (random, perturbed, the incumbent's or greedy's order);
+// OBS and ASOBS swaps of a base parent and its child are blocked or skipped; an insertion
+// slides a node only between its nearest base parent on the left and base child on the right;
+// a parent pull that would pass one is undone; and a topological order of a network over the
+// cache is one already (every family holds its base). So every order enumerated is one too.
 #include <tsl/robin_set.h>
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cassert>
 #include <optional>
 #include <random>
 
@@ -175,6 +184,7 @@ bool Chain::obs_swap_pass() {
   for (std::size_t i = 0; i + 1 < obs_.size(); ++i) {
     const ObsState::Swap s = obs_.try_swap(i);
     ++stats_.swaps_tried;
+    if (s.blocked) continue;
     obs_.offer_swap(s, off_);
     if (clearly_greater(s.score, obs_.score())) {
       obs_.apply(s);
@@ -205,17 +215,22 @@ bool Chain::obs_insertion_pass() {
 
 // Slides v left, then right, through every position of the order, and leaves it at the best
 // one. Returns true if that is a clear improvement. Only the positions next to nodes related
-// to v can change the network (obs.cpp): v jumps between them and is swapped past each.
+// to v can change the network (obs.cpp): v jumps between them and is swapped past each. A
+// blocked swap ends a slide: v cannot pass a base parent going left, nor a base child going
+// right (those are related, so no jump passes them either).
 bool Chain::insert_best(int v) {
   const std::size_t start = static_cast<std::size_t>(obs_.position(v));
   const double start_score = obs_.score();
   double best = start_score;
   std::size_t best_pos = start;
-  auto pass = [&](std::size_t i, bool offer) {  // v and its neighbour at positions i, i + 1
+  // v and its neighbour at positions i, i + 1; false if blocked (nothing changes).
+  auto pass = [&](std::size_t i, bool offer) {
     const ObsState::Swap s = obs_.try_swap(i);
     ++stats_.swaps_tried;
+    if (s.blocked) return false;
     if (offer) obs_.offer_swap(s, off_);
     obs_.apply(s);
+    return true;
   };
   positions_.clear();  // related nodes left of v, nearest first (they keep their positions)
   for (int u : obs_.related(v))
@@ -223,7 +238,7 @@ bool Chain::insert_best(int v) {
   std::sort(positions_.begin(), positions_.end(), std::greater<>());
   for (int p : positions_) {
     obs_.jump(v, static_cast<std::size_t>(p) + 1);
-    pass(static_cast<std::size_t>(p), true);
+    if (!pass(static_cast<std::size_t>(p), true)) break;
     if (clearly_greater(obs_.score(), best))
       best = obs_.score(), best_pos = static_cast<std::size_t>(p);
   }
@@ -234,11 +249,13 @@ bool Chain::insert_best(int v) {
   std::sort(positions_.begin(), positions_.end());
   for (int p : positions_) {
     obs_.jump(v, static_cast<std::size_t>(p) - 1);
-    pass(static_cast<std::size_t>(p) - 1, static_cast<std::size_t>(p) > start);
+    if (!pass(static_cast<std::size_t>(p) - 1, static_cast<std::size_t>(p) > start)) break;
     if (clearly_greater(obs_.score(), best))
       best = obs_.score(), best_pos = static_cast<std::size_t>(p);
   }
-  obs_.move(v, best_pos);
+  // best_pos lies between the blocks both slides stopped at: the move passes none.
+  [[maybe_unused]] const bool moved = obs_.move(v, best_pos);
+  assert(moved);
   if (best_pos == start) return false;
   ++stats_.insertions;
   ++stats_.swaps_accepted;
@@ -252,6 +269,8 @@ bool Chain::insert_best(int v) {
 // a -> c <- b is learned as c -> a, c -> b, a -> b with a child of c between c and {a, b} in the
 // order; moving c behind a and b also moves it behind its child, and moving a or b alone in
 // front of c loses (each alone depends on c), but moving both gains (test_search.cpp has one).
+// A pull that would move a parent past one of its base parents (or past v, when v is one) is
+// blocked: the moves made are undone and the entry is not taken.
 bool Chain::obs_pull_pass() {
   return shuffled_pass([this](int v) {
     const std::uint32_t tries = std::min(obs_.choices()[v], kPullEntries);
@@ -269,17 +288,25 @@ bool Chain::pull_parents(int v, std::uint32_t entry) {
             [&](int a, int b) { return obs_.position(a) < obs_.position(b); });
   const double start = obs_.score();
   pulls_.clear();  // (node, position before its move), to undo in reverse
+  bool blocked = false;
   for (int p : pulled_) {
     pulls_.push_back({p, static_cast<std::size_t>(obs_.position(p))});
-    obs_.move(p, static_cast<std::size_t>(obs_.position(v)));
     ++stats_.swaps_tried;
+    if (!obs_.move(p, static_cast<std::size_t>(obs_.position(v)))) {
+      blocked = true;  // p stopped at one of its base parents: undone with the others
+      break;
+    }
   }
-  if (clearly_greater(obs_.score(), start)) {
+  if (!blocked && clearly_greater(obs_.score(), start)) {
     ++stats_.pulls;
     ++stats_.swaps_accepted;
     return true;
   }
-  for (auto it = pulls_.rbegin(); it != pulls_.rend(); ++it) obs_.move(it->first, it->second);
+  // Each node goes back the way it came, past nodes it has passed (so none blocks it).
+  for (auto it = pulls_.rbegin(); it != pulls_.rend(); ++it) {
+    [[maybe_unused]] const bool back = obs_.move(it->first, it->second);
+    assert(back);
+  }
   return false;
 }
 
@@ -319,13 +346,14 @@ void Chain::enumerate_near(const Order& start) {
     if (r.truncated || r.offered >= left) break;
     left -= r.offered;
     if (queue.size() >= budget) continue;
-    obs_.set_order(o);
+    obs_.set_order(o);  // o is a linear extension of the base arcs: unchanged
+    assert(obs_.order() == o);
     ++stats_.orders;
     later_.clear();
     for (std::size_t i = 0; i + 1 < o.size(); ++i) {
       const ObsState::Swap s = obs_.try_swap(i);
       ++stats_.swaps_tried;
-      if (!ctx_.pool.may_accept(s.score)) continue;
+      if (s.blocked || !ctx_.pool.may_accept(s.score)) continue;
       const bool same_dag =
           s.u_choice == obs_.choices()[o[i]] && s.w_choice == obs_.choices()[o[i + 1]];
       if (same_dag) {  // enqueued after the swaps that change the network

@@ -16,14 +16,24 @@
 // on a screened cache of 10,000 variables); past a run of unrelated nodes it jumps, a block
 // move of the order that changes no choice. An insertion pass over every node then costs
 // O(n (related + distance)) instead of O(n * distance) swap evaluations.
+//
+// Base arcs (base_sets.hpp: u -> v when every entry of v holds u, as required arcs make them).
+// Orders are kept linear extensions of them, so that every node has an entry (its base).
+// set_order() repairs the order it is given. The only adjacent swap that would break that is
+// one of u and w = its base child, and it shows at no extra cost: w's current entry holds u,
+// so the swap already scans w's later entries, and none is left without u. Such a swap is
+// blocked: score -infinity, never applied; a move that meets one stops there. For a cache
+// without base arcs nothing changes (that scan always ends at the empty set).
 #include <algorithm>
+#include <cassert>
 #include <functional>
+#include <limits>
 
 #include "search/search_internal.hpp"
 
 namespace bnsl {
 
-ObsState::ObsState(const ScoreCache& cache) : cache_(cache) {
+ObsState::ObsState(const ScoreCache& cache) : cache_(cache), bases_(cache) {
   const std::size_t n = cache.n_vars();
   with_.resize(n);
   entries_.resize(n);
@@ -56,6 +66,12 @@ ObsState::ObsState(const ScoreCache& cache) : cache_(cache) {
 
 void ObsState::jump(int v, std::size_t to) {
   const std::size_t from = static_cast<std::size_t>(pos_[v]);
+#ifndef NDEBUG
+  for (int u : related_[v]) {  // jumps pass no related node (so no base parent or child)
+    const std::size_t p = static_cast<std::size_t>(pos_[u]);
+    assert(!((to < from && p >= to && p < from) || (to > from && p > from && p <= to)));
+  }
+#endif
   if (to < from) {
     std::move_backward(order_.begin() + static_cast<long>(to),
                        order_.begin() + static_cast<long>(from),
@@ -70,9 +86,9 @@ void ObsState::jump(int v, std::size_t to) {
   pos_[v] = static_cast<int>(to);
 }
 
-void ObsState::move(int v, std::size_t to) {
+bool ObsState::move(int v, std::size_t to) {
   const std::size_t from = static_cast<std::size_t>(pos_[v]);
-  if (to == from) return;
+  if (to == from) return true;
   // Positions of the related nodes v will pass, nearest first.
   auto& ps = scratch_positions_;
   ps.clear();
@@ -85,16 +101,21 @@ void ObsState::move(int v, std::size_t to) {
     std::sort(ps.begin(), ps.end(), std::greater<>());
     for (int p : ps) {  // nodes left of v keep their positions while v moves left
       jump(v, static_cast<std::size_t>(p) + 1);
-      apply(try_swap(static_cast<std::size_t>(p)));
+      const Swap s = try_swap(static_cast<std::size_t>(p));
+      if (s.blocked) return false;  // order[p] is a base parent of v
+      apply(s);
     }
   } else {
     std::sort(ps.begin(), ps.end());
     for (int p : ps) {  // nodes right of v keep their positions while v moves right
       jump(v, static_cast<std::size_t>(p) - 1);
-      apply(try_swap(static_cast<std::size_t>(p) - 1));
+      const Swap s = try_swap(static_cast<std::size_t>(p) - 1);
+      if (s.blocked) return false;  // v is a base parent of order[p]
+      apply(s);
     }
   }
   jump(v, to);
+  return true;
 }
 
 // Best entry of u better than its current one that contains w and whose other parents all
@@ -122,6 +143,7 @@ std::uint32_t ObsState::first_valid_with(int u, int w, int limit) const {
 void ObsState::set_order(std::span<const int> order) {
   const std::size_t n = order.size();
   order_.assign(order.begin(), order.end());
+  bases_.repair(order_);  // one branch without base arcs
   pos_.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) pos_[order_[i]] = static_cast<int>(i);
   choices_.assign(n, 0);
@@ -129,6 +151,7 @@ void ObsState::set_order(std::span<const int> order) {
     const VarCache& vc = cache_.var(v);
     choices_[v] =
         first_valid(static_cast<int>(v), 0, static_cast<std::uint32_t>(vc.size()), -1, -1, pos_[v]);
+    assert(choices_[v] < vc.size());  // at the latest its base entry (validated cache)
   }
   resync();
 }
@@ -160,16 +183,27 @@ ObsState::Swap ObsState::try_swap(std::size_t i) const {
   s.i = i;
   const int u = order_[i], w = order_[i + 1];
   const int pi = static_cast<int>(i);
-  // u moves behind w: any entry better than its current one may now be valid if it uses w.
-  s.u_choice = first_valid_with(u, w, pi);
-  // w moves before u: only if its current entry uses u must it move on to a worse one.
-  s.w_choice = choices_[w];
-  const auto wp = cache_.var(w).parents(choices_[w]);
-  if (std::find(wp.begin(), wp.end(), u) != wp.end())
-    s.w_choice = first_valid(w, choices_[w] + 1, static_cast<std::uint32_t>(cache_.var(w).size()),
-                             -1, u, pi + 1);
   const VarCache& cu = cache_.var(u);
   const VarCache& cw = cache_.var(w);
+  // w moves before u: only if its current entry uses u must it move on to a worse one. If no
+  // later entry does without u, every entry of w holds u (the earlier ones lack a parent that
+  // still follows w): u is a base parent of w, and the swap is blocked.
+  s.w_choice = choices_[w];
+  const auto wp = cw.parents(choices_[w]);
+  if (std::find(wp.begin(), wp.end(), u) != wp.end()) {
+    const auto end = static_cast<std::uint32_t>(cw.size());
+    s.w_choice = first_valid(w, choices_[w] + 1, end, -1, u, pi + 1);
+    if (s.w_choice == end) {
+      assert(bases_.holds(u, w));
+      s.w_choice = choices_[w];
+      s.u_choice = choices_[u];
+      s.blocked = true;
+      s.score = -std::numeric_limits<double>::infinity();
+      return s;
+    }
+  }
+  // u moves behind w: any entry better than its current one may now be valid if it uses w.
+  s.u_choice = first_valid_with(u, w, pi);
   s.score = score_ + (cu.score(s.u_choice) - cu.score(choices_[u])) +
             (cw.score(s.w_choice) - cw.score(choices_[w]));
   return s;
@@ -184,6 +218,7 @@ std::uint64_t ObsState::swap_hash(const Swap& s) const {
 }
 
 void ObsState::apply(const Swap& s) {
+  assert(!s.blocked);
   const int u = order_[s.i], w = order_[s.i + 1];
   hash_ = swap_hash(s);
   std::swap(order_[s.i], order_[s.i + 1]);
@@ -195,7 +230,7 @@ void ObsState::apply(const Swap& s) {
 }
 
 void ObsState::offer_swap(const Swap& s, Offerer& off) {
-  if (!off.wants(s.score)) return;
+  if (s.blocked || !off.wants(s.score)) return;
   const int u = order_[s.i], w = order_[s.i + 1];
   if (s.u_choice == choices_[u] && s.w_choice == choices_[w]) return;  // same DAG as now
   scratch_ = choices_;

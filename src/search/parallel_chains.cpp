@@ -63,6 +63,7 @@
 #include "pool/entry_index.hpp"
 #include "pool/order_enum.hpp"
 #include "score/compare.hpp"
+#include "search/base_sets.hpp"
 #include "search/greedy_dag.hpp"
 #include "search/peers.hpp"
 #include "search/report_cost.hpp"
@@ -234,16 +235,29 @@ void add_stats(SearchStats& to, const SearchStats& s) {
   to.pool_inserted += s.pool_inserted;
 }
 
+// The search needs, for every variable, the entry of its base (base_sets.hpp: the parents
+// every entry of it holds, its required parents; the empty set for a cache without them), and
+// acyclic base arcs: then every linear extension of them has a network.
 void validate(const ScoreCache& cache) {
+  const auto name = [&](std::size_t v) {
+    return v < cache.names().size() ? cache.names()[v] : std::to_string(v);
+  };
+  const BaseSets bases(cache);
   for (std::size_t v = 0; v < cache.n_vars(); ++v) {
-    const VarCache& vc = cache.var(v);
-    bool has_empty = false;
-    for (std::size_t e = 0; e < vc.size() && !has_empty; ++e) has_empty = vc.parents(e).empty();
-    if (!has_empty) {
-      const std::string name = v < cache.names().size() ? cache.names()[v] : std::to_string(v);
-      throw InputError("score cache: variable " + name + " has no entry with the empty parent set");
-    }
+    if (bases.entry(static_cast<int>(v)) != BaseSets::kNoEntry) continue;
+    std::string set;
+    for (int p : bases.parents(static_cast<int>(v)))
+      set += (set.empty() ? "{" : ", ") + name(static_cast<std::size_t>(p));
+    set = set.empty() ? "the empty set" : set + "}";
+    throw InputError("score cache: variable " + name(v) +
+                     " has no entry with just the parents every entry holds (its required "
+                     "parents): " +
+                     set);
   }
+  if (const int v = bases.cycle_vertex(); v >= 0)
+    throw InputError("score cache: variable " + name(static_cast<std::size_t>(v)) +
+                     " lies on a cycle of parents that every entry of their child holds "
+                     "(required arcs that close a cycle)");
 }
 
 // The report of the whole pool, up to max_dags (default dag_capacity) members listed.
@@ -257,7 +271,8 @@ PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const Searc
   return r;
 }
 
-// Every order, each enumerated; true if all were done.
+// Every order, each enumerated; true if all were done. An order that puts a base parent after
+// its child (base_sets.hpp) has no consistent network: enumerate_order offers nothing for it.
 bool run_exhaustive(const ScoreCache& cache, DagPool& pool,
                     const std::function<bool()>& should_stop, SearchStats& stats) {
   Order order(cache.n_vars());
@@ -409,7 +424,7 @@ void Driver::seed_pool(SearchStats& total) {
   if (StartNetwork start = pool_start_networks(total); !start.order.empty() && start.score > seeded)
     order = std::move(start.order);
   ObsState obs(cache_);
-  obs.set_order(order);
+  obs.set_order(order);  // the identity made a linear extension of the base arcs (the others are)
   ++total.orders;
   ++total.pool_offers;
   if (pool_.offer(obs.score(), obs.hash(), obs.choices())) ++total.pool_inserted;

@@ -3,8 +3,12 @@
 //
 //   ObsState obs(cache);  obs.set_order(order);          // best DAG consistent with order
 //   ObsState::Swap s = obs.try_swap(i);                   // O(entries scanned), two nodes
-//   if (clearly_greater(s.score, obs.score())) obs.apply(s);
+//   if (!s.blocked && clearly_greater(s.score, obs.score())) obs.apply(s);
 //   AsobsState as(cache); double v = as.evaluate(order, choices);   // v >= OBS on order
+//
+// Orders are linear extensions of the cache's base arcs (base_sets.hpp): ObsState::set_order
+// makes them so; ASOBS's evaluate() needs one (an OBS order, or a topological order of a
+// network over the cache, is one).
 #pragma once
 
 #include <atomic>
@@ -21,6 +25,7 @@
 #include "bnsl/cache.hpp"
 #include "bnsl/search.hpp"
 #include "pool/dag_pool.hpp"
+#include "search/base_sets.hpp"
 
 namespace bnsl {
 
@@ -52,11 +57,16 @@ class ObsState {
     std::size_t i = 0;           // positions i and i+1 exchange their variables
     std::uint32_t u_choice = 0;  // new choice of order[i] (which moves to i+1)
     std::uint32_t w_choice = 0;  // new choice of order[i+1] (which moves to i)
-    double score = 0;            // network score after the swap
+    double score = 0;            // network score after the swap (-infinity if blocked)
+    bool blocked = false;        // order[i] is a base parent of order[i+1]: never applied
   };
 
+  // The order is first made a linear extension of the base arcs (BaseSets::repair: unchanged
+  // if it is one), so that every node has an entry.
   void set_order(std::span<const int> order);
+  // A swap of a base parent and its child is blocked (OBS would leave the child no entry).
   Swap try_swap(std::size_t i) const;
+  // Applies a swap that is not blocked.
   void apply(const Swap& s);
   std::uint64_t swap_hash(const Swap& s) const;  // dag_hash of the network after the swap
   void resync();  // recomputes score and hash exactly (drift of incremental sums)
@@ -65,15 +75,20 @@ class ObsState {
 
   // The variables related to v: those in some entry of v, and those with v in some entry.
   // Only a related node's choice, or v's, can change when v passes it in the order; v passing
-  // an unrelated node changes no choice (OBS is a function of the order).
+  // an unrelated node changes no choice (OBS is a function of the order). v's base parents
+  // and base children are related to it (they occur in entries).
   const std::vector<int>& related(int v) const { return related_[v]; }
   // Moves v to position `to` past nodes none of which is related to v (the caller knows):
-  // the network does not change. O(distance), a block move.
+  // the network does not change. O(distance), a block move. Never passes a base parent or
+  // child of v, since those are related.
   void jump(int v, std::size_t to);
   // Moves v to position `to`, the other nodes keeping their relative order: jumps over the
   // runs of unrelated nodes and swaps (try_swap + apply) with each related one, so it costs
-  // O(related nodes passed) swaps instead of O(distance).
-  void move(int v, std::size_t to);
+  // O(related nodes passed) swaps instead of O(distance). A blocked swap ends it (v would pass
+  // a base parent going left, or a base child going right): v stays next to that node and it
+  // returns false; true if v reached `to`.
+  bool move(int v, std::size_t to);
+  const BaseSets& bases() const { return bases_; }
 
   const Order& order() const { return order_; }
   int position(int v) const { return pos_[v]; }
@@ -88,6 +103,7 @@ class ObsState {
   std::uint32_t first_valid_with(int u, int w, int limit) const;
 
   const ScoreCache& cache_;
+  BaseSets bases_;
   // For variable v, the entries that contain parent p, ascending: with_[v] lists
   // (p, first slot in entries_[v]) for each parent p that occurs, sorted by p.
   std::vector<std::vector<std::pair<int, std::uint32_t>>> with_;
@@ -108,12 +124,16 @@ class AsobsState {
  public:
   explicit AsobsState(const ScoreCache& cache);
 
-  // Full evaluation of an order; fills choices, returns the score. O(C k + n^2 / 64 ...).
+  // Full evaluation of an order, a linear extension of the base arcs (throws RuntimeError if
+  // it is not and some node is left without an entry); fills choices, returns the score.
+  // O(C k + n^2 / 64 ...).
   double evaluate(std::span<const int> order, Choices& choices);
 
   // One pass of incremental adjacent swaps from the back of the order to the front (see
   // asobs.cpp for what a swap can affect). order/choices/score: the current ASOBS network of
-  // the order, updated in place. Returns the number of improving swaps applied.
+  // the order (a linear extension of the base arcs, and it stays one: swaps of a base parent
+  // and its child are skipped), updated in place. Returns the number of improving swaps
+  // applied.
   std::size_t sweep(Order& order, Choices& choices, double& score, Offerer& off,
                     const std::function<bool()>& should_stop);
 
@@ -121,6 +141,8 @@ class AsobsState {
 
  private:
   void reset();
+  // v's best entry with no parent among its descendants, or kNone.
+  static constexpr std::uint32_t kNone = BaseSets::kNoEntry;
   std::uint32_t choose(int v) const;
   void commit(int v, std::uint32_t e);
   void mark();
@@ -132,6 +154,7 @@ class AsobsState {
                       double& tail_old, Offerer& off);
 
   const ScoreCache& cache_;
+  BaseSets bases_;
   std::size_t n_, words_;
   std::vector<std::uint64_t> desc_;   // row a: bit b set iff b is a descendant of a
   std::vector<std::int64_t> chosen_;  // committed entry per variable, -1 if not yet
