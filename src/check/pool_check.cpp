@@ -165,9 +165,17 @@ class Checker {
         if (c)
           if (const auto arc = c->violation(parents)) {
             const std::string whose = c == given ? "given" : "pool's";
-            problems.push_back(at + (arc->missing ? " lacks" : " holds") + " the arc " +
-                               name(arc->from) + " -> " + name(arc->to) + ", which the " +
-                               whose + " constraints " + (arc->missing ? "require" : "forbid"));
+            const std::string held = name(arc->from) + " -> " + name(arc->to);
+            if (arc->missing)
+              problems.push_back(at + " lacks the arc " + held + ", which the " + whose +
+                                 " constraints require");
+            else if (std::binary_search(c->required.begin(), c->required.end(),
+                                        std::pair<int, int>(arc->to, arc->from)))
+              problems.push_back(at + " holds the arc " + held + ", the reverse of one the " +
+                                 whose + " constraints require");
+            else
+              problems.push_back(at + " holds the arc " + held + ", which the " + whose +
+                                 " constraints forbid");
             return;
           }
     };
