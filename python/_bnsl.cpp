@@ -170,9 +170,9 @@ Run learn(const bnsl::Dataset& data, double time, const std::string& score, doub
 }
 
 Run exact(const bnsl::Dataset& data, double time, const std::string& score, double ess,
-          std::optional<double> epsilon, double bayes_factor, int threads,
-          const ArcList& require, const ArcList& forbid, const TierList& tiers, bool quiet,
-          const std::string& method, std::size_t max_solutions, bool classes) {
+          std::optional<double> epsilon, double bayes_factor, int threads, const ArcList& require,
+          const ArcList& forbid, const TierList& tiers, bool quiet, const std::string& method,
+          std::size_t max_solutions, bool classes) {
   bnsl::ExactLearnOptions o;
   o.score = make_score(score, ess);
   o.exact.epsilon = make_epsilon(epsilon, bayes_factor);
@@ -191,8 +191,7 @@ Run exact(const bnsl::Dataset& data, double time, const std::string& score, doub
 
 bnsl::ScoreCache score_cache(const bnsl::Dataset& data, double time, const std::string& score,
                              double ess, std::optional<double> epsilon, double bayes_factor,
-                             int threads,
-                             const ArcList& require, const ArcList& forbid,
+                             int threads, const ArcList& require, const ArcList& forbid,
                              const TierList& tiers, bool quiet) {
   bnsl::ExploreOptions o;
   o.score = make_score(score, ess);
@@ -315,12 +314,12 @@ PYBIND11_MODULE(_bnsl, m) {
 
   m.def("learn", &learn, py::arg("data"), py::arg("time"), py::arg("score"), py::arg("ess"),
         py::arg("epsilon"), py::arg("bayes_factor"), py::arg("threads"), py::arg("seed"),
-        py::arg("require"), py::arg("forbid"), py::arg("tiers"), py::arg("quiet"), py::arg("pool_max"),
-        py::arg("max_dags"), py::arg("exact_max_vars"));
+        py::arg("require"), py::arg("forbid"), py::arg("tiers"), py::arg("quiet"),
+        py::arg("pool_max"), py::arg("max_dags"), py::arg("exact_max_vars"));
   m.def("exact", &exact, py::arg("data"), py::arg("time"), py::arg("score"), py::arg("ess"),
         py::arg("epsilon"), py::arg("bayes_factor"), py::arg("threads"), py::arg("require"),
-        py::arg("forbid"), py::arg("tiers"), py::arg("quiet"), py::arg("method"), py::arg("max_solutions"),
-        py::arg("classes"));
+        py::arg("forbid"), py::arg("tiers"), py::arg("quiet"), py::arg("method"),
+        py::arg("max_solutions"), py::arg("classes"));
   m.def("score_cache", &score_cache, py::arg("data"), py::arg("time"), py::arg("score"),
         py::arg("ess"), py::arg("epsilon"), py::arg("bayes_factor"), py::arg("threads"),
         py::arg("require"), py::arg("forbid"), py::arg("tiers"), py::arg("quiet"));

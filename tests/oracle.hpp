@@ -284,6 +284,30 @@ struct OrderResult {
                                                // when mask is not a family of v
 };
 
+// Whether the graph of parent lists (parents[v]: v's parents) is acyclic: Kahn's algorithm.
+inline bool acyclic(const std::vector<std::vector<int>>& parents) {
+  const std::size_t n = parents.size();
+  std::vector<int> indeg(n, 0);
+  std::vector<std::vector<int>> children(n);
+  for (std::size_t v = 0; v < n; ++v)
+    for (int p : parents[v]) {
+      children[static_cast<std::size_t>(p)].push_back(static_cast<int>(v));
+      ++indeg[v];
+    }
+  std::vector<int> ready;
+  for (std::size_t v = 0; v < n; ++v)
+    if (!indeg[v]) ready.push_back(static_cast<int>(v));
+  std::size_t seen = 0;
+  while (!ready.empty()) {
+    const int v = ready.back();
+    ready.pop_back();
+    ++seen;
+    for (int c : children[static_cast<std::size_t>(v)])
+      if (--indeg[static_cast<std::size_t>(c)] == 0) ready.push_back(c);
+  }
+  return seen == n;
+}
+
 // best_sub[v][S] = best score of a family of v whose parents lie within S.
 inline std::vector<std::vector<double>> best_within(const Families& fam) {
   const int n = static_cast<int>(fam.size());

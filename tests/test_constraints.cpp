@@ -169,6 +169,24 @@ void check_report(const bnsl::PoolReport& r, const Truth& t, const Constraints& 
   CHECK(r.constraints.tiers == c.tiers);
 }
 
+// Exact mode from the data under the constraints (the exploration, then `method`): optimal,
+// complete, and the truth's list.
+void check_exact(const bnsl::Dataset& d, const ScoreParams& p, double eps, const Constraints& c,
+                 bnsl::ExactMethod method, const Truth& t) {
+  bnsl::ExactLearnOptions x;
+  x.score = p;
+  x.exact.method = method;
+  x.exact.epsilon = bnsl::Epsilon::epsilon(eps);
+  x.threads = 1;
+  x.constraints = c;
+  const bnsl::ExactLearnResult e = bnsl::learn_exact(d, x, bnsl::StopToken());
+  CHECK(e.report.optimal);
+  CHECK(e.report.complete);
+  REQUIRE(!e.report.dags.empty());
+  CHECK(e.report.dags.front().score == Approx(t.opt).epsilon(1e-9));
+  check_report(e.report, t, c);
+}
+
 }  // namespace
 
 TEST_CASE("constraints: the files, their errors and the checks", "[constraints]") {
@@ -233,8 +251,8 @@ TEST_CASE("constraints: required arcs, their checks and their errors", "[constra
   const bnsl::ConstraintFiles files{"r.csv", "f.csv", "t.csv"};
   const auto make = [&](const std::string& require, const std::string& forbid,
                         std::vector<int> tiers = {}) {
-    return bnsl::make_constraints(arcs(require, "r.csv"), arcs(forbid, "f.csv"),
-                                  std::move(tiers), files, kNames);
+    return bnsl::make_constraints(arcs(require, "r.csv"), arcs(forbid, "f.csv"), std::move(tiers),
+                                  files, kNames);
   };
   const Constraints c = make("from,to\nA,B\nC,B\nB,D\n", "from,to\nA,D\n");
   CHECK(c.required == std::vector<std::pair<int, int>>{{0, 1}, {1, 3}, {2, 1}});
@@ -298,18 +316,7 @@ TEST_CASE("constraints: exact mode and the search equal brute force over the all
                      << c.describe());
         const Truth t = brute_force(d, p, c, eps);
         // Exact mode from the data: the exploration never scores a forbidden parent.
-        bnsl::ExactLearnOptions x;
-        x.score = p;
-        x.exact.method = bnsl::ExactMethod::dp;
-        x.exact.epsilon = bnsl::Epsilon::epsilon(eps);
-        x.threads = 1;
-        x.constraints = c;
-        const bnsl::ExactLearnResult e = bnsl::learn_exact(d, x, bnsl::StopToken());
-        CHECK(e.report.optimal);
-        CHECK(e.report.complete);
-        REQUIRE(!e.report.dags.empty());
-        CHECK(e.report.dags.front().score == Approx(t.opt).epsilon(1e-9));
-        check_report(e.report, t, c);
+        check_exact(d, p, eps, c, bnsl::ExactMethod::dp, t);
         // The search over a cache explored without the constraints (filtered by
         // search_cache; n <= 7: every order is enumerated, so the pool is complete).
         bnsl::ExploreOptions o;
@@ -377,22 +384,11 @@ TEST_CASE("constraints: with required arcs, exact mode and the search equal brut
         // Exact mode from the data: the exploration keeps the required parents in every set
         // and prunes among such sets; then the DP, and the ILP where CBC is built in.
         for (const bnsl::ExactMethod m : {bnsl::ExactMethod::dp, bnsl::ExactMethod::ilp}) {
-          if (m == bnsl::ExactMethod::ilp && !bnsl::ilp_available()) continue;
-          bnsl::ExactLearnOptions x;
-          x.score = p;
-          x.exact.method = m;
-          x.exact.epsilon = bnsl::Epsilon::epsilon(eps);
-          x.threads = 1;
-          x.constraints = c;
-          const bnsl::ExactLearnResult e = bnsl::learn_exact(d, x, bnsl::StopToken());
-          CHECK(e.report.optimal);
-          CHECK(e.report.complete);
-          REQUIRE(!e.report.dags.empty());
-          CHECK(e.report.dags.front().score == Approx(t.opt).epsilon(1e-9));
-          check_report(e.report, t, c);
+          if (m != bnsl::ExactMethod::ilp || bnsl::ilp_available()) check_exact(d, p, eps, c, m, t);
         }
         // The search over a cache explored with them (best-first, then sequential).
-        for (const bnsl::ExploreMethod method : {bnsl::ExploreMethod::is, bnsl::ExploreMethod::seq}) {
+        for (const bnsl::ExploreMethod method :
+             {bnsl::ExploreMethod::is, bnsl::ExploreMethod::seq}) {
           bnsl::ExploreOptions o;
           o.score = p;
           o.epsilon = bnsl::Epsilon::epsilon(eps);
@@ -412,8 +408,8 @@ TEST_CASE("constraints: with required arcs, exact mode and the search equal brut
           s.threads = 1;
           s.dp_max_n = 0;
           s.constraints = c;
-          const bnsl::SearchRunResult r = bnsl::search_cache(
-              cache, s, bnsl::ReportContext{p, &d, true}, bnsl::StopToken(), {});
+          const bnsl::SearchRunResult r =
+              bnsl::search_cache(cache, s, bnsl::ReportContext{p, &d, true}, bnsl::StopToken(), {});
           REQUIRE(!r.report.classes.empty());
           CHECK(r.report.classes.front().score == Approx(t.opt).epsilon(1e-9));
           check_report(r.report, t, c);
@@ -435,9 +431,9 @@ TEST_CASE("constraints: required parents exceeding the in-degree limit are refus
   o.max_parents = 1;
   o.threads = 1;
   o.constraints.required = {{0, 3}, {1, 3}};
-  CHECK(input_error([&] { bnsl::explore(d, o, bnsl::StopToken()); })
-            .find("has 2 required parents, more than the in-degree limit of 1") !=
-        std::string::npos);
+  CHECK(input_error([&] {
+          bnsl::explore(d, o, bnsl::StopToken());
+        }).find("has 2 required parents, more than the in-degree limit of 1") != std::string::npos);
   o.max_parents = 2;
   const bnsl::ScoreCache cache = bnsl::explore(d, o, bnsl::StopToken());
   REQUIRE(cache.var(3).size() == 1);

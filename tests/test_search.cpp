@@ -75,28 +75,7 @@ std::vector<int> entry_parents(const bnsl::ScoreCache& c, std::size_t v, std::ui
   return {ps.begin(), ps.end()};
 }
 
-bool acyclic(const Parents& parents) {  // Kahn's algorithm
-  const std::size_t n = parents.size();
-  std::vector<int> indeg(n, 0);
-  std::vector<std::vector<int>> children(n);
-  for (std::size_t v = 0; v < n; ++v)
-    for (int p : parents[v]) {
-      children[p].push_back(static_cast<int>(v));
-      ++indeg[v];
-    }
-  std::vector<int> ready;
-  for (std::size_t v = 0; v < n; ++v)
-    if (!indeg[v]) ready.push_back(static_cast<int>(v));
-  std::size_t seen = 0;
-  while (!ready.empty()) {
-    int v = ready.back();
-    ready.pop_back();
-    ++seen;
-    for (int c : children[v])
-      if (--indeg[c] == 0) ready.push_back(c);
-  }
-  return seen == n;
-}
+using oracle::acyclic;
 
 // Literal OBS: first entry whose parents all precede v.
 std::vector<std::uint32_t> literal_obs(const bnsl::ScoreCache& c, const std::vector<int>& order) {
@@ -619,8 +598,8 @@ TEST_CASE("neighbour completion climbs to a local optimum first", "[pool]") {
         ++reversals;
       }
   }
-  CHECK(climbed > 0);     // the climb was exercised
-  CHECK(reversals > 0);   // and reversals were checked
+  CHECK(climbed > 0);    // the climb was exercised
+  CHECK(reversals > 0);  // and reversals were checked
 }
 
 // A pool too small for every class within epsilon, with score bands, keeps classes across

@@ -26,6 +26,7 @@
 #include "bnsl/cache.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/search.hpp"
+#include "oracle.hpp"
 #include "pool/dag_pool.hpp"
 #include "pool/order_enum.hpp"
 #include "score/compare.hpp"
@@ -151,28 +152,7 @@ double sum_scores(const bnsl::ScoreCache& c, const bnsl::Choices& ch) {
   return s;
 }
 
-bool acyclic(const Parents& parents) {  // Kahn's algorithm
-  const std::size_t n = parents.size();
-  std::vector<int> indeg(n, 0);
-  std::vector<std::vector<int>> children(n);
-  for (std::size_t v = 0; v < n; ++v)
-    for (int p : parents[v]) {
-      children[p].push_back(static_cast<int>(v));
-      ++indeg[v];
-    }
-  std::vector<int> ready;
-  for (std::size_t v = 0; v < n; ++v)
-    if (!indeg[v]) ready.push_back(static_cast<int>(v));
-  std::size_t seen = 0;
-  while (!ready.empty()) {
-    const int v = ready.back();
-    ready.pop_back();
-    ++seen;
-    for (int c : children[v])
-      if (--indeg[c] == 0) ready.push_back(c);
-  }
-  return seen == n;
-}
+using oracle::acyclic;
 
 bool holds_required(const Parents& g, const Parents& required) {
   for (std::size_t v = 0; v < g.size(); ++v)

@@ -704,7 +704,7 @@ class BestFirstExplorer {
   std::vector<std::vector<std::int32_t>> groups_;
   std::priority_queue<Cursor> open_[2];  // by BIC* (is), by the base's score (greedy)
   std::vector<std::int32_t> cand_, sub_, full_, subset_;
-  std::vector<int> family_;  // scratch of VarTask::family
+  std::vector<int> family_;             // scratch of VarTask::family
   std::vector<std::uint32_t> pending_;  // kept sets whose immediate subsets are to be scored
   struct IndexSlot {
     std::uint32_t id = UINT32_MAX;

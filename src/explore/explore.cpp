@@ -340,8 +340,8 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
               task.bits = nullptr;
             }
             task.eps = eps;
-            task.max_parents = std::min(
-                max_parents - static_cast<int>(task.required.size()), k_best_cap);
+            task.max_parents =
+                std::min(max_parents - static_cast<int>(task.required.size()), k_best_cap);
             task.prune = options.prune;
             task.global = &run_stop;
             task.max_bytes = max_bytes;

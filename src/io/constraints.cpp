@@ -169,7 +169,8 @@ bool reaches(const std::vector<std::vector<int>>& children, int to, int from,
 
 Constraints make_constraints(const std::vector<NamedArc>& required,
                              const std::vector<NamedArc>& forbidden, std::vector<int> tiers,
-                             const ConstraintFiles& sources, const std::vector<std::string>& names) {
+                             const ConstraintFiles& sources,
+                             const std::vector<std::string>& names) {
   Constraints c;
   for (const NamedArc& a : forbidden) c.forbidden.emplace_back(a.from, a.to);
   std::sort(c.forbidden.begin(), c.forbidden.end());

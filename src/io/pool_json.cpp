@@ -203,7 +203,8 @@ std::string constraints_json(const PoolReport& r) {
              std::to_string(arcs[i].second) + "]";
     return out + "]";
   };
-  std::string out = "{\"required\": " + pairs(c.required) + ", \"forbidden\": " + pairs(c.forbidden);
+  std::string out =
+      "{\"required\": " + pairs(c.required) + ", \"forbidden\": " + pairs(c.forbidden);
   out += ", \"tiers\": " + (c.tiers.empty() ? std::string("null") : dump(json(c.tiers)));
   out +=
       ", \"classes\": \"each class counts, lists and orients only its DAGs that satisfy these "
@@ -216,8 +217,7 @@ Constraints parse_constraints(const json& j, const Field& f, long long n) {
   Constraints c;
   const auto arcs = [&](const char* key, bool needed) {
     std::vector<std::pair<int, int>> out;
-    if (const json& a = member(j, f, key, needed); !a.is_null())
-      out = parse_pairs(a, f.at(key), n);
+    if (const json& a = member(j, f, key, needed); !a.is_null()) out = parse_pairs(a, f.at(key), n);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;

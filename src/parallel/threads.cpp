@@ -57,8 +57,7 @@ void start_threads(int threads) {
                        "): too little memory (ulimit -v) or too many processes for them; give "
                        "fewer with --threads");
 #pragma omp parallel num_threads(team)
-  {
-  }
+  {}
 }
 
 }  // namespace bnsl

@@ -164,8 +164,8 @@ std::uint64_t climb(const ScoreCache& cache, EntryIndex& index, Choices& g) {
         }
         if (other_path(children, u, v, mark, stamp, stack)) continue;
         auto& cu_children = children[u];
-        cu_children.erase(std::find(cu_children.begin(), cu_children.end(),
-                                    static_cast<std::uint32_t>(v)));
+        cu_children.erase(
+            std::find(cu_children.begin(), cu_children.end(), static_cast<std::uint32_t>(v)));
         children[v].push_back(static_cast<std::uint32_t>(u));
         g[v] = static_cast<std::uint32_t>(jv);
         g[u] = static_cast<std::uint32_t>(ju);
