@@ -1,0 +1,144 @@
+// The ordering search's kernels on a synthetic screened cache: time per operation.
+//
+//   obs/swaps/N/B      one OBS pass of try_swap over every adjacent pair of a random order (no
+//                      swap applied): the climbs' and the neighbour enumeration's inner loop
+//   obs/move/N/B       ObsState::move of a random node to a random position (an insertion
+//                      move: swaps with the related nodes passed, jumps over the others)
+//   asobs/evaluate/N/B the ASOBS network of a random order
+//
+// N variables, each with 40 cached families of one to three parents drawn mostly from the 60
+// variables around it (a screened cache's locality: about a hundred related nodes each), and
+// the empty set. B = 1: one variable in ten has a required parent, a lower-indexed neighbour
+// held by each of its families (its base, search/base_sets.hpp); its orders are linear
+// extensions of those arcs. B = 0 is the unconstrained case, whose cost the bases must not
+// raise.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "bnsl/cache.hpp"
+#include "search/search_internal.hpp"
+
+namespace {
+
+constexpr int kFamilies = 40;
+constexpr int kWindow = 30;  // parents drawn from v - kWindow .. v + kWindow, mostly
+
+bnsl::ScoreCache synthetic_cache(int n, bool bases, std::vector<int>& base_of) {
+  std::mt19937_64 rng(17);
+  bnsl::ScoreCache cache(static_cast<std::size_t>(n));
+  base_of.assign(static_cast<std::size_t>(n), -1);
+  std::uniform_real_distribution<double> gain(0.0, 50.0);
+  const auto near = [&](int v) {
+    if (std::bernoulli_distribution(0.1)(rng))
+      return std::uniform_int_distribution<int>(0, n - 1)(rng);
+    return std::clamp(v + std::uniform_int_distribution<int>(-kWindow, kWindow)(rng), 0, n - 1);
+  };
+  for (int v = 0; v < n; ++v) {
+    bnsl::VarCache& vc = cache.var(static_cast<std::size_t>(v));
+    int base = -1;
+    if (bases && v > 0 && std::bernoulli_distribution(0.1)(rng))
+      base = std::max(0, v - std::uniform_int_distribution<int>(1, kWindow)(rng));
+    base_of[static_cast<std::size_t>(v)] = base;
+    const double empty = -1000.0 - gain(rng);
+    std::vector<int> p;
+    if (base >= 0) p.push_back(base);
+    vc.add(empty, p);  // the base family (the empty set without a base)
+    for (int k = 0; k < kFamilies; ++k) {
+      p.clear();
+      if (base >= 0) p.push_back(base);
+      const int size = std::uniform_int_distribution<int>(1, 3)(rng);
+      while (static_cast<int>(p.size()) < size + (base >= 0 ? 1 : 0)) {
+        const int u = near(v);
+        if (u != v && std::find(p.begin(), p.end(), u) == p.end()) p.push_back(u);
+      }
+      std::sort(p.begin(), p.end());
+      if (vc.find(p) >= 0) continue;
+      vc.add(empty + gain(rng) * static_cast<double>(p.size()), p);
+    }
+    vc.sort_best_first();
+  }
+  return cache;
+}
+
+// A random order, repaired into a linear extension of the base arcs (each base before its
+// child): a stable topological sort by position.
+bnsl::Order random_order(int n, const std::vector<int>& base_of, std::mt19937_64& rng) {
+  bnsl::Order order(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<char> placed(static_cast<std::size_t>(n), 0);
+  bnsl::Order out;
+  out.reserve(order.size());
+  const auto place = [&](auto&& self, int v) -> void {
+    if (placed[static_cast<std::size_t>(v)]) return;
+    if (const int b = base_of[static_cast<std::size_t>(v)]; b >= 0) self(self, b);
+    placed[static_cast<std::size_t>(v)] = 1;
+    out.push_back(v);
+  };
+  for (int v : order) place(place, v);
+  return out;
+}
+
+struct Setup {
+  std::vector<int> base_of;
+  bnsl::ScoreCache cache;
+  Setup(int n, bool bases) : cache(synthetic_cache(n, bases, base_of)) {}
+};
+
+void obs_swaps(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Setup s(n, state.range(1) != 0);
+  std::mt19937_64 rng(5);
+  bnsl::ObsState obs(s.cache);
+  obs.set_order(random_order(n, s.base_of, rng));
+  double sum = 0;
+  for (auto _ : state)
+    for (std::size_t i = 0; i + 1 < obs.size(); ++i) sum += obs.try_swap(i).score;
+  benchmark::DoNotOptimize(sum);
+  state.SetItemsProcessed(state.iterations() * (n - 1));
+}
+
+void obs_move(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Setup s(n, state.range(1) != 0);
+  std::mt19937_64 rng(5);
+  bnsl::ObsState obs(s.cache);
+  obs.set_order(random_order(n, s.base_of, rng));
+  std::uniform_int_distribution<int> pick(0, n - 1);
+  for (auto _ : state) {
+    const int v = pick(rng);
+    obs.move(v, static_cast<std::size_t>(pick(rng)));
+  }
+  benchmark::DoNotOptimize(obs.score());
+  state.SetItemsProcessed(state.iterations());
+}
+
+void asobs_evaluate(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Setup s(n, state.range(1) != 0);
+  std::mt19937_64 rng(5);
+  bnsl::AsobsState asobs(s.cache);
+  const bnsl::Order order = random_order(n, s.base_of, rng);
+  bnsl::Choices choices;
+  double sum = 0;
+  for (auto _ : state) sum += asobs.evaluate(order, choices);
+  benchmark::DoNotOptimize(sum);
+  state.SetItemsProcessed(state.iterations());
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  for (int n : {1000, 10000})
+    for (int bases : {0, 1}) b->Args({n, bases});
+  b->ArgNames({"N", "B"});
+}
+
+}  // namespace
+
+BENCHMARK(obs_swaps)->Name("obs/swaps")->Apply(sizes);
+BENCHMARK(obs_move)->Name("obs/move")->Apply(sizes);
+BENCHMARK(asobs_evaluate)->Name("asobs/evaluate")->Apply(sizes)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
