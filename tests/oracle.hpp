@@ -38,8 +38,10 @@
 #include <utility>
 #include <vector>
 
+#include "bnsl/cache.hpp"
 #include "bnsl/dataset.hpp"
-#include "bnsl/score.hpp"  // only for ScoreKind / ScoreParams (plain data)
+#include "bnsl/score.hpp"     // only for ScoreKind / ScoreParams (plain data)
+#include "score/compare.hpp"  // the project's score tolerance
 
 namespace oracle {
 
@@ -306,6 +308,37 @@ inline bool acyclic(const std::vector<std::vector<int>>& parents) {
       if (--indeg[static_cast<std::size_t>(c)] == 0) ready.push_back(c);
   }
   return seen == n;
+}
+
+// Whether the DAG of `choices` (an entry of each variable of `cache`) is a local optimum of
+// single-family changes: every entry of v clearly better than its chosen one has a parent
+// that v reaches through the chosen arcs, so taking it would close a cycle.
+inline bool no_better_acyclic_family(const bnsl::ScoreCache& cache,
+                                     const std::vector<std::uint32_t>& choices) {
+  const std::size_t n = choices.size();
+  std::vector<std::vector<int>> children(n);
+  for (std::size_t v = 0; v < n; ++v)
+    for (int p : cache.var(v).parents(choices[v]))
+      children[static_cast<std::size_t>(p)].push_back(static_cast<int>(v));
+  for (std::size_t v = 0; v < n; ++v) {
+    std::vector<char> reach(n, 0);
+    std::vector<int> stack{static_cast<int>(v)};
+    while (!stack.empty()) {
+      const int x = stack.back();
+      stack.pop_back();
+      for (int c : children[static_cast<std::size_t>(x)])
+        if (!reach[static_cast<std::size_t>(c)])
+          reach[static_cast<std::size_t>(c)] = 1, stack.push_back(c);
+    }
+    const bnsl::VarCache& vc = cache.var(v);
+    for (std::uint32_t e = 0; e < choices[v]; ++e) {
+      if (!bnsl::clearly_greater(vc.score(e), vc.score(choices[v]))) break;
+      bool cycle = false;
+      for (int p : vc.parents(e)) cycle = cycle || reach[static_cast<std::size_t>(p)];
+      if (!cycle) return false;
+    }
+  }
+  return true;
 }
 
 // best_sub[v][S] = best score of a family of v whose parents lie within S.

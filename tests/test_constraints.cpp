@@ -187,6 +187,22 @@ void check_exact(const bnsl::Dataset& d, const ScoreParams& p, double eps, const
   check_report(e.report, t, c);
 }
 
+// The search over `cache` under the constraints (search_cache filters it; n <= 7: every order
+// is enumerated, so the pool is complete): the truth's list.
+void check_search(const bnsl::ScoreCache& cache, const bnsl::Dataset& d, const ScoreParams& p,
+                  double eps, const Constraints& c, const Truth& t) {
+  bnsl::SearchOptions s;
+  s.epsilon = bnsl::Epsilon::epsilon(eps);
+  s.threads = 1;
+  s.dp_max_n = 0;
+  s.constraints = c;
+  const bnsl::SearchRunResult r =
+      bnsl::search_cache(cache, s, bnsl::ReportContext{p, &d, true}, bnsl::StopToken(), {});
+  REQUIRE(!r.report.classes.empty());
+  CHECK(r.report.classes.front().score == Approx(t.opt).epsilon(1e-9));
+  check_report(r.report, t, c);
+}
+
 }  // namespace
 
 TEST_CASE("constraints: the files, their errors and the checks", "[constraints]") {
@@ -325,16 +341,7 @@ TEST_CASE("constraints: exact mode and the search equal brute force over the all
         o.method = bnsl::ExploreMethod::is;
         o.threads = 1;
         const bnsl::ScoreCache cache = bnsl::explore(d, o, bnsl::StopToken());
-        bnsl::SearchOptions s;
-        s.epsilon = o.epsilon;
-        s.threads = 1;
-        s.dp_max_n = 0;
-        s.constraints = c;
-        const bnsl::SearchRunResult r =
-            bnsl::search_cache(cache, s, bnsl::ReportContext{p, &d, true}, bnsl::StopToken(), {});
-        REQUIRE(!r.report.classes.empty());
-        CHECK(r.report.classes.front().score == Approx(t.opt).epsilon(1e-9));
-        check_report(r.report, t, c);
+        check_search(cache, d, p, eps, c, t);
         ++checked;
         listed += t.dags.size();
       }
@@ -403,16 +410,7 @@ TEST_CASE("constraints: with required arcs, exact mode and the search equal brut
               CHECK(family_allowed(c, static_cast<int>(v),
                                    oracle::to_mask(std::vector<int>(ps.begin(), ps.end()))));
             }
-          bnsl::SearchOptions s;
-          s.epsilon = o.epsilon;
-          s.threads = 1;
-          s.dp_max_n = 0;
-          s.constraints = c;
-          const bnsl::SearchRunResult r =
-              bnsl::search_cache(cache, s, bnsl::ReportContext{p, &d, true}, bnsl::StopToken(), {});
-          REQUIRE(!r.report.classes.empty());
-          CHECK(r.report.classes.front().score == Approx(t.opt).epsilon(1e-9));
-          check_report(r.report, t, c);
+          check_search(cache, d, p, eps, c, t);
         }
         ++checked;
         listed += t.dags.size();
