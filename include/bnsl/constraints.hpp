@@ -61,6 +61,8 @@ struct Constraints {
   bool allowed(int from, int to) const;
   // v's required parents, ascending.
   std::vector<int> required_parents(int v) const;
+  // Every variable's required parents (n variables), ascending: one pass over the arcs.
+  std::vector<std::vector<int>> required_by_child(std::size_t n) const;
   // The most required parents of any variable.
   std::size_t max_required_parents() const;
   struct Violation {

@@ -94,14 +94,6 @@ void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, s
                          std::to_string(limit) + " (--max-parents)");
 }
 
-// Each variable's required parents (ExploreOptions::constraints), ascending.
-std::vector<std::vector<int>> required_parents(const Constraints& c, std::size_t n) {
-  std::vector<std::vector<int>> out(n);
-  for (const auto& [from, to] : c.required) out[static_cast<std::size_t>(to)].push_back(from);
-  for (auto& r : out) std::sort(r.begin(), r.end());
-  return out;
-}
-
 // The draft cache (ExploreOptions::on_draft): each variable's best single parents by the
 // all-pairs statistics, and every pair of them.
 constexpr std::size_t kDraftSingles = 8;
@@ -249,7 +241,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   total.max_parents = in_degree_limit(options);
   const std::vector<int> candidates = parent_candidates(data);
   const std::vector<std::vector<int>> required =
-      required_parents(options.constraints, data.n_vars());
+      options.constraints.required_by_child(data.n_vars());
   const int max_parents = total.max_parents >= 0 ? total.max_parents : 1 << 20;
   // Rule 7 caps the free parents: a family R + Q of the K best has 2^|Q| - 1 proper subsets
   // that hold R, each a parent of arity >= 2 short (prune/rules.hpp with P' ranging over them).

@@ -32,6 +32,13 @@ std::vector<int> Constraints::required_parents(int v) const {
   return out;
 }
 
+std::vector<std::vector<int>> Constraints::required_by_child(std::size_t n) const {
+  std::vector<std::vector<int>> out(n);
+  for (const auto& [from, to] : required) out[static_cast<std::size_t>(to)].push_back(from);
+  for (auto& r : out) std::sort(r.begin(), r.end());
+  return out;
+}
+
 std::size_t Constraints::max_required_parents() const {
   std::vector<std::size_t> count;
   std::size_t most = 0;
@@ -59,9 +66,10 @@ std::optional<Constraints::Violation> Constraints::violation(
 std::size_t Constraints::apply(ScoreCache& cache) const {
   if (empty()) return 0;
   std::size_t dropped = 0;
+  const std::vector<std::vector<int>> required_of = required_by_child(cache.n_vars());
   for (std::size_t v = 0; v < cache.n_vars(); ++v) {
     VarCache& vc = cache.var(v);
-    const std::vector<int> must = required_parents(static_cast<int>(v));
+    const std::vector<int>& must = required_of[v];
     std::vector<bool> keep(vc.size(), true);
     bool any = false;
     for (std::size_t i = 0; i < vc.size(); ++i) {
