@@ -24,6 +24,7 @@
 #include "bnsl/explore.hpp"
 #include "bnsl/learn.hpp"
 #include "bnsl/report.hpp"
+#include "exact_helpers.hpp"
 #include "oracle.hpp"
 
 namespace {
@@ -390,9 +391,7 @@ TEST_CASE("constraints: with required arcs, exact mode and the search equal brut
         const Truth t = brute_force(d, p, c, eps);
         // Exact mode from the data: the exploration keeps the required parents in every set
         // and prunes among such sets; then the DP, and the ILP where CBC is built in.
-        for (const bnsl::ExactMethod m : {bnsl::ExactMethod::dp, bnsl::ExactMethod::ilp}) {
-          if (m != bnsl::ExactMethod::ilp || bnsl::ilp_available()) check_exact(d, p, eps, c, m, t);
-        }
+        for (const bnsl::ExactMethod m : exact_test::methods()) check_exact(d, p, eps, c, m, t);
         // The search over a cache explored with them (best-first, then sequential).
         for (const bnsl::ExploreMethod method :
              {bnsl::ExploreMethod::is, bnsl::ExploreMethod::seq}) {

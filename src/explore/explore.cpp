@@ -79,19 +79,20 @@ std::vector<int> parent_candidates(const Dataset& data) {
   return c;
 }
 
-void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, std::size_t end) {
+// required: each variable's required parents (Constraints::required_by_child).
+void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, std::size_t end,
+              const std::vector<std::vector<int>>& required) {
   if (begin >= end || end > data.n_vars())
     throw InputError("--vars: empty or out-of-range slice (the data has " +
                      std::to_string(data.n_vars()) + " variables)");
   if (o.time < 0 || o.time_per_var < 0) throw InputError("time budgets must be >= 0");
   const int limit = in_degree_limit(o);
-  if (limit >= 0 && o.constraints.max_required_parents() > static_cast<std::size_t>(limit))
-    for (std::size_t v = 0; v < data.n_vars(); ++v)
-      if (const auto r = o.constraints.required_parents(static_cast<int>(v));
-          r.size() > static_cast<std::size_t>(limit))
-        throw InputError("variable " + data.name(v) + " has " + std::to_string(r.size()) +
-                         " required parents, more than the in-degree limit of " +
-                         std::to_string(limit) + " (--max-parents)");
+  if (limit < 0) return;
+  for (std::size_t v = 0; v < data.n_vars(); ++v)
+    if (required[v].size() > static_cast<std::size_t>(limit))
+      throw InputError("variable " + data.name(v) + " has " + std::to_string(required[v].size()) +
+                       " required parents, more than the in-degree limit of " +
+                       std::to_string(limit) + " (--max-parents)");
 }
 
 // The draft cache (ExploreOptions::on_draft): each variable's best single parents by the
@@ -223,7 +224,9 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
                    ExploreStats* stats_out) {
   const std::size_t begin = options.var_begin;
   const std::size_t end = std::min(options.var_end, data.n_vars());
-  validate(data, options, begin, end);
+  const std::vector<std::vector<int>> required =
+      options.constraints.required_by_child(data.n_vars());
+  validate(data, options, begin, end, required);
   const int threads = resolve_threads(options.threads);
   StopToken run_stop =
       options.time > 0 ? StopToken(std::min(options.time, stop.remaining())) : StopToken(stop);
@@ -240,8 +243,6 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   total.epsilon = eps;
   total.max_parents = in_degree_limit(options);
   const std::vector<int> candidates = parent_candidates(data);
-  const std::vector<std::vector<int>> required =
-      options.constraints.required_by_child(data.n_vars());
   const int max_parents = total.max_parents >= 0 ? total.max_parents : 1 << 20;
   // Rule 7 caps the free parents: a family R + Q of the K best has 2^|Q| - 1 proper subsets
   // that hold R, each a parent of arity >= 2 short (prune/rules.hpp with P' ranging over them).
