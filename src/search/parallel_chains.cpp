@@ -533,9 +533,9 @@ PoolReport Driver::run(SearchStats& total) {
   total.peer_classes = peers_.classes_merged();
   note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exact best
   // The best classes that fit in the time left (all of them when the reserve held), and as
-  // many of their DAGs as fit after them.
+  // many of their DAGs as fit after them. (A process other than rank 0 reports its best only.)
   const std::size_t classes = reportable_classes();
-  total.report_classes_cut = pool_.size() - classes;
+  total.report_classes_cut = peers_.root() ? pool_.size() - classes : 0;
   if (o_.progress && total.report_classes_cut > 0) {
     const std::string what = "search: the final report keeps the best " + std::to_string(classes) +
                              " of " + std::to_string(pool_.size()) +
