@@ -162,9 +162,6 @@ struct SearchStats {
   double report_dag_cell = 0;
   std::uint64_t report_measurements = 0;
   double report_reserve = 0;
-  // Classes pooled but left out of the final report, the worst first, because the time left
-  // would not pay for their report (the report is then not complete).
-  std::uint64_t report_classes_cut = 0;
 
   void print(std::ostream& out) const;  // human-readable summary
   std::string to_json() const;

@@ -135,10 +135,6 @@ void SearchStats::print(std::ostream& out) const {
                   static_cast<unsigned long long>(report_measurements));
     out << line;
   }
-  if (report_classes_cut > 0)
-    out << "  report cut        the worst " << report_classes_cut << " of " << pool_size
-        << " classes left out: the time left paid for the best " << pool_size - report_classes_cut
-        << " only\n";
   if (start_networks > 0)
     out << "  start networks    " << start_networks << " pooled from the earlier run\n";
   if (peer_networks + peer_classes > 0)
@@ -180,7 +176,6 @@ std::string SearchStats::to_json() const {
                       {"report_dag_cell", report_dag_cell},
                       {"report_measurements", report_measurements},
                       {"report_reserve", report_reserve},
-                      {"report_classes_cut", report_classes_cut},
                       {"seed_score", seed_score},
                       {"seed_seconds", seed_seconds},
                       {"best_score", best_score},
@@ -266,15 +261,11 @@ void validate(const ScoreCache& cache) {
 }
 
 // The report of the whole pool, up to max_dags (default dag_capacity) members listed.
-// With `max_classes`, only the best that many classes (DAGs without SearchOptions::classes).
 PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o,
                        std::optional<std::size_t> max_dags = std::nullopt,
-                       const Clock::time_point* list_until = nullptr,
-                       std::size_t max_classes = std::numeric_limits<std::size_t>::max()) {
-  std::vector<PooledDag> pooled = pool.snapshot();
-  if (pooled.size() > max_classes) pooled.resize(max_classes);
-  PoolReport r =
-      make_report(cache, pooled, o, max_dags.value_or(o.dag_capacity(cache.n_vars())), list_until);
+                       const Clock::time_point* list_until = nullptr) {
+  PoolReport r = make_report(cache, pool.snapshot(), o,
+                             max_dags.value_or(o.dag_capacity(cache.n_vars())), list_until);
   r.variables = cache.names_or_defaults();
   r.epsilon = pool.epsilon();
   return r;
@@ -367,9 +358,8 @@ class Driver {
   void monitor();
   bool stalled(double now);
   double reserve() const;
-  std::size_t reportable_classes() const;
-  std::size_t listable_dags(std::size_t classes) const;
-  Clock::time_point listing_deadline(std::size_t classes) const;
+  std::size_t listable_dags() const;
+  Clock::time_point listing_deadline() const;
   void update_cost(double now);
   double remaining() const { return std::min(own_.remaining(), stop_.remaining()); }
   void note_best(double now);
@@ -532,23 +522,12 @@ PoolReport Driver::run(SearchStats& total) {
   total.peer_networks = peers_.networks_received();
   total.peer_classes = peers_.classes_merged();
   note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exact best
-  // The best classes that fit in the time left (all of them when the reserve held), and as
-  // many of their DAGs as fit after them. (A process other than rank 0 reports its best only.)
-  const std::size_t classes = reportable_classes();
-  total.report_classes_cut = peers_.root() ? pool_.size() - classes : 0;
-  if (o_.progress && total.report_classes_cut > 0) {
-    const std::string what = "search: the final report keeps the best " + std::to_string(classes) +
-                             " of " + std::to_string(pool_.size()) +
-                             " classes pooled (the time left)";
-    progress_line(what.c_str());
-  }
-  const Clock::time_point list_until = listing_deadline(classes);
-  PoolReport r = peers_.root()
-                     ? make_report(cache_, pool_, o_, listable_dags(classes), &list_until, classes)
-                     : best_only_report();
+  const Clock::time_point list_until = listing_deadline();
+  PoolReport r = peers_.root() ? make_report(cache_, pool_, o_, listable_dags(), &list_until)
+                               : best_only_report();
   if (algorithm) r.algorithm = algorithm;
   r.optimal = optimal;
-  r.complete = complete && !pool_.truncated() && total.report_classes_cut == 0;
+  r.complete = complete && !pool_.truncated();
   r.seconds = own_.elapsed();
   total.best_score = r.dags.empty() ? 0 : r.dags.front().score;
   total.best_time = optimal ? r.seconds : best_time_;
@@ -698,47 +677,31 @@ double Driver::reserve() const {
   return 0.05 + load_.factor(1) * (now + kMergeRate * merged / resolve_threads(o_.threads)) + later;
 }
 
-// The classes the final report holds: the whole pool, or, when the search was left less time
-// than their report costs at the measured rate (its reserve guessed short, or the search began
-// after the deadline's reserve: c20ng, `learn --time 20` beside 4 busy processes, had 7.4 s of
-// search and a report of 1,156 classes reserved 25.8 s, written 17.5 s late), the best of them
-// that fit, at least one.
-std::size_t Driver::reportable_classes() const {
-  const std::size_t pooled = pool_.size();
-  const double left = remaining();
-  if (!std::isfinite(left) || pooled <= 1) return pooled;
-  const double per_class = load_.factor(1) * cost_.seconds(1, 0, cache_.n_vars());
-  const double fits = (left - 0.05) / per_class;
-  return fits >= static_cast<double>(pooled)
-             ? pooled
-             : std::max<std::size_t>(1, static_cast<std::size_t>(std::max(0.0, fits)));
-}
-
-// The DAGs the final report of `classes` classes lists: dag_capacity, or as many as the time
-// left allows at the measured cost once the classes' report is paid, at least one. The reserve
-// cannot always cover the listing: 60 rows of 3,000 variables, `learn --time 8`, left the search
-// 2 s, and the pool's one class of 3,600 DAGs took 4 s to list (3,333 of them), report and free.
+// The DAGs the final report lists: dag_capacity, or as many as the time left allows at the
+// measured cost once the classes' report is paid, at least one. The reserve cannot always
+// cover the listing: 60 rows of 3,000 variables, `learn --time 8`, left the search 2 s, and the
+// pool's one class of 3,600 DAGs took 4 s to list (3,333 of them), report and free.
 // When the final report's listing must end so that the classes' summary and the files still
 // fit before the deadline: listable_dags() counts by the measured rate, but with constraints a
 // listed DAG's cost varies from class to class (the walk passes members that break them), so
 // the clock bounds the listing too (far away without a deadline).
-Clock::time_point Driver::listing_deadline(std::size_t classes) const {
+Clock::time_point Driver::listing_deadline() const {
   const double left = remaining();
   if (!std::isfinite(left)) return Clock::time_point::max();
-  const double cost =
-      load_.factor(1) * cost_.seconds(static_cast<double>(classes), 0, cache_.n_vars());
+  const double classes =
+      load_.factor(1) * cost_.seconds(static_cast<double>(pool_.size()), 0, cache_.n_vars());
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                            std::chrono::duration<double>(std::max(0.0, left - 0.05 - cost)));
+                            std::chrono::duration<double>(std::max(0.0, left - 0.05 - classes)));
 }
 
-std::size_t Driver::listable_dags(std::size_t classes) const {
+std::size_t Driver::listable_dags() const {
   const std::size_t n = cache_.n_vars(), capacity = o_.dag_capacity(n);
   const double left = remaining();
   if (!std::isfinite(left)) return capacity;
   const double load = load_.factor(1);
-  const double cost = load * cost_.seconds(static_cast<double>(classes), 0, n);
+  const double classes = load * cost_.seconds(static_cast<double>(pool_.size()), 0, n);
   const double per_dag = load * cost_.seconds(0, kListingAtScale, n);
-  const double fits = (left - 0.05 - cost) / per_dag;
+  const double fits = (left - 0.05 - classes) / per_dag;
   return fits >= static_cast<double>(capacity)
              ? capacity
              : std::max<std::size_t>(1, static_cast<std::size_t>(std::max(0.0, fits)));
