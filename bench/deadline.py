@@ -20,7 +20,8 @@ search or exact; exact only on data sets of at most --exact-max-vars columns). `
 cache that `bnsl score --time T` writes once per data set, without load, into
 DIR/caches/LABEL.jkl. The busy processes run at the same priority as bnsl.
 
-Output (DIR, default out/deadline-SUITES): runs/NAME.* (bnsl's files and stderr),
+Output (DIR, default out/deadline-SUITES): runs/NAME.* (bnsl's stderr, stats and trace; its
+pool, cache, BIF and DOT files only with --keep-outputs),
 results.csv (one row per run) and results.md: per suite, command and busy level, the runs and
 the largest overshoot, with the run it came from. Needs only Python 3 and bench/suite.py.
 """
@@ -72,6 +73,17 @@ def cache_for(bnsl, data_root, run, out):
     return path
 
 
+KEPT = (".stderr", ".stats.json", ".trace")
+
+
+def drop_outputs(prefix):
+    """Deletes a run's output files (PREFIX.pool.json, .cache.jkl, ...) but not KEPT."""
+    folder, stem = os.path.split(prefix)
+    for name in os.listdir(folder):
+        if name.startswith(stem + ".") and not name.endswith(KEPT):
+            os.remove(os.path.join(folder, name))
+
+
 def argv_for(args, run, command, prefix):
     r = dict(run, command=command)
     argv = suite.bnsl_argv(args.bnsl, args.data, r, prefix)
@@ -96,6 +108,9 @@ def main():
                     help="override a suite field of every run (e.g. time=20, seeds=1)")
     ap.add_argument("--out", help="output folder (default out/deadline-SUITES)")
     ap.add_argument("--resume", action="store_true", help="keep runs already measured")
+    ap.add_argument("--keep-outputs", action="store_true",
+                    help="keep each run's pool, cache, BIF and DOT files (default: deleted once "
+                    "measured, as a suite's pools fill gigabytes; stderr, stats and trace stay)")
     args = ap.parse_args()
     overrides = dict(s.partition("=")[::2] for s in args.set)
     commands = args.commands.split(",") if args.commands else None
@@ -137,6 +152,8 @@ def main():
                         code, wall, _, _ = suite.measure(argv, prefix + ".stderr", run["time"])
                     finally:
                         stop_all(load)
+                    if not args.keep_outputs:
+                        drop_outputs(prefix)
                     over = wall - float(run["time"]) if run["time"] else None
                     rows.append({"suite": suite_name, "label": suite.label_of(run),
                                  "command": command, "time": run["time"], "busy": level,
