@@ -327,8 +327,7 @@ TEST_CASE("constraints: exact mode and the search equal brute force over the all
     arities[1] = 3;
     const bnsl::Dataset d = oracle::random_dataset(60 + 20 * (seed % 3), arities, seed, 0.3);
     const Constraints c = random_constraints(n, seed);
-    for (ScoreParams p :
-         {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}}})
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}})
       for (double eps : {0.0, 1.0, std::log(20.0)}) {
         INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " eps " << eps << " "
                      << c.describe());
@@ -385,8 +384,7 @@ TEST_CASE("constraints: with required arcs, exact mode and the search equal brut
     const Constraints c = random_constraints(n, seed, true);
     REQUIRE(!c.required.empty());
     required += c.required.size();
-    for (ScoreParams p :
-         {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}}})
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}})
       for (double eps : {0.0, 1.0, std::log(20.0)}) {
         INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " eps " << eps << " "
                      << c.describe());

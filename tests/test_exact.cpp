@@ -171,7 +171,7 @@ std::vector<std::uint64_t> collect_variants(ExactMethod m) {
 
 TEST_CASE("exact dp: wine OPT from an explored cache and from wine.BIC.3", "[exact][wine]") {
   const bnsl::Dataset d = read_wine();
-  const ScoreCache explored = explore_cache(d, {ScoreKind::bic, 1.0, {}}, std::log(20.0));
+  const ScoreCache explored = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
   bnsl::ExactStats st;
   const bnsl::PoolReport a = solve(explored, ExactMethod::dp, 0.0, &st);
   CHECK(a.optimal);
@@ -194,8 +194,7 @@ TEST_CASE("exact dp: OPT equals the oracle's brute force over orders", "[exact][
     std::vector<int> arities;
     for (int v = 0; v < n; ++v) arities.push_back(2 + static_cast<int>((seed + v) % 3));
     const bnsl::Dataset d = oracle::random_dataset(60 + 40 * (seed % 4), arities, seed);
-    for (ScoreParams p :
-         {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}}}) {
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
       const oracle::Families fam = oracle::full_table(d, p, -1);
       const double opt = oracle::brute_force_orders(fam).opt;
       const bnsl::PoolReport r = solve(oracle_cache(fam), ExactMethod::dp, 0.0);
@@ -213,8 +212,7 @@ TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[e
     std::vector<int> arities(static_cast<std::size_t>(n), 2);
     arities[0] = 3;
     const bnsl::Dataset d = oracle::random_dataset(40 + 30 * (seed % 3), arities, seed, 0.3);
-    for (ScoreParams p :
-         {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}}}) {
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
       const std::string ctx = "seed " + std::to_string(seed) + " " + bnsl::to_string(p.kind);
       if (n <= 4) {  // every parent set: the enumeration must cope with a full table
         const ScoreCache full = oracle_cache(oracle::full_table(d, p, -1));
@@ -240,7 +238,7 @@ TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[e
 
 TEST_CASE("exact dp: a stopped run still returns a network, not proven", "[exact][dp]") {
   const bnsl::Dataset d = read_wine();
-  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0, {}}, std::log(20.0));
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
   bnsl::ExactOptions o;
   o.method = ExactMethod::dp;
   bnsl::StopToken stop;
@@ -254,7 +252,7 @@ TEST_CASE("exact dp: a stopped run still returns a network, not proven", "[exact
 
 TEST_CASE("exact dp: limits are reported as input errors", "[exact][dp]") {
   const bnsl::Dataset d = read_wine();
-  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0, {}}, 0.0);
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, 0.0);
   bnsl::ExactOptions o;
   o.method = ExactMethod::dp;
   o.dp_max_bytes = 1000;
@@ -267,7 +265,7 @@ TEST_CASE("exact dp: limits are reported as input errors", "[exact][dp]") {
 
 TEST_CASE("exact: --max-solutions truncates, says so, and keeps the optimum", "[exact][dp]") {
   const bnsl::Dataset d = read_wine();
-  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0, {}}, std::log(20.0));
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
   for (const ExactMethod method : {ExactMethod::dp, ExactMethod::ilp}) {
     if (method == ExactMethod::ilp && !bnsl::ilp_available()) continue;
     for (const std::size_t max : {std::size_t{1}, std::size_t{10}}) {
@@ -293,7 +291,7 @@ TEST_CASE("exact ilp: wine OPT proven from an explored cache and from wine.BIC.3
     return;
   }
   const bnsl::Dataset d = read_wine();
-  const ScoreCache explored = explore_cache(d, {ScoreKind::bic, 1.0, {}}, std::log(20.0));
+  const ScoreCache explored = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
   bnsl::ExactStats st;
   const bnsl::PoolReport a = solve(explored, ExactMethod::ilp, 0.0, &st);
   CHECK(a.optimal);
@@ -309,7 +307,7 @@ TEST_CASE("exact ilp: wine, every DAG within ln 3 equals the dp enumeration",
           "[exact][ilp][wine]") {
   if (!bnsl::ilp_available()) return;
   const bnsl::Dataset d = read_wine();
-  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0, {}}, std::log(3.0));
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(3.0));
   bnsl::PoolReport dp = solve(cache, ExactMethod::dp, std::log(3.0));
   bnsl::ExactStats st, st_branch;
   bnsl::PoolReport ilp = solve(cache, ExactMethod::ilp, std::log(3.0), &st);
@@ -340,7 +338,7 @@ struct WineList {
 
 WineList wine_complete_list() {
   WineList w;
-  w.cache = explore_cache(read_wine(), {ScoreKind::bic, 1.0, {}}, w.eps);
+  w.cache = explore_cache(read_wine(), {ScoreKind::bic, 1.0}, w.eps);
   w.dp = solve(w.cache, ExactMethod::dp, w.eps);
   REQUIRE(w.dp.complete);
   bnsl::summarize(w.dp);
@@ -462,8 +460,7 @@ TEST_CASE("exact ilp: OPT equals dp OPT on random data (BIC and BDeu)", "[exact]
     std::vector<int> arities;
     for (int v = 0; v < n; ++v) arities.push_back(2 + static_cast<int>((seed * 7 + v) % 3));
     const bnsl::Dataset d = oracle::random_dataset(100 + 50 * (seed % 5), arities, seed, 0.2, 3);
-    for (ScoreParams p :
-         {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}}}) {
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
       const ScoreCache cache = explore_cache(d, p, 0.0);
       const bnsl::PoolReport a = solve(cache, ExactMethod::dp, 0.0);
       const bnsl::PoolReport b = solve(cache, ExactMethod::ilp, 0.0);
@@ -479,7 +476,7 @@ TEST_CASE("exact ilp: OPT equals dp OPT on random data (BIC and BDeu)", "[exact]
 TEST_CASE("exact ilp: a stopped run still returns a DAG, not proven", "[exact][ilp]") {
   if (!bnsl::ilp_available()) return;
   const bnsl::Dataset d = read_wine();
-  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0, {}}, std::log(20.0));
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
   bnsl::ExactOptions o;
   o.method = ExactMethod::ilp;
   bnsl::StopToken stop;

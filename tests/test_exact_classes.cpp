@@ -98,8 +98,7 @@ TEST_CASE("exact --classes: each class within epsilon once, as brute force group
     std::vector<int> arities(static_cast<std::size_t>(n), 2);
     arities[1] = 3;
     const bnsl::Dataset d = oracle::random_dataset(40 + 25 * (seed % 3), arities, seed, 0.3);
-    for (ScoreParams p :
-         {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}}}) {
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
       const oracle::Families full = oracle::full_table(d, p, -1);
       std::mt19937_64 rng(seed);
       for (double eps : {0.0, 1.0, std::log(20.0), 8.0, 30.0})
@@ -120,7 +119,7 @@ TEST_CASE("exact --classes: each class within epsilon once, as brute force group
 TEST_CASE("exact --classes: 5 variables, the DP visits fewer DAGs than the classes hold",
           "[exact][classes]") {
   const bnsl::Dataset d = oracle::random_dataset(80, {2, 2, 3, 2, 2}, 7, 0.3);
-  const oracle::Families full = oracle::full_table(d, {ScoreKind::bic, 1.0, {}}, -1);
+  const oracle::Families full = oracle::full_table(d, {ScoreKind::bic, 1.0}, -1);
   const auto truth = classes_within(full, 12.0);
   std::size_t dags = 0;
   for (const auto& [key, size] : truth) dags += size;

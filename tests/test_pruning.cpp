@@ -189,7 +189,7 @@ void check_optimum(const ScoreCache& cache, const oracle::OrderResult& brute,
 }
 
 const std::vector<ScoreParams> kScores = {
-    {ScoreKind::bic, 1.0, {}}, {ScoreKind::bdeu, 1.0, {}}, {ScoreKind::bdeu, 5.0, {}}};
+    {ScoreKind::bic, 1.0}, {ScoreKind::bdeu, 1.0}, {ScoreKind::bdeu, 5.0}};
 const std::vector<double> kEpsilons = {0.0, std::log(3.0), std::log(20.0), std::log(150.0), 10.0};
 
 }  // namespace
@@ -217,7 +217,7 @@ TEST_CASE("oracle: order brute force agrees with enumerating every DAG (n <= 4)"
 TEST_CASE("oracle: full table follows the arity-1 convention", "[oracle]") {
   std::vector<std::vector<int>> cols = {{0, 1, 0, 1}, {0, 0, 0, 0}, {1, 1, 0, 0}};
   const Dataset d = Dataset::from_codes(cols, {2, 1, 2});
-  const oracle::Families full = oracle::full_table(d, {ScoreKind::bic, 1.0, {}}, -1);
+  const oracle::Families full = oracle::full_table(d, {ScoreKind::bic, 1.0}, -1);
   REQUIRE(full[1].size() == 1);  // constant: only the empty set
   CHECK(full[1][0].first == 0);
   CHECK(full[0].size() == 2);  // {} and {2}; never {1}
@@ -473,7 +473,7 @@ TEST_CASE("pruning: the safety check detects a missing needed family", "[pruning
   // (on the first seed whose optimal network has an arc).
   bool removed = false;
   for (std::uint64_t seed = 0; seed < 20 && !removed; ++seed) {
-    const Scenario sc{{ScoreKind::bic, 1.0, {}}, 5, 500, seed};
+    const Scenario sc{{ScoreKind::bic, 1.0}, 5, 500, seed};
     const Dataset d = scenario_data(sc);
     const oracle::Families full = oracle::full_table(d, sc.params, 4);
     const oracle::OrderResult brute = oracle::brute_force_orders(full);

@@ -131,9 +131,8 @@ TEST_CASE("row groups: a Counter over grouped rows counts every row", "[score][r
       {1, {0, 2, 3}}, {2, {0, 1}},    {2, {1, 3, 4}},    {3, {0, 1, 2}}, {4, {0, 1, 2, 3}},
       {2, {1, 4, 0}}, {3, {4, 1, 0}}, {0, {4, 2, 3, 1}},
   };
-  for (const ScoreParams& p :
-       {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}},
-        ScoreParams{ScoreKind::bdeu, 7.5, {}}}) {
+  for (const ScoreParams& p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0},
+                               ScoreParams{ScoreKind::bdeu, 7.5}}) {
     bnsl::Counter grouped(d, p, &*g), plain(d, p);
     CHECK(grouped.rows_counted() == g->rows.n_rows());
     CHECK(plain.rows_counted() == d.n_rows());

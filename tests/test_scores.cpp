@@ -123,7 +123,7 @@ TEST_CASE("scores: hand table 1 (8 rows, two binary parents)", "[score]") {
   const std::vector<int> pa = {0, 1};
   const double ln2 = std::log(2.0), ln3 = std::log(3.0);
 
-  LocalScorer bic(d, {ScoreKind::bic, 1.0, {}});
+  LocalScorer bic(d, {ScoreKind::bic, 1.0});
   const FamilyScore f = bic.score(2, pa);
   CHECK(f.ll == Approx(-3 * ln3).epsilon(1e-12));
   CHECK(f.penalty == Approx(6 * ln2).epsilon(1e-12));
@@ -138,7 +138,7 @@ TEST_CASE("scores: hand table 1 (8 rows, two binary parents)", "[score]") {
   CHECK(bic.score(2, pa_rev).score == Approx(f.score).epsilon(1e-12));
   CHECK(bic.penalty(2, 4) == Approx(6 * ln2).epsilon(1e-12));
 
-  LocalScorer bdeu(d, {ScoreKind::bdeu, 1.0, {}});
+  LocalScorer bdeu(d, {ScoreKind::bdeu, 1.0});
   const double expected =
       (-std::log(0.25 * 1.25 * 2.25) + std::log(0.125 * 1.125) + std::log(0.125)) +
       (-std::log(0.25 * 1.25) + std::log(0.125 * 1.125)) + (-std::log(0.25) + std::log(0.125)) +
@@ -157,8 +157,8 @@ TEST_CASE("scores: hand table 1 (8 rows, two binary parents)", "[score]") {
   CHECK(oracle::entropy_parents(c) == Approx((20 * ln2 - 3 * ln3) / 8).epsilon(1e-12));
 
   // Every family of this table, both scores, ESS 1 and 10.
-  for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}},
-                        ScoreParams{ScoreKind::bdeu, 10.0, {}}}) {
+  for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0},
+                        ScoreParams{ScoreKind::bdeu, 10.0}}) {
     LocalScorer s(d, p);
     for (int v = 0; v < 3; ++v)
       for (oracle::Mask m = 0; m < 8; ++m)
@@ -171,7 +171,7 @@ TEST_CASE("scores: hand table 2 (unseen parent configurations count in q)", "[sc
   const std::vector<int> pa = {0, 1};
   const double ln2 = std::log(2.0), ln6 = std::log(6.0);
 
-  LocalScorer bic(d, {ScoreKind::bic, 1.0, {}});
+  LocalScorer bic(d, {ScoreKind::bic, 1.0});
   const FamilyScore f = bic.score(2, pa);
   CHECK(f.ll == Approx(-2 * ln2).epsilon(1e-12));
   CHECK(f.penalty == Approx(6 * ln6).epsilon(1e-12));
@@ -180,14 +180,14 @@ TEST_CASE("scores: hand table 2 (unseen parent configurations count in q)", "[sc
   CHECK(f.q == 6);
   CHECK(f.r_plus == 3);
 
-  LocalScorer bdeu(d, {ScoreKind::bdeu, 10.0, {}});
+  LocalScorer bdeu(d, {ScoreKind::bdeu, 10.0});
   const double expected = -3 * std::log(40.0 / 9) + 2 * std::log(5.0 / 9) + 2 * std::log(70.0 / 81);
   REQUIRE(expected == Approx(-5.942445785383549).epsilon(1e-12));
   CHECK(bdeu.score(2, pa).score == Approx(expected).epsilon(1e-12));
   CHECK(oracle::bdeu(oracle::count(d, 2, pa), 10.0) == Approx(expected).epsilon(1e-12));
 
-  for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}},
-                        ScoreParams{ScoreKind::bdeu, 10.0, {}}}) {
+  for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0},
+                        ScoreParams{ScoreKind::bdeu, 10.0}}) {
     LocalScorer s(d, p);
     for (int v = 0; v < 3; ++v)
       for (oracle::Mask m = 0; m < 8; ++m)
@@ -198,7 +198,7 @@ TEST_CASE("scores: hand table 2 (unseen parent configurations count in q)", "[sc
 TEST_CASE("scores: empty parent set by hand", "[score]") {
   // X of hand table 1 has 4 zeros and 4 ones: LL = 8 ln(1/2), pen = (ln 8 / 2) * 1 * 1.
   const Dataset d = hand_table_1();
-  LocalScorer bic(d, {ScoreKind::bic, 1.0, {}});
+  LocalScorer bic(d, {ScoreKind::bic, 1.0});
   const FamilyScore f = bic.score(2, {});
   CHECK(f.ll == Approx(-8 * std::log(2.0)).epsilon(1e-12));
   CHECK(f.penalty == Approx(std::log(8.0) / 2).epsilon(1e-12));
@@ -207,7 +207,7 @@ TEST_CASE("scores: empty parent set by hand", "[score]") {
   CHECK(f.r_plus == 1);
   // BDeu alpha = 1, q = 1, r = 2: lnG(1) - lnG(9) + 2 [lnG(1/2 + 4) - lnG(1/2)]
   //   = -ln 8! + 2 ln[(1/2)(3/2)(5/2)(7/2)]
-  LocalScorer bdeu(d, {ScoreKind::bdeu, 1.0, {}});
+  LocalScorer bdeu(d, {ScoreKind::bdeu, 1.0});
   CHECK(bdeu.score(2, {}).score ==
         Approx(-std::log(40320.0) + 2 * std::log(0.5 * 1.5 * 2.5 * 3.5)).epsilon(1e-12));
 }
@@ -221,8 +221,8 @@ TEST_CASE("scores: constant column as child and as parent", "[score]") {
   };
   const Dataset d = Dataset::from_codes(cols, {3, 1, 2});
   REQUIRE(d.arity(1) == 1);
-  for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}},
-                        ScoreParams{ScoreKind::bdeu, 10.0, {}}}) {
+  for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0},
+                        ScoreParams{ScoreKind::bdeu, 10.0}}) {
     INFO("score " << bnsl::to_string(p.kind) << " ess " << p.ess);
     LocalScorer s(d, p);
     // As child: every parent set scores 0 (one state: LL = 0, (r - 1) = 0, BDeu terms cancel).
@@ -258,7 +258,7 @@ TEST_CASE("scores: random families on random data equal the oracle", "[score][ra
     const std::size_t rows = row_counts[trial % row_counts.size()];
     const Dataset d = oracle::random_dataset(rows, arities, rng(), 0.3, 3);
     const double ess = trial % 3 == 0 ? 1.0 : (trial % 3 == 1 ? 10.0 : 0.5 + trial * 0.25);
-    const ScoreParams params[] = {{ScoreKind::bic, 1.0, {}}, {ScoreKind::bdeu, ess, {}}};
+    const ScoreParams params[] = {{ScoreKind::bic, 1.0}, {ScoreKind::bdeu, ess}};
     for (const ScoreParams& p : params) {
       LocalScorer s(d, p);
       for (int f = 0; f < 25; ++f) {
@@ -299,8 +299,8 @@ TEST_CASE("scores: network_score is the sum of the oracle's local scores", "[sco
       parents[order[i]] = pred;
     }
     for (const ScoreParams& p :
-         {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}},
-          ScoreParams{ScoreKind::bdeu, 10.0, {}}}) {
+         {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0},
+          ScoreParams{ScoreKind::bdeu, 10.0}}) {
       LocalScorer s(d, p);
       double expected = 0;
       for (int v = 0; v < n; ++v) expected += oracle::score(d, v, parents[v], p);
@@ -331,9 +331,8 @@ TEST_CASE("scores: wide columns (more than 256 states)", "[score][wide]") {
     CHECK(d.code(0, i) == cols[0][i]);
     CHECK(d.code(3, i) == cols[3][i]);
   }
-  for (const ScoreParams& p :
-       {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}},
-        ScoreParams{ScoreKind::bdeu, 10.0, {}}}) {
+  for (const ScoreParams& p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0},
+                               ScoreParams{ScoreKind::bdeu, 10.0}}) {
     LocalScorer s(d, p);
     check_family(s, 0, {});
     check_family(s, 0, {1});
@@ -360,7 +359,7 @@ TEST_CASE("scores: parent arity product beyond 64 bits", "[score][wide]") {
   const Dataset d = Dataset::from_codes(cols, arities);
   const std::vector<int> pa = {0, 1, 2, 3, 4, 5, 6, 7};
   for (const ScoreParams& p :
-       {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 1.0, {}}}) {
+       {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
     LocalScorer s(d, p);
     const FamilyScore f = s.score(8, pa);
     CHECK(f.q == Approx(std::pow(300.0, 8)).epsilon(1e-12));
@@ -372,7 +371,7 @@ TEST_CASE("scores: parent arity product beyond 64 bits", "[score][wide]") {
 TEST_CASE("scores: concurrent calls on one LocalScorer agree with the oracle", "[score][threads]") {
   const Dataset d = oracle::random_dataset(3000, {3, 4, 2, 5, 3, 2, 4, 3}, 4242, 0.2, 3);
   for (const ScoreParams& p :
-       {ScoreParams{ScoreKind::bic, 1.0, {}}, ScoreParams{ScoreKind::bdeu, 10.0, {}}}) {
+       {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 10.0}}) {
     // Families: every child with every parent set of size <= 2.
     std::vector<std::pair<int, std::vector<int>>> fams;
     for (int v = 0; v < 8; ++v)

@@ -35,7 +35,7 @@ TEST_CASE("wine: data set shape", "[wine]") {
 
 TEST_CASE("wine: GOBNILP's optimal network scores -1258.445909 (BIC)", "[wine]") {
   const bnsl::Dataset d = read_wine();
-  bnsl::LocalScorer scorer(d, {bnsl::ScoreKind::bic, 1.0, {}});
+  bnsl::LocalScorer scorer(d, {bnsl::ScoreKind::bic, 1.0});
   CHECK(scorer.network_score(kWineOptimum) == Approx(-1258.445909).margin(1e-6));
   double sum = 0;
   for (int v = 0; v < 14; ++v)
@@ -48,7 +48,7 @@ TEST_CASE("wine: every local score of wine.BIC.3 equals LocalScorer and the orac
   const bnsl::ScoreCache cache = bnsl::read_jkl(kDir + "/wine.BIC.3", d.names());
   REQUIRE(cache.n_vars() == 14);
   REQUIRE(cache.total_entries() == 592);
-  bnsl::LocalScorer scorer(d, {bnsl::ScoreKind::bic, 1.0, {}});
+  bnsl::LocalScorer scorer(d, {bnsl::ScoreKind::bic, 1.0});
   std::size_t checked = 0;
   for (std::size_t v = 0; v < 14; ++v) {
     const bnsl::VarCache& vc = cache.var(v);

@@ -85,7 +85,7 @@ ScoreKind parse_score_kind(const std::string& text);  // "bic" | "bdeu"; throws 
 struct ScoreParams {
   ScoreKind kind = ScoreKind::bic;
   double ess = 1.0;  // equivalent sample size alpha (> 0), for scores that use one (BDeu)
-  std::shared_ptr<const ScoreDefinition> custom;  // kind == custom: the score
+  std::shared_ptr<const ScoreDefinition> custom{};  // kind == custom: the score
 };
 
 std::string score_name(const ScoreParams& params);  // "bic", "bdeu" or the custom name
