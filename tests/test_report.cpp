@@ -3,6 +3,7 @@
 // parameters checked against counts taken here, and the bundled bnlearn networks).
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -119,6 +120,38 @@ TEST_CASE("report: classes and edge probabilities of a hand-computed pool", "[re
   const std::string best = bnsl::best_dot_text(r);
   CHECK(best.find("n0 -> n1;") != std::string::npos);
   CHECK(best.find("[label=\"x\"]") != std::string::npos);
+}
+
+// A summary whose time is spent (SummaryLimit) keeps the best class, always, and cuts the
+// rest with their listed DAGs; the edge probabilities are those of the class kept (x - y,
+// either way by half of its 2 DAGs). A limit far away cuts nothing.
+TEST_CASE("report: a summary out of time keeps the best classes it described", "[report]") {
+  bnsl::PoolReport r = three_dag_pool();
+  bnsl::SummaryLimit spent;
+  spent.end = bnsl::Clock::now();
+  spent.seconds_per_class = 1;
+  CHECK(bnsl::summarize(r, 1, spent) == 1);
+  CHECK(r.mec_count == 1);
+  REQUIRE(r.classes.size() == 1);
+  CHECK(r.classes[0].size == "2");
+  CHECK(r.classes[0].members == 2);
+  REQUIRE(r.dags.size() == 2);
+  CHECK(r.dags[1].mec == 0);
+  REQUIRE(r.edges.size() == 2);
+  CHECK(r.edges[0].p == Approx(0.5).epsilon(1e-12));
+  CHECK(r.edges[0].p_edge == Approx(1.0).epsilon(1e-12));
+
+  bnsl::PoolReport whole = three_dag_pool(), limited = three_dag_pool();
+  bnsl::summarize(whole);
+  bnsl::SummaryLimit far;
+  far.end = bnsl::Clock::now() + std::chrono::hours(1);
+  far.seconds_per_class = 1;
+  CHECK(bnsl::summarize(limited, 2, far) == 0);
+  CHECK(limited.mec_count == 2);
+  CHECK(limited.dags.size() == 3);
+  REQUIRE(limited.edges.size() == whole.edges.size());
+  for (std::size_t i = 0; i < whole.edges.size(); ++i)
+    CHECK(limited.edges[i].p == whole.edges[i].p);
 }
 
 TEST_CASE("report: pool JSON round trip", "[report]") {

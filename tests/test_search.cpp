@@ -974,6 +974,34 @@ TEST_CASE("a stalled search completes its pool before the end, then resumes", "[
   }
 }
 
+// A search whose deadline leaves no time for the report of its whole pool (all orders of 10
+// variables, millions of them, stopped after 0.3 s) summarizes by the report's own clock: the
+// best class always, the classes it had no time for cut with their DAGs, counted, and the
+// report not complete.
+TEST_CASE("the final report keeps the best classes its summary had time for", "[search]") {
+  auto cache = random_cache(10, 12, 3, 4242);
+  bnsl::SearchOptions o;
+  o.classes = false;  // random caches are not score equivalent
+  o.threads = 1;
+  o.time = 0.3;
+  o.exhaustive_max_n = 10;
+  o.dp_max_n = 0;
+  o.pool_max = 100000;
+  o.epsilon = bnsl::Epsilon::epsilon(40.0);
+  bnsl::StopToken stop;
+  bnsl::SearchStats stats;
+  auto r = bnsl::search(cache, o, stop, &stats);
+  REQUIRE(stats.pool_size > 1);
+  REQUIRE(stats.report_classes_cut > 0);
+  REQUIRE(r.mec_count == static_cast<int>(r.classes.size()));
+  REQUIRE(!r.classes.empty());
+  REQUIRE(!r.complete);
+  REQUIRE(!r.optimal);
+  check_pool(cache, r, 40.0);
+  for (const auto& d : r.dags) REQUIRE(d.mec < r.mec_count);
+  for (std::size_t i = 1; i < r.dags.size(); ++i) REQUIRE(r.dags[i - 1].score >= r.dags[i].score);
+}
+
 TEST_CASE("same seed and one thread give the same pool", "[search]") {
   auto cache = random_cache(25, 15, 3, 77);
   auto run = [&](std::uint64_t seed) {

@@ -51,7 +51,8 @@ struct ReportContext {
 };
 
 // Fills the report's score, ESS, rows and names from the context, withdraws `optimal` and
-// `complete` when the cache is not exhaustive, and summarises it on `threads` threads.
+// `complete` when the cache is not exhaustive, and summarises it on `threads` threads unless
+// it is summarised already (the search's final report, summarised within its deadline).
 void label_report(PoolReport& report, const ReportContext& context, int threads);
 
 // Seconds kept back at the end of a budget for writing the outputs: 3% of it, between 0.1 and

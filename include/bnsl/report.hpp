@@ -20,6 +20,7 @@
 #include "bnsl/arcs.hpp"
 #include "bnsl/constraints.hpp"
 #include "bnsl/dataset.hpp"
+#include "bnsl/stop.hpp"
 
 namespace bnsl {
 
@@ -107,6 +108,21 @@ struct PoolReport {
 // weighed by the fraction of the class's DAGs that have it (src/pool/orientations.cpp). On
 // `threads` threads (0: all cores).
 void summarize(PoolReport& report, int threads = 0);
+
+// How long a summary may take, by its own clock: class i (best first; the first always) is
+// described only while Clock::now() + (i + 1) * seconds_per_class is before `end`, where
+// seconds_per_class is what writing a described class costs after the summary (its JSON and
+// freeing it). The default limit never cuts.
+struct SummaryLimit {
+  Clock::time_point end = Clock::time_point::max();
+  double seconds_per_class = 0;
+};
+
+// summarize() within `limit`: the classes from the first one not described by then on are
+// cut, with the listed DAGs of those classes, and the edge probabilities are those of the
+// classes kept. Returns how many classes were cut. A report whose listed DAGs carry no class
+// ids (they must be classified among every class) is summarized whole.
+std::size_t summarize(PoolReport& report, int threads, const SummaryLimit& limit);
 
 // After summarize(): each class shows the member that agrees most with `arcs` (the sum of the
 // weights of the preferred arcs it holds), found among its members (src/pool/prefer_arcs.cpp);

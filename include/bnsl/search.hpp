@@ -18,7 +18,8 @@
 // The checkpoint callback runs on the calling thread every `checkpoint` seconds with a
 // snapshot of the pool (the search keeps running meanwhile). search() returns once the
 // deadline passes, the stop token fires, a signal arrives, or `max_restarts` is reached;
-// the returned report always holds at least one network. With threads = 1 and a fixed
+// the returned report always holds at least one network, summarized (summarize(), within the
+// deadline: the classes its summary had no time for are cut). With threads = 1 and a fixed
 // max_restarts, the same seed gives the same pool (with a time limit, how far the search
 // gets depends on the machine). The report's `score`, `ess` and `rows` fields are left for
 // the caller (a cache does not say which score produced it).
@@ -162,6 +163,9 @@ struct SearchStats {
   double report_dag_cell = 0;
   std::uint64_t report_measurements = 0;
   double report_reserve = 0;
+  // Classes pooled but left out of the final report, the worst first, because its summary ran
+  // out of time before describing them (SummaryLimit; the report is then not complete).
+  std::uint64_t report_classes_cut = 0;
 
   void print(std::ostream& out) const;  // human-readable summary
   std::string to_json() const;

@@ -102,7 +102,7 @@ void label_report(PoolReport& r, const ReportContext& context, int threads) {
   if (score_uses_ess(context.score)) r.ess = context.score.ess;
   r.rows = context.data ? context.data->n_rows() : 0;
   if (context.data) r.variables = context.data->names();
-  summarize(r, threads);
+  if (r.mec_count == 0) summarize(r, threads);  // the search summarizes its final report
 }
 
 double output_reserve(double budget) {

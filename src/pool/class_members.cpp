@@ -136,6 +136,16 @@ void list_members(PoolReport& report, std::size_t max_dags, const Clock::time_po
     for (ParentSets& m : class_members(c.dag, want, &report.constraints, until))
       report.dags.push_back({c.score, std::move(m), static_cast<int>(id)});
   }
+  count_members(report);
+}
+
+void count_members(PoolReport& report) {
+  for (PoolClass& c : report.classes) c.members = 0;
+  for (std::size_t i = report.dags.size(); i-- > 0;) {
+    PoolClass& c = report.classes[static_cast<std::size_t>(report.dags[i].mec)];
+    ++c.members;
+    c.first = i;
+  }
 }
 
 }  // namespace bnsl

@@ -35,12 +35,17 @@ std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max,
 bool covered_arc(const ParentSets& dag, int u, int v);
 
 // Fills report.dags with the members of report.classes (each class's `dag` first), class by
-// class in order, at most max_dags in all, each with its class's score and id; with
+// class in order, at most max_dags in all, each with its class's score and id, and counts them
+// (count_members: a summarized report may list its members after its summary); with
 // report.constraints, only the members that satisfy them, each class's walk ending once it has
 // listed as many as the class holds (edge_orientations counts them). With `until`, the listing
 // ends at that moment too (the first class's DAG is always listed): the cost of walking past
 // members that break the constraints varies from class to class, so only a clock bounds it.
 void list_members(PoolReport& report, std::size_t max_dags,
                   const Clock::time_point* until = nullptr);
+
+// Each class's `members` (its DAGs listed in report.dags) and `first` (the index of the first),
+// from the listed DAGs' class ids.
+void count_members(PoolReport& report);
 
 }  // namespace bnsl

@@ -21,17 +21,25 @@
 // the class's DAGs orienting it a -> b: 1 for a compelled arc, and for a reversible edge the
 // fraction computed by pool/orientations.cpp. On a pool listing every DAG of its classes this
 // is the DAG-weighted sum exactly (up to rounding).
+//
+// A summary within a time limit (the search's final report, when the time left is short)
+// describes the classes best first by its own clock and cuts the rest with their listed DAGs:
+// the report then holds the best classes its time paid for, and the edge probabilities are
+// those of the pool of the classes kept.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <numbers>
 #include <tuple>
 #include <unordered_map>
+#include <vector>
 
 #include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
 #include "parallel/threads.hpp"
+#include "pool/class_members.hpp"
 #include "pool/cpdag.hpp"
 #include "pool/orientations.hpp"
 
@@ -141,12 +149,16 @@ void classify_listed(PoolReport& report, const std::vector<std::vector<std::uint
 }  // namespace
 
 void summarize(PoolReport& report, int threads) {
+  summarize(report, threads, SummaryLimit{});
+}
+
+std::size_t summarize(PoolReport& report, int threads, const SummaryLimit& limit) {
   report.edges.clear();
   report.mec_count = 0;
   report.orientation_sampled = report.orientation_samples = 0;
   report.sizes_estimated = 0;
   if (report.classes.empty()) {
-    if (report.dags.empty()) return;
+    if (report.dags.empty()) return 0;
     MecIndex index(report.dags);
     const std::vector<int> ids = index.classify_all(threads);
     for (std::size_t i = 0; i < report.dags.size(); ++i) report.dags[i].mec = ids[i];
@@ -165,18 +177,32 @@ void summarize(PoolReport& report, int threads) {
   std::vector<EdgeOrientations> described(report.classes.size());
   OrientationCache cache;
   const Constraints* constraints = report.constraints.empty() ? nullptr : &report.constraints;
+  // Class c is described while its writing and that of the classes before it still fit before
+  // limit.end (dynamic chunks hand classes out best first; another thread may have described a
+  // later one before this one was refused, and the cut below drops it too).
+  const bool limited = !classify && limit.end != Clock::time_point::max();
+  std::vector<char> done(report.classes.size(), 0);
   parallel_for(static_cast<long>(report.classes.size()), threads, 16, [&](long id) {
     const auto c = static_cast<std::size_t>(id);
+    if (limited && c > 0) {
+      const std::chrono::duration<double> writing(limit.seconds_per_class *
+                                                  static_cast<double>(c + 1));
+      if (limit.end - Clock::now() < writing) return;
+    }
     described[c] =
         describe_class(report.classes[c], cache, classify ? &codes[c] : nullptr, constraints);
+    done[c] = 1;
   });
-  if (classify) classify_listed(report, codes, threads);
-  for (auto& c : report.classes) c.members = 0;
-  for (std::size_t i = report.dags.size(); i-- > 0;) {
-    PoolClass& c = report.classes[static_cast<std::size_t>(report.dags[i].mec)];
-    ++c.members;
-    c.first = i;
+  const auto kept = static_cast<std::size_t>(std::find(done.begin(), done.end(), 0) - done.begin());
+  const std::size_t cut = report.classes.size() - kept;
+  if (cut > 0) {
+    report.classes.resize(kept);
+    described.resize(kept);
+    std::erase_if(report.dags,
+                  [kept](const PoolDag& d) { return static_cast<std::size_t>(d.mec) >= kept; });
   }
+  if (classify) classify_listed(report, codes, threads);
+  count_members(report);
   for (const EdgeOrientations& d : described) {
     if (d.sampled > 0) {
       report.orientation_sampled += d.sampled;
@@ -186,6 +212,7 @@ void summarize(PoolReport& report, int threads) {
   }
   report.mec_count = static_cast<int>(report.classes.size());
   report.edges = edge_probabilities(report.classes, described);
+  return cut;
 }
 
 std::string class_dag_count(const PoolReport& report) {

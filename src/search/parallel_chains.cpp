@@ -135,6 +135,10 @@ void SearchStats::print(std::ostream& out) const {
                   static_cast<unsigned long long>(report_measurements));
     out << line;
   }
+  if (report_classes_cut > 0)
+    out << "  report cut        the worst " << report_classes_cut << " of " << pool_size
+        << " classes left out: the time left summarized the best " << pool_size - report_classes_cut
+        << " only\n";
   if (start_networks > 0)
     out << "  start networks    " << start_networks << " pooled from the earlier run\n";
   if (peer_networks + peer_classes > 0)
@@ -176,6 +180,7 @@ std::string SearchStats::to_json() const {
                       {"report_dag_cell", report_dag_cell},
                       {"report_measurements", report_measurements},
                       {"report_reserve", report_reserve},
+                      {"report_classes_cut", report_classes_cut},
                       {"seed_score", seed_score},
                       {"seed_seconds", seed_seconds},
                       {"best_score", best_score},
@@ -358,8 +363,10 @@ class Driver {
   void monitor();
   bool stalled(double now);
   double reserve() const;
-  std::size_t listable_dags() const;
-  Clock::time_point listing_deadline() const;
+  SummaryLimit summary_limit() const;
+  double classes_writing(std::size_t classes) const;
+  std::size_t listable_dags(std::size_t classes) const;
+  Clock::time_point listing_deadline(std::size_t classes) const;
   void update_cost(double now);
   double remaining() const { return std::min(own_.remaining(), stop_.remaining()); }
   void note_best(double now);
@@ -522,12 +529,27 @@ PoolReport Driver::run(SearchStats& total) {
   total.peer_networks = peers_.networks_received();
   total.peer_classes = peers_.classes_merged();
   note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exact best
-  const Clock::time_point list_until = listing_deadline();
-  PoolReport r = peers_.root() ? make_report(cache_, pool_, o_, listable_dags(), &list_until)
-                               : best_only_report();
+  // The classes first, summarized by the report's own clock: those it has no time to describe
+  // are cut (the search began late, or the machine slowed more than measured: c20ng, `learn
+  // --time 20` beside 4 busy processes, had 7.4 s of search and a report of 1,156 classes,
+  // written 17.5 s late). Then as many of their DAGs as the time left lists.
+  PoolReport r = peers_.root() ? make_report(cache_, pool_, o_, 0) : best_only_report();
+  if (peers_.root()) {
+    total.report_classes_cut = summarize(r, o_.threads, summary_limit());
+    if (o_.progress && total.report_classes_cut > 0) {
+      const std::string what = "search: the final report keeps the best " +
+                               std::to_string(r.classes.size()) + " of " +
+                               std::to_string(pool_.size()) + " classes pooled (the time left)";
+      progress_line(what.c_str());
+    }
+    if (o_.classes) {
+      const Clock::time_point list_until = listing_deadline(r.classes.size());
+      list_members(r, listable_dags(r.classes.size()), &list_until);
+    }
+  }
   if (algorithm) r.algorithm = algorithm;
   r.optimal = optimal;
-  r.complete = complete && !pool_.truncated();
+  r.complete = complete && !pool_.truncated() && total.report_classes_cut == 0;
   r.seconds = own_.elapsed();
   total.best_score = r.dags.empty() ? 0 : r.dags.front().score;
   total.best_time = optimal ? r.seconds : best_time_;
@@ -677,31 +699,48 @@ double Driver::reserve() const {
   return 0.05 + load_.factor(1) * (now + kMergeRate * merged / resolve_threads(o_.threads)) + later;
 }
 
-// The DAGs the final report lists: dag_capacity, or as many as the time left allows at the
-// measured cost once the classes' report is paid, at least one. The reserve cannot always
-// cover the listing: 60 rows of 3,000 variables, `learn --time 8`, left the search 2 s, and the
-// pool's one class of 3,600 DAGs took 4 s to list (3,333 of them), report and free.
-// When the final report's listing must end so that the classes' summary and the files still
-// fit before the deadline: listable_dags() counts by the measured rate, but with constraints a
-// listed DAG's cost varies from class to class (the walk passes members that break them), so
-// the clock bounds the listing too (far away without a deadline).
-Clock::time_point Driver::listing_deadline() const {
+// The final report's summary describes a class while the writing of the classes described
+// (their JSON, freeing them) still fits before the deadline at the measured rate (SummaryLimit).
+SummaryLimit Driver::summary_limit() const {
   const double left = remaining();
-  if (!std::isfinite(left)) return Clock::time_point::max();
-  const double classes =
-      load_.factor(1) * cost_.seconds(static_cast<double>(pool_.size()), 0, cache_.n_vars());
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                            std::chrono::duration<double>(std::max(0.0, left - 0.05 - classes)));
+  if (!std::isfinite(left)) return {};
+  SummaryLimit limit;
+  limit.end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(std::max(0.0, left - 0.05)));
+  limit.seconds_per_class =
+      load_.factor(1) * cost_.write_cell * static_cast<double>(cache_.n_vars());
+  return limit;
 }
 
-std::size_t Driver::listable_dags() const {
+// The seconds that writing the summarized classes of the final report takes.
+double Driver::classes_writing(std::size_t classes) const {
+  return load_.factor(1) * cost_.write_cell * static_cast<double>(classes) *
+         static_cast<double>(cache_.n_vars());
+}
+
+// The DAGs the final report lists after its summary of `classes` classes: dag_capacity, or as
+// many as the time left allows at the measured cost once the classes' writing is paid, at least
+// one. The reserve cannot always cover the listing: 60 rows of 3,000 variables, `learn --time
+// 8`, left the search 2 s, and the pool's one class of 3,600 DAGs took 4 s to list (3,333 of
+// them), report and free.
+// When the listing must end so that the files still fit before the deadline: listable_dags()
+// counts by the measured rate, but with constraints a listed DAG's cost varies from class to
+// class (the walk passes members that break them), so the clock bounds the listing too (far
+// away without a deadline).
+Clock::time_point Driver::listing_deadline(std::size_t classes) const {
+  const double left = remaining();
+  if (!std::isfinite(left)) return Clock::time_point::max();
+  const double rest = std::max(0.0, left - 0.05 - classes_writing(classes));
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(rest));
+}
+
+std::size_t Driver::listable_dags(std::size_t classes) const {
   const std::size_t n = cache_.n_vars(), capacity = o_.dag_capacity(n);
   const double left = remaining();
   if (!std::isfinite(left)) return capacity;
-  const double load = load_.factor(1);
-  const double classes = load * cost_.seconds(static_cast<double>(pool_.size()), 0, n);
-  const double per_dag = load * cost_.seconds(0, kListingAtScale, n);
-  const double fits = (left - 0.05 - classes) / per_dag;
+  const double per_dag = load_.factor(1) * cost_.seconds(0, kListingAtScale, n);
+  const double fits = (left - 0.05 - classes_writing(classes)) / per_dag;
   return fits >= static_cast<double>(capacity)
              ? capacity
              : std::max<std::size_t>(1, static_cast<std::size_t>(std::max(0.0, fits)));
