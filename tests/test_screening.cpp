@@ -9,10 +9,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <random>
 
 #include "bnsl/dataset.hpp"
 #include "bnsl/explore.hpp"
+#include "bnsl/learn.hpp"
 #include "oracle.hpp"
 #include "score/pair_stats.hpp"
 
@@ -143,6 +146,62 @@ TEST_CASE("screening: draft and caches on packed and wide columns score exactly"
     CHECK(stats.candidates == 6);
     check(cache, "cache");
   }
+}
+
+// The draft's families stay in the final cache: each is there, or a cached proper subset
+// beats it by more than epsilon (rule 1). With a budget too short for the exploration to meet
+// them (every variable cut at its share), the stats count those kept, and learn's final
+// network scores at least its draft network (the search starts from it, within the cache).
+TEST_CASE("screening: the final cache keeps the draft's families", "[screening]") {
+  std::vector<int> arities(60);
+  for (std::size_t v = 0; v < arities.size(); ++v) arities[v] = 2 + static_cast<int>(v % 3);
+  const bnsl::Dataset d = oracle::random_dataset(500, arities, 23, 0.3, 3);
+  for (const double per_var : {0.05, 1e-6}) {
+    bnsl::ExploreOptions o;
+    o.candidates = 5;
+    o.time_per_var = per_var;
+    o.threads = 2;
+    std::optional<bnsl::ScoreCache> draft;
+    o.on_draft = [&](const bnsl::ScoreCache& c) { draft = c; };
+    bnsl::ExploreStats stats;
+    const bnsl::ScoreCache cache = bnsl::explore(d, o, bnsl::StopToken(), &stats);
+    REQUIRE(draft);
+    if (per_var < 1e-3) CHECK(stats.draft_kept > 0);
+    for (std::size_t v = 0; v < d.n_vars(); ++v) {
+      const bnsl::VarCache& to = cache.var(v);
+      for (std::size_t i = 0; i < draft->var(v).size(); ++i) {
+        const auto family = draft->var(v).parents(i);
+        bool beaten = false;
+        for (std::size_t j = 0; j < to.size(); ++j) {
+          const auto sub = to.parents(j);
+          beaten = beaten || (sub.size() < family.size() &&
+                              std::includes(family.begin(), family.end(), sub.begin(), sub.end()) &&
+                              to.score(j) > draft->var(v).score(i) + stats.epsilon);
+        }
+        INFO("variable " << v << ", draft entry " << i);
+        CHECK((to.find(family) >= 0 || beaten));
+      }
+    }
+  }
+
+  bnsl::LearnOptions o;
+  o.explore.candidates = 5;
+  o.threads = 2;
+  const bnsl::StopToken stop(0.5);
+  double draft_best = 0, final_best = 0;
+  int drafts = 0;
+  const bnsl::LearnResult r =
+      bnsl::learn(d, o, stop, [&](bnsl::PoolReport& report, bnsl::ReportStage stage) {
+        REQUIRE(!report.dags.empty());
+        if (stage == bnsl::ReportStage::draft) {
+          ++drafts;
+          draft_best = report.dags.front().score;
+        }
+        if (stage == bnsl::ReportStage::final) final_best = report.dags.front().score;
+      });
+  REQUIRE(drafts == 1);
+  CHECK(r.search.start_networks == 1);
+  CHECK(final_best >= draft_best - 1e-9 * std::fabs(draft_best));
 }
 
 // A deep sweep (explore/best_first.cpp) finds a fourth parent that carries no information

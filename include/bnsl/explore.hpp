@@ -69,7 +69,10 @@ struct ExploreOptions {
   // With screening, called once (on the calling thread) right after the all-pairs statistics
   // with a draft cache: every variable's empty set, its best single parents and their pairs,
   // exactly scored (seconds for ten thousand variables). `learn` writes the greedy network
-  // over it, so that a network is on disk long before the exploration ends.
+  // over it, so that a network is on disk long before the exploration ends. The draft's
+  // families then stay in the final cache (less those a cached subset beats by more than
+  // epsilon, rule 1): a variable whose share of the time ends before its exploration meets them
+  // keeps them, so the search can do at least as well as the draft's network.
   std::function<void(const ScoreCache& draft)> on_draft;
   // With `time`: a second pass explores again, from scratch and with what is left of the
   // budget, each variable the first pass cut at its share (for exact mode, which needs every
@@ -126,6 +129,7 @@ struct ExploreStats {
   std::uint64_t sets_generated = 0;       // candidates considered (scored or cut before scoring)
   std::uint64_t sets_swept = 0;           // families counted by conditional sweeps (screening)
   std::uint64_t candidates_promoted = 0;  // candidate parents the sweeps added
+  std::uint64_t draft_kept = 0;           // draft families (on_draft) kept that it had not met
   std::uint64_t pruned_rule1 = 0;         // dropped from the final cache: a subset is > eps better
   std::uint64_t pruned_rule2 = 0;         // cut before scoring by the BIC bound (with supersets)
   std::uint64_t pruned_rule3 = 0;         // sets whose supersets the size bound cut

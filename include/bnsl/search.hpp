@@ -101,7 +101,8 @@ struct SearchOptions {
   // only the seed and the end). Each reported best exceeds the previous beyond the score tolerance
   // (src/score/compare.hpp). Empty: not called.
   std::function<void(double seconds, double best)> on_improvement;
-  // Networks to pool first (`learn --resume`: the classes of the run it continues): each
+  // Networks to pool first (`learn --resume`: the classes of the run it continues; `learn`
+  // with screening: the greedy network of its draft cache, within the final cache): each
   // whose families are all in the cache and which is acyclic is offered to the pool, and when
   // the best of them beats the greedy network, chain 0 starts from its order.
   std::vector<ParentSets> start_networks;

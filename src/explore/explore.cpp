@@ -152,6 +152,35 @@ ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const Row
   return draft;
 }
 
+// The draft's families of variables [begin, end) that the cache lacks into it, unless a cached
+// subset scores more than eps better (rule 1); returns how many. With screening and a short
+// budget the exploration cut every variable at its share before meeting them: gen5000 (5,000
+// variables, 5,000 rows), `learn --time 120`, wrote its draft's greedy network at 4.7 s,
+// scoring -21,940,274, and searched a cache whose best network scored -22,568,686.
+std::uint64_t keep_draft(const ScoreCache& draft, ScoreCache& cache, std::size_t begin,
+                         std::size_t end, double eps) {
+  std::uint64_t kept = 0;
+  for (std::size_t v = begin; v < end; ++v) {
+    const VarCache& from = draft.var(v);
+    VarCache& to = cache.var(v);
+    const std::size_t before = to.size();
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      const auto family = from.parents(i);
+      if (to.find(family) >= 0) continue;
+      bool beaten = false;
+      for (std::size_t j = 0; j < to.size() && !beaten; ++j) {
+        const auto sub = to.parents(j);
+        beaten = to.score(j) > from.score(i) + eps && sub.size() < family.size() &&
+                 std::includes(family.begin(), family.end(), sub.begin(), sub.end());
+      }
+      if (!beaten) to.add(from.score(i), family);
+    }
+    if (to.size() > before) to.sort_best_first();
+    kept += to.size() - before;
+  }
+  return kept;
+}
+
 // Every process's explored variables into every process's cache, and their counters summed
 // (the counters that are no sums, such as epsilon and rows, are the same everywhere).
 void gather_cache(Comm& comm, const std::vector<int>& explored, ScoreCache& cache,
@@ -256,6 +285,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
     total.candidates = 0;  // every variable is a candidate anyway
   std::optional<BitColumns> bits;
   std::optional<PairStats> pairs;
+  std::optional<ScoreCache> draft;  // on_draft's, kept in the final cache (keep_draft)
   if (total.candidates > 0) {
     const std::size_t keep =
         std::max<std::size_t>(static_cast<std::size_t>(total.candidates), kDraftSingles);
@@ -272,9 +302,11 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
       std::cerr << "bnsl: explore: all-pairs statistics of " << data.n_vars() << " variables in "
                 << pairs->seconds() << " s; " << total.candidates
                 << " candidate parents per variable\n";
-    if (options.on_draft && !run_stop.stop_requested())
-      options.on_draft(draft_cache(data, options.score, groups, *bits, *pairs, eps,
-                                   options.constraints, required, threads));
+    if (options.on_draft && !run_stop.stop_requested()) {
+      draft = draft_cache(data, options.score, groups, *bits, *pairs, eps, options.constraints,
+                          required, threads);
+      options.on_draft(*draft);
+    }
   }
 
   const std::size_t max_bytes = options.memory_per_var == ExploreOptions::kAutoMemory
@@ -410,6 +442,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
     }
   }
   total.vars_resumed = resumed;  // the same in every process: not summed by gather_cache
+  if (draft) total.draft_kept = keep_draft(*draft, cache, begin, end, eps);
   total.cache_entries = cache.total_entries();
   total.cache_bytes = cache.bytes();
   total.seconds = run_stop.elapsed();

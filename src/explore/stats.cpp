@@ -37,6 +37,9 @@ void ExploreStats::print(std::ostream& out) const {
         << "all-pairs statistics (" << pair_seconds << " s); the cache is not provably complete\n"
         << "  sweeps            " << sets_swept << " families counted, " << candidates_promoted
         << " candidates promoted\n";
+  if (draft_kept > 0)
+    out << "  draft             " << draft_kept
+        << " families of the draft cache kept that the exploration had not met\n";
   if (rows_counted < rows)
     out << "  rows counted      " << rows_counted << " distinct of " << rows
         << " (each weighted by its multiplicity)\n";
@@ -90,7 +93,8 @@ std::string ExploreStats::to_json() const {
                       {"candidates", candidates},
                       {"pair_seconds", pair_seconds},
                       {"sets_swept", sets_swept},
-                      {"candidates_promoted", candidates_promoted}};
+                      {"candidates_promoted", candidates_promoted},
+                      {"draft_kept", draft_kept}};
   return j.dump(2);
 }
 

@@ -66,6 +66,28 @@ SearchRunResult run_search(const ScoreCache& cache, const SearchOptions& options
   return result;
 }
 
+// The network of `net`'s variables that takes for each the best cached family within its
+// parents in `net`: acyclic as `net` is, and, where the cache holds net's families or subsets
+// that beat them (keep_draft leaves the draft's so), scoring at least as much.
+ParentSets within_cache(const ScoreCache& cache, const ParentSets& net) {
+  ParentSets out(net.size());
+  for (std::size_t v = 0; v < net.size() && v < cache.n_vars(); ++v) {
+    const VarCache& entries = cache.var(v);
+    long best = -1;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const auto ps = entries.parents(i);
+      if ((best < 0 || entries.score(i) > entries.score(static_cast<std::size_t>(best))) &&
+          std::includes(net[v].begin(), net[v].end(), ps.begin(), ps.end()))
+        best = static_cast<long>(i);
+    }
+    if (best >= 0) {
+      const auto ps = entries.parents(static_cast<std::size_t>(best));
+      out[v].assign(ps.begin(), ps.end());
+    }
+  }
+  return out;
+}
+
 // The sum of every variable's best family score: no network scores more.
 double best_sum(const ScoreCache& cache) {
   double s = 0;
@@ -144,8 +166,10 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
   ReportContext context{explore.score, &data, false};
   // With screening (many variables), a first network within seconds: the greedy network over
   // the draft cache, long before the exploration ends.
+  ParentSets draft_network;  // the search starts from it too (ExploreOptions::on_draft)
   explore.on_draft = [&](const ScoreCache& draft) {
     PoolReport r = greedy_network(draft, stop);
+    if (!r.dags.empty()) draft_network = r.dags.front().parents;
     r.seconds = stop.elapsed();
     r.constraints = explore.constraints;
     if (!r.dags.empty()) improvements.offer(r.seconds, r.dags.front().score);
@@ -161,6 +185,8 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
   search.progress = options.progress;
   search.comm = options.comm;
   search.constraints = explore.constraints;
+  if (!draft_network.empty() && draft_network.size() == cache.n_vars())
+    search.start_networks.push_back(within_cache(cache, draft_network));
   context.cache_exhaustive = result.explore.exhaustive();
   SearchRunResult run = run_search(cache, search, context, stop, on_report, improvements);
   result.report = std::move(run.report);

@@ -140,7 +140,8 @@ void SearchStats::print(std::ostream& out) const {
         << " classes left out: the time left summarized the best " << pool_size - report_classes_cut
         << " only\n";
   if (start_networks > 0)
-    out << "  start networks    " << start_networks << " pooled from the earlier run\n";
+    out << "  start networks    " << start_networks
+        << " pooled (learn's draft network, or the classes of the run it resumes)\n";
   if (peer_networks + peer_classes > 0)
     out << "  other processes   " << peer_networks << " best networks received, " << peer_classes
         << " classes pooled at the end\n";
