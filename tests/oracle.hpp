@@ -241,7 +241,10 @@ inline std::vector<int> from_mask(Mask m) {
 
 inline std::string mask_str(Mask m) {
   std::string s = "{";
-  for (int p : from_mask(m)) s += (s.size() > 1 ? "," : "") + std::to_string(p);
+  for (int p : from_mask(m)) {
+    if (s.size() > 1) s += ',';
+    s += std::to_string(p);
+  }
   return s + "}";
 }
 

@@ -109,7 +109,7 @@ std::set<std::vector<Mask>> brute_force_within(const ScoreCache& cache, double e
 
 int class_count(const std::set<std::vector<Mask>>& dags, std::size_t n) {
   bnsl::PoolReport r;
-  for (std::size_t v = 0; v < n; ++v) r.variables.push_back("V" + std::to_string(v));
+  for (std::size_t v = 0; v < n; ++v) r.variables.push_back(std::string("V") += std::to_string(v));
   for (const auto& d : dags) {
     bnsl::ParentSets p;
     for (Mask m : d) p.push_back(oracle::from_mask(m));
