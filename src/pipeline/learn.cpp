@@ -66,12 +66,12 @@ SearchRunResult run_search(const ScoreCache& cache, const SearchOptions& options
   return result;
 }
 
-// The network of `net`'s variables that takes for each the best cached family within its
-// parents in `net`: acyclic as `net` is, and, where the cache holds net's families or subsets
+// The network (net has cache.n_vars() variables) that takes for each the best cached family within
+// its parents in `net`: acyclic as `net` is, and, where the cache holds net's families or subsets
 // that beat them (keep_draft leaves the draft's so), scoring at least as much.
 ParentSets within_cache(const ScoreCache& cache, const ParentSets& net) {
   ParentSets out(net.size());
-  for (std::size_t v = 0; v < net.size() && v < cache.n_vars(); ++v) {
+  for (std::size_t v = 0; v < net.size(); ++v) {
     const VarCache& entries = cache.var(v);
     long best = -1;
     for (std::size_t i = 0; i < entries.size(); ++i) {

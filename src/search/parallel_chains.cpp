@@ -708,8 +708,7 @@ SummaryLimit Driver::summary_limit() const {
   SummaryLimit limit;
   limit.end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                  std::chrono::duration<double>(std::max(0.0, left - 0.05)));
-  limit.seconds_per_class =
-      load_.factor(1) * cost_.write_cell * static_cast<double>(cache_.n_vars());
+  limit.seconds_per_class = classes_writing(1);
   return limit;
 }
 
