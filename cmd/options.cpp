@@ -305,6 +305,12 @@ void add_exact_options(CLI::App& app, ExactOptions& o) {
       "give their sizes), instead of every DAG; --max-solutions then counts classes. With the "
       "DP, most members of a class are never visited");
   each->excludes(dags)->excludes(classes);
+  app.add_flag("--class-nogoods", o.class_nogoods,
+               "With --classes --method ilp: each class listed adds a no-good row on its "
+               "characteristic imset to the ILP's collection, so its other DAGs are never met "
+               "(default: they are met and skipped). A cross-check; slower on every data set "
+               "measured")
+      ->needs(each);
 }
 
 void add_explore_share_option(CLI::App& app, std::optional<double>& share) {

@@ -1,5 +1,6 @@
-// bnsl exact --classes (src/exact/enumerate.cpp, the covered-arc rule; the ILP's listing kept
-// one DAG per class) against brute force: every DAG of a cache enumerated literally, those
+// bnsl exact --classes (src/exact/enumerate.cpp, the covered-arc rule; the ILP's collection,
+// classes recognised by their imset keys or cut by imset no-goods, src/exact/imset.cpp)
+// against brute force: every DAG of a cache enumerated literally, those
 // within epsilon grouped by skeleton and v-structures computed in tests/oracle.hpp. The class
 // list must hold each class of the brute force's list once, with its size; on caches missing
 // random families (a jkl taken as given) too, where a reversal may leave the cache.
@@ -17,6 +18,7 @@
 #include "bnsl/exact.hpp"
 #include "bnsl/report.hpp"
 #include "bnsl/stop.hpp"
+#include "exact/imset.hpp"
 #include "exact_helpers.hpp"
 #include "oracle.hpp"
 
@@ -53,13 +55,19 @@ std::map<ClassKey, std::size_t> classes_within(const oracle::Families& fam, doub
 }
 
 // Checks one class listing against the brute force; returns the number of classes.
-std::size_t check_classes(const oracle::Families& fam, ExactMethod method, double eps, bool full) {
+// enumerate_steps: the ILP collection's region enumeration (0: its LP search lists every
+// class); nogoods: ExactOptions::class_nogoods.
+std::size_t check_classes(const oracle::Families& fam, ExactMethod method, double eps, bool full,
+                          std::uint64_t enumerate_steps = std::uint64_t{1} << 18,
+                          bool nogoods = false) {
   const auto truth = classes_within(fam, eps);
   bnsl::ExactOptions o;
   o.method = method;
   o.epsilon = bnsl::Epsilon::epsilon(eps);
   o.classes = true;
   o.threads = 1;
+  o.collect_enumerate_steps = enumerate_steps;
+  o.class_nogoods = nogoods;
   bnsl::ExactStats st;
   bnsl::PoolReport r = bnsl::solve_exact(oracle_cache(fam), o, bnsl::StopToken(), &st);
   CHECK(r.optimal);
@@ -85,6 +93,12 @@ std::size_t check_classes(const oracle::Families& fam, ExactMethod method, doubl
     }
   }
   if (method == ExactMethod::dp) CHECK(st.enum_leaves >= listed.size());
+  if (method == ExactMethod::ilp && enumerate_steps == 0) {
+    // Without enumeration the collection lists every class (the optimum's too) at an LP point,
+    // with a no-good row each when asked.
+    CHECK(st.collect_nogoods == (nogoods ? listed.size() : 0));
+    CHECK(st.collect_dags >= listed.size());
+  }
   return listed.size();
 }
 
@@ -109,6 +123,12 @@ TEST_CASE("exact --classes: each class within epsilon once, as brute force group
           INFO("a cache missing a third of the families");
           classes += check_classes(thin(full, 0.35, rng), m, eps, false);
           cases += 2;
+          if (m != ExactMethod::ilp) continue;
+          for (const bool nogoods : {false, true}) {
+            INFO("the ILP's LP search alone, no-goods " << nogoods);
+            check_classes(full, m, eps, true, 0, nogoods);
+            check_classes(thin(full, 0.35, rng), m, eps, false, 0, nogoods);
+          }
         }
     }
   }
@@ -133,4 +153,36 @@ TEST_CASE("exact --classes: 5 variables, the DP visits fewer DAGs than the class
   CHECK(r.classes.size() == truth.size());
   CHECK(st.enum_leaves < dags);  // the covered-arc rule skipped members
   CHECK(st.covered_cuts > 0);
+}
+
+TEST_CASE("imset key: equal exactly for Markov equivalent DAGs, on every DAG of 4 and 5 nodes",
+          "[exact][classes]") {
+  for (int n : {4, 5}) {
+    // Every parent set of every node, scored 0: all_dags lists every DAG on n nodes.
+    oracle::Families every(static_cast<std::size_t>(n));
+    bnsl::exact::FamilyTable fam;
+    fam.set_vars(n);
+    for (int v = 0; v < n; ++v)
+      for (oracle::Mask m = 0; m < (oracle::Mask{1} << n); ++m) {
+        fam.masks[v].push_back(m);  // family m of v is the parent set m (choice = mask)
+        fam.scores[v].push_back(0);
+        fam.entry[v].push_back(static_cast<std::uint32_t>(m));
+        if (!(m >> v & 1)) every[v].push_back({m, 0.0});
+      }
+    std::map<ClassKey, bnsl::exact::ImsetKey> by_class;
+    std::map<bnsl::exact::ImsetKey, ClassKey> by_imset;
+    std::size_t dags = 0;
+    for (const auto& d : oracle::all_dags(every)) {
+      const std::vector<std::uint32_t> choice(d.dag.begin(), d.dag.end());
+      const auto key = bnsl::exact::imset_key(fam, choice);
+      const auto cls = oracle::class_key(d.dag);
+      CHECK(by_class.try_emplace(cls, key).first->second == key);
+      CHECK(by_imset.try_emplace(key, cls).first->second == cls);
+      ++dags;
+    }
+    INFO(n << " nodes");
+    CHECK(dags == (n == 4 ? 543u : 29281u));            // OEIS A003024
+    CHECK(by_class.size() == (n == 4 ? 185u : 8782u));  // OEIS A007984
+    CHECK(by_imset.size() == by_class.size());
+  }
 }

@@ -91,9 +91,14 @@ struct ExactOptions {
   // List each equivalence class within epsilon once, by one of its DAGs, instead of every DAG:
   // the report's `classes` (score and DAG; summarize() adds sizes), and no `dags` beside them;
   // max_solutions then counts classes (dp: the
-  // covered-arc rule skips most members, src/exact/enumerate.cpp; ilp: lists the DAGs, keeps
-  // one per class). Not with k_best.
+  // covered-arc rule skips most members, src/exact/enumerate.cpp; ilp: the collection skips
+  // the members of classes it has met, by their characteristic imset, src/exact/imset.cpp).
+  // Not with k_best.
   bool classes = false;
+  // ilp, classes: each class listed adds its imset no-good row to the collection's LP, which
+  // then never meets its other members (one row removes a whole class). A cross-check of the
+  // default listing, slower on every data set measured (bench/README, exact_classes.py).
+  bool class_nogoods = false;
   std::size_t max_solutions = 1000000;  // stop listing after this many DAGs (then incomplete)
   int threads = 0;                      // worker threads (0: all cores)
   bool progress = false;                // progress lines on stderr
@@ -134,6 +139,9 @@ struct ExactStats {
   bool cut_budget_hit = false;       // ilp: CBC's tree stopped separating at fractional points
   std::size_t collect_families = 0;  // ilp: families left to the collection (reduced costs)
   std::uint64_t collect_enumerations = 0;  // ilp: collection regions listed by enumeration
+  std::uint64_t collect_nogoods = 0;       // ilp, classes: class no-good rows (one per class
+                                           // the LP search listed; imset.hpp)
+  std::uint64_t collect_dags = 0;          // ilp, classes: DAGs the collection reached
   double start_score = -std::numeric_limits<double>::infinity();  // ilp: first incumbent
   double seconds_start = 0;                                       // ilp: the search for it
   double root_bound = std::numeric_limits<double>::infinity();    // ilp: root LP's bound

@@ -29,6 +29,16 @@
 // branching and partitioning split a region into disjoint parts whose union is the region
 // minus the listed DAG. The search ends when the tree is exhausted
 // (complete), on stop, or at max_solutions.
+//
+// Classes (Listing::classes): the same search, but a DAG is listed only when its Markov
+// equivalence class (its characteristic imset's 2- and 3-set components, imset.hpp) has not
+// been met; the other members met are skipped, so each class with a member within the
+// threshold is listed once, by the first member met, and memory holds one DAG per class. With
+// Listing::class_nogoods, listing a class also adds its imset no-good row, valid for every DAG
+// outside the class, so the LP search no longer meets its members (the enumeration of a region
+// still does, and skips them). The no-good rows are dense and weak: in the LP they turn
+// integral points fractional, and the search branches more and re-solves slower (bench/README,
+// "Exact mode's classes by the ILP").
 #include "exact/collect.hpp"
 
 #ifdef BNSL_HAVE_CBC
@@ -40,8 +50,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <unordered_set>
 #include <utility>
 
+#include "exact/imset.hpp"
 #include "parallel/slowdown.hpp"
 
 namespace bnsl::exact {
@@ -106,7 +118,7 @@ class Collector {
  public:
   Collector(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
             double threshold, std::size_t max_solutions, std::uint64_t enumerate_steps,
-            const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags)
+            Listing listing, const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags)
       : fam_(fam),
         cols_(cols),
         lp_(lp),
@@ -114,6 +126,8 @@ class Collector {
         slack_(threshold_slack(threshold)),
         max_(max_solutions),
         enumerate_steps_(enumerate_steps),
+        classes_(listing != Listing::dags),
+        nogoods_(listing == Listing::class_nogoods),
         stop_(stop),
         dags_(dags) {}
 
@@ -130,6 +144,7 @@ class Collector {
  private:
   enum class Step { prune, again, branch, partition };
   Step process();
+  bool take(std::vector<std::uint32_t> choice, ImsetKey key = {});
   bool enumerate_region();
   void enumerate_from(std::size_t k);
   void node(int depth);
@@ -151,6 +166,9 @@ class Collector {
   double threshold_, slack_;
   std::size_t max_;
   std::uint64_t enumerate_steps_;  // budget of enumerate_region (0: never enumerate)
+  bool classes_;                   // one DAG per class, recognised by its imset key
+  bool nogoods_;                   // classes: a no-good row per class listed
+  std::unordered_set<ImsetKey, ImsetKeyHash> seen_;  // classes: those listed
   const StopToken& stop_;
   Slowdown load_;  // of this thread's LP work: scales the report's reserve
   std::vector<std::vector<std::uint32_t>>& dags_;
@@ -189,7 +207,14 @@ Collector::Step Collector::process() {
       return Step::again;
     }
     if (fam_.score(choice) < threshold_) return Step::prune;  // the LP optimum: all worse
-    dags_.push_back(choice);
+    // Listed (or, for classes, skipped when its class was met before): the rest of the region
+    // is searched around it. With no-goods, a new class's row also removes its other members
+    // from every region, this one included.
+    const ImsetKey key = nogoods_ ? imset_key(fam_, choice) : ImsetKey{};
+    if (take(choice, key) && nogoods_) {
+      add_class_nogood(fam_, cols_, key, lp_);
+      ++out_.nogoods;
+    }
     return Step::partition;
   }
   return Step::branch;
@@ -259,8 +284,20 @@ bool Collector::enumerate_region() {
       halted_ = true;
       break;
     }
-    dags_.push_back(std::move(choice));
+    take(std::move(choice));
   }
+  return true;
+}
+
+// Lists a DAG within the threshold: always for DAGs, for classes when its class is new.
+// key: the DAG's imset key, or empty to compute it here.
+bool Collector::take(std::vector<std::uint32_t> choice, ImsetKey key) {
+  if (classes_) {
+    ++out_.dags_reached;
+    if (key.empty()) key = imset_key(fam_, choice);
+    if (!seen_.insert(std::move(key)).second) return false;
+  }
+  dags_.push_back(std::move(choice));
   return true;
 }
 
@@ -420,9 +457,10 @@ void Collector::node(int depth) {
 
 CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
-                             std::uint64_t enumerate_steps, const StopToken& stop,
+                             std::uint64_t enumerate_steps, Listing listing, const StopToken& stop,
                              std::vector<std::vector<std::uint32_t>>& dags) {
-  return Collector(fam, cols, lp, threshold, max_solutions, enumerate_steps, stop, dags).run();
+  return Collector(fam, cols, lp, threshold, max_solutions, enumerate_steps, listing, stop, dags)
+      .run();
 }
 
 }  // namespace bnsl::exact

@@ -18,6 +18,8 @@ struct CollectResult {
   std::uint64_t lp_solves = 0;
   std::uint64_t cluster_cuts = 0, cycle_cuts = 0;
   std::uint64_t enumerations = 0;  // regions listed by enumeration (few usable families)
+  std::uint64_t nogoods = 0;       // classes: class no-good rows added (imset.hpp)
+  std::uint64_t dags_reached = 0;  // classes: DAGs within the threshold met (several per class)
 };
 
 // lp: the relaxation over the family columns of `cols` (convexity rows, any valid cluster
@@ -25,9 +27,14 @@ struct CollectResult {
 // restored, cluster rows added). Appends to `dags` every DAG with score >= threshold, each
 // once, stopping at max_solutions in all. enumerate_steps: the budget of a region's direct
 // enumeration (ExactOptions::collect_enumerate_steps; 0: none).
+// Listing::classes: instead one DAG per Markov equivalence class with a member scoring >=
+// threshold, each class once (members met later are recognised by their imset key,
+// imset.hpp), max_solutions counting classes; class_nogoods: the same, and each class listed
+// adds its no-good row to lp, so its other members are not met again.
+enum class Listing { dags, classes, class_nogoods };
 CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
-                             std::uint64_t enumerate_steps, const StopToken& stop,
+                             std::uint64_t enumerate_steps, Listing listing, const StopToken& stop,
                              std::vector<std::vector<std::uint32_t>>& dags);
 
 // Screening before a collection: lp is the relaxation (rows valid for every DAG, including

@@ -153,6 +153,10 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
   st.classes = options.classes;
   if (options.classes && options.k_best.k > 0)
     throw InputError("--classes lists every class within epsilon: not with --k-best");
+  if (options.class_nogoods && (!options.classes || dp))
+    throw InputError(
+        "--class-nogoods is a way of the ILP's class listing: it needs --classes "
+        "and --method ilp");
   exact::FamilyTable fam =
       exact::make_family_table(cache, dp ? exact::kDpMaxVars : exact::kMaxVars);
   st.n_vars = cache.n_vars();
@@ -183,8 +187,7 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
     st.k_best_classes = options.k_best.classes;
     r.dags = exact::list_k_best(fam, options.k_best, list, options.threads, st);
   } else {
-    exact::Choices dags = list(options.epsilon);
-    if (options.classes && !dp) exact::keep_one_per_class(fam, dags);  // dp lists classes
+    exact::Choices dags = list(options.epsilon);  // classes: one DAG each, by either method
     r.dags = exact::to_pool(fam, std::move(dags));
   }
   if (r.dags.empty()) throw RuntimeError("exact search stopped before it found any network");
@@ -239,7 +242,7 @@ void ExactStats::print(std::ostream& out) const {
   if (method == "dp" && classes)
     s << "  classes         " << enum_leaves << " DAGs reached, " << covered_cuts
       << " families cut by the covered-arc rule\n";
-  else
+  else {
     s << "  ilp solves      " << ilp_solves << ", nodes " << ilp_nodes << ", cluster cuts "
       << cluster_cuts << ", cycle cuts " << cycle_cuts << "\n"
       << "  cut rows        " << cut_nonzeros << " nonzeros"
@@ -251,7 +254,11 @@ void ExactStats::print(std::ostream& out) const {
       << ", " << root_rounds << " rounds, " << root_lp_columns << " families priced in, "
       << root_families << " left to CBC (" << seconds_root << " s)\n"
       << "  collection      " << collect_families << " families usable within epsilon, "
-      << collect_enumerations << " regions enumerated\n";
+      << collect_enumerations << " regions enumerated";
+    if (classes)
+      s << ", " << collect_dags << " DAGs reached, " << collect_nogoods << " class no-goods";
+    s << "\n";
+  }
   s << "  time            " << seconds_opt << " s to OPT, " << seconds << " s total\n";
   out << s.str();
 }
@@ -283,6 +290,8 @@ std::string ExactStats::to_json() const {
                       {"cut_budget_hit", cut_budget_hit},
                       {"collect_families", collect_families},
                       {"collect_enumerations", collect_enumerations},
+                      {"collect_nogoods", collect_nogoods},
+                      {"collect_dags", collect_dags},
                       {"seconds_start", seconds_start},
                       {"root_families", root_families},
                       {"root_lp_columns", root_lp_columns},

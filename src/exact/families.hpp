@@ -73,7 +73,8 @@ inline bool listing_should_stop(const StopToken& stop, std::size_t dags, int n,
 void keep_optimum(std::vector<std::vector<std::uint32_t>>& dags,
                   const std::vector<std::uint32_t>& best, std::size_t max_solutions);
 
-// Keeps the first DAG of each Markov equivalence class, in order (the ILP's class listing).
+// Keeps the first DAG of each Markov equivalence class, in order (the class listings, where
+// the optimum may have been added beside another member of its class).
 void keep_one_per_class(const FamilyTable& fam, std::vector<std::vector<std::uint32_t>>& dags);
 
 // Sorts DAGs best first (ties: by family indices, so the order is deterministic) and turns

@@ -479,6 +479,11 @@ void load_collector_lp(const FamilyTable& fam, const std::vector<ClusterCut>& cu
   add_score_row(fam, layout, lp, threshold);
 }
 
+Listing listing(const ExactOptions& o) {
+  if (!o.classes) return Listing::dags;
+  return o.class_nogoods ? Listing::class_nogoods : Listing::classes;
+}
+
 void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double threshold) {
   // The collector's own LP: families, convexity rows, the 2-cluster rows, the root LP's
   // binding cuts (k-cluster cuts among them) and the score row; it separates plain cluster
@@ -504,17 +509,21 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
   OsiClpSolverInterface lp;
   load_collector_lp(sub, rows, threshold, lp);
   std::vector<std::vector<std::uint32_t>> found;  // the optimum is found again, in its turn
-  const CollectResult r = collect_within(sub, sub_cols, lp, threshold, options_.max_solutions,
-                                         options_.collect_enumerate_steps, stop_, found);
+  const CollectResult r =
+      collect_within(sub, sub_cols, lp, threshold, options_.max_solutions,
+                     options_.collect_enumerate_steps, listing(options_), stop_, found);
   for (auto& choice : found)
     for (int v = 0; v < fam_.n; ++v) choice[v] = original[v][choice[v]];
   stats_.ilp_nodes += r.nodes;
   stats_.collect_enumerations = r.enumerations;
+  stats_.collect_nogoods = r.nogoods;
+  stats_.collect_dags = r.dags_reached;
   pool_.lp_cuts += r.cluster_cuts;
   pool_.cycle_cuts += r.cycle_cuts;
   stats_.complete = r.complete;
   stats_.truncated = found.size() >= options_.max_solutions && !r.complete;
   keep_optimum(found, dags.front(), options_.max_solutions);
+  if (options_.classes) keep_one_per_class(fam_, found);  // the optimum's class listed twice
   dags = std::move(found);
 }
 

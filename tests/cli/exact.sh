@@ -125,6 +125,26 @@ EOF
 done
 passed=$((passed + 1))
 
+# --class-nogoods (ilp): the classes within ln 3 by the ILP's imset no-goods are those of the
+# list above within ln 3; without --classes it is a usage error.
+if [[ $methods == *ilp* ]]; then
+  "$BNSL" exact "$WINE" --no-header --method ilp --bayes-factor 3 --classes --class-nogoods \
+    -q -o nogoods --stats nogoods.stats.json || fail "--class-nogoods exit $?"
+  python3 - <<'EOF' || fail "--class-nogoods pool"
+import json, math
+a, c = json.load(open("all.pool.json")), json.load(open("nogoods.pool.json"))
+s = json.load(open("nogoods.stats.json"))["exact"]
+assert c["complete"] and c["optimal"] and s["collect_nogoods"] > 0
+best = a["classes"][0]["score"]
+key = lambda cs: sorted((round(x["score"], 6), x["size"], json.dumps(x["arcs"]),
+                         json.dumps(x["edges"])) for x in cs)
+assert key(c["classes"]) == key(x for x in a["classes"] if x["score"] >= best - math.log(3) - 1e-9)
+EOF
+fi
+"$BNSL" exact "$WINE" --no-header --method ilp --class-nogoods -o x >/dev/null 2>err.txt
+[[ $? -eq 2 ]] || fail "--class-nogoods without --classes: expected exit 2"
+passed=$((passed + 1))
+
 # --prefer-arcs: every class with V0 - V1 reversible shows V1 -> V0, the best DOT too; the
 # pool still passes bnsl check; an unknown name exits 2 naming the file, line and column.
 printf 'from,to,weight\nV1,V0,2\n' >pref.csv
