@@ -2,14 +2,16 @@
 """Exact mode's class listing against its DAG listing (issue 22): for each uci/ data set and
 setting, `bnsl exact` twice with the same deadline and method, once listing every DAG within
 epsilon and once with --classes (each equivalence class once); then --k-best K and
---k-best-classes K. Per run: whether the list is complete, the classes and the DAGs in them
-(dag_count, the sum of the class sizes), the DAGs listed, the DAGs the DP's enumeration reached
-(--classes), seconds to OPT, wall seconds and peak RSS (exploration included). `same`: on the
+--k-best-classes K (with --nogoods also --classes --class-nogoods, the ILP's class listing by
+imset no-good rows). Per run: whether the list is complete, the classes and the DAGs in them
+(dag_count, the sum of the class sizes), the DAGs listed, the DAGs the class listing reached
+(the DP's enumeration or the ILP's collection), seconds to OPT, wall seconds and peak RSS (exploration included). `same`: on the
 class listing's row, whether its classes (essential graph, score within 1e-9 relative, size)
 are exactly those of the DAG listing when that is complete.
 
 usage: bench/exact_classes.py [--sets "hepatitis parkinsons autos"] [--settings "bic:20 bic:150"]
                               [--method dp] [--deadline 600] [--k 100] [--max-solutions M]
+                              [--nogoods]
                               [--bnsl BINARY]
                               [--data ROOT] [--out DIR] [--resume]
 
@@ -61,7 +63,8 @@ def run(argv, prefix, budget, resume):
             st = json.load(f)["exact"]
         m.update(complete=head["complete"], optimal=head["optimal"],
                  classes=head["class_count"], dags=head["dag_count"],
-                 listed=head["dags_listed"], reached=st.get("enum_leaves", 0),
+                 listed=head["dags_listed"],
+                 reached=st.get("enum_leaves", 0) or st.get("collect_dags", 0),
                  opt_s=round(st["seconds_opt"], 2))
     with open(prefix + ".measure.json", "w") as f:
         json.dump(m, f)
@@ -77,6 +80,8 @@ def main():
     ap.add_argument("--k", type=int, default=100, help="K of the --k-best rows (0: none)")
     ap.add_argument("--max-solutions", type=int, help="bnsl's --max-solutions (DAGs or classes)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--nogoods", action="store_true",
+                    help="also --classes --class-nogoods (with --method ilp)")
     ap.add_argument("--bnsl", default=os.path.join(REPO, "build", "bnsl"))
     ap.add_argument("--data", default=os.path.join(REPO, "..", "shared", "datasets"))
     ap.add_argument("--out", default=os.path.join(REPO, "out", "exact-classes"))
@@ -84,6 +89,8 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     modes = list(MODES)
+    if args.nogoods:
+        modes.append(("classes, no-goods", ["--classes", "--class-nogoods"]))
     if args.k > 0:
         modes += [("k-best %d" % args.k, ["--k-best", str(args.k)]),
                   ("k-best-classes %d" % args.k, ["--k-best-classes", str(args.k)])]
@@ -94,7 +101,7 @@ def main():
             score, bf = setting.split(":")
             for mode, flags in modes:
                 prefix = os.path.join(args.out, "%s-%s-%s-%s" % (
-                    name, score, bf, mode.replace(" ", "")))
+                    name, score, bf, mode.replace(" ", "").replace(",", "")))
                 argv = [args.bnsl, "exact", csv_path, "--no-header", "-o", prefix, "-q",
                         "--method", args.method, "--score", score, "--bayes-factor", bf,
                         "--time", str(args.deadline), "--threads", str(args.threads)] + flags
@@ -103,10 +110,10 @@ def main():
                 if args.max_solutions:
                     argv += ["--max-solutions", str(args.max_solutions)]
                 m = run(argv, prefix, args.deadline, args.resume)
-                if mode == "classes" and m.get("complete") and rows[-1].get("complete"):
+                if mode.startswith("classes") and m.get("complete") and dags_complete:
                     m["same"] = same_classes(dag_prefix + ".pool.json", prefix + ".pool.json")
                 if mode == "dags":
-                    dag_prefix = prefix
+                    dag_prefix, dags_complete = prefix, m.get("complete")
                 rows.append(dict(data=name, score=score, bf=bf, mode=mode, **m))
     fields = ["data", "score", "bf", "mode", "exit", "complete", "classes", "dags", "listed",
               "reached", "same", "opt_s", "wall_s", "peak_rss_mib"]
