@@ -11,7 +11,7 @@ are exactly those of the DAG listing when that is complete.
 
 usage: bench/exact_classes.py [--sets "hepatitis parkinsons autos"] [--settings "bic:20 bic:150"]
                               [--method dp] [--deadline 600] [--k 100] [--max-solutions M]
-                              [--nogoods]
+                              [--nogoods] [--dags-method dp]
                               [--bnsl BINARY]
                               [--data ROOT] [--out DIR] [--resume]
 
@@ -80,6 +80,9 @@ def main():
     ap.add_argument("--k", type=int, default=100, help="K of the --k-best rows (0: none)")
     ap.add_argument("--max-solutions", type=int, help="bnsl's --max-solutions (DAGs or classes)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--dags-method", choices=["dp", "ilp", "auto"],
+                    help="method of the DAG listing the classes are compared with (default: "
+                         "--method; dp checks the ILP's classes on rows its DAG list cannot finish)")
     ap.add_argument("--nogoods", action="store_true",
                     help="also --classes --class-nogoods (with --method ilp)")
     ap.add_argument("--bnsl", default=os.path.join(REPO, "build", "bnsl"))
@@ -102,8 +105,9 @@ def main():
             for mode, flags in modes:
                 prefix = os.path.join(args.out, "%s-%s-%s-%s" % (
                     name, score, bf, mode.replace(" ", "").replace(",", "")))
+                method = args.dags_method if mode == "dags" and args.dags_method else args.method
                 argv = [args.bnsl, "exact", csv_path, "--no-header", "-o", prefix, "-q",
-                        "--method", args.method, "--score", score, "--bayes-factor", bf,
+                        "--method", method, "--score", score, "--bayes-factor", bf,
                         "--time", str(args.deadline), "--threads", str(args.threads)] + flags
                 if score == "bdeu":
                     argv += ["--ess", "1"]
@@ -114,7 +118,8 @@ def main():
                     m["same"] = same_classes(dag_prefix + ".pool.json", prefix + ".pool.json")
                 if mode == "dags":
                     dag_prefix, dags_complete = prefix, m.get("complete")
-                rows.append(dict(data=name, score=score, bf=bf, mode=mode, **m))
+                label = mode if method == args.method else "%s (%s)" % (mode, method)
+                rows.append(dict(data=name, score=score, bf=bf, mode=label, **m))
     fields = ["data", "score", "bf", "mode", "exit", "complete", "classes", "dags", "listed",
               "reached", "same", "opt_s", "wall_s", "peak_rss_mib"]
     with open(os.path.join(args.out, "exact_classes.csv"), "w", newline="") as f:
