@@ -108,7 +108,8 @@ class BestFirstExplorer {
         r_child_(counter.data().arity(task.child)),
         n_(static_cast<double>(counter.data().n_rows())),
         u_(counter.penalty(task.child, 1.0)),
-        pairs_(counter, task.bits) {}
+        pairs_(counter, task.bits),
+        seen_(counter.data().n_vars() <= 64) {}
 
   void run() {
     candidates_ = task_.candidates;

@@ -36,10 +36,12 @@
 namespace bnsl {
 namespace {
 
-// The in-degree limit applied (-1: none). Sequential exploration needs one to end; best-first
-// explorers are capped by rule 3.
-int in_degree_limit(const ExploreOptions& o) {
-  if (o.max_parents >= 0) return o.max_parents;
+// The in-degree limit applied (-1: none; a limit of n - 1 parents or more limits nothing).
+// Sequential exploration gets one by default, 3 (with pruning the rules end it too, but without
+// it would score every subset); best-first explorers are capped by rule 3.
+int in_degree_limit(const ExploreOptions& o, std::size_t n_vars) {
+  if (o.max_parents >= 0)
+    return static_cast<std::size_t>(o.max_parents) + 1 >= n_vars ? -1 : o.max_parents;
   return o.method == ExploreMethod::seq ? 3 : -1;
 }
 
@@ -86,7 +88,7 @@ void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, s
     throw InputError("--vars: empty or out-of-range slice (the data has " +
                      std::to_string(data.n_vars()) + " variables)");
   if (o.time < 0 || o.time_per_var < 0) throw InputError("time budgets must be >= 0");
-  const int limit = in_degree_limit(o);
+  const int limit = in_degree_limit(o, data.n_vars());
   if (limit < 0) return;
   for (std::size_t v = 0; v < data.n_vars(); ++v)
     if (required[v].size() > static_cast<std::size_t>(limit))
@@ -213,7 +215,7 @@ CacheProvenance planned_provenance(const Dataset& data, const ExploreOptions& op
   const std::optional<RowGroups> grouped = group_rows(data);
   planned.epsilon = options.epsilon.resolve(std::fabs(sum_empty_scores(
       data, options.score, grouped ? &*grouped : nullptr, resolve_threads(options.threads))));
-  planned.max_parents = in_degree_limit(options);
+  planned.max_parents = in_degree_limit(options, data.n_vars());
   planned.candidates = auto_candidates(options, data);
   planned.vars_out_of_time = 1;  // not exhaustive
   return cache_provenance(data, options, planned);
@@ -270,7 +272,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   const double eps =
       options.epsilon.resolve(std::fabs(sum_empty_scores(data, options.score, groups, threads)));
   total.epsilon = eps;
-  total.max_parents = in_degree_limit(options);
+  total.max_parents = in_degree_limit(options, data.n_vars());
   const std::vector<int> candidates = parent_candidates(data);
   const int max_parents = total.max_parents >= 0 ? total.max_parents : 1 << 20;
   // Rule 7 caps the free parents: a family R + Q of the K best has 2^|Q| - 1 proper subsets

@@ -2,7 +2,7 @@
 // parents, epsilon, the in-degree limit, and when to stop. Explorers fill one VarCache with
 // exactly scored, pruned entries; whatever stops them (deadline, signal, memory cap), the set
 // of the required parents (the empty set without them) is always in the cache. The memory cap
-// binds the best-first explorers only.
+// binds the best-first explorers and the levels of the sequential one.
 //
 // Required parents R. An explorer walks the free sets Q (subsets of the candidates, which hold
 // no member of R) and scores the family R + Q: its lattice is that of the sets containing R,

@@ -7,7 +7,14 @@
 // has cut it or its supersets. Each record carries the best score over all its subsets, so
 // rules 1, 2 and 6 see the best proper subset without a search. Rules 2 and 6 (with a lower
 // bound of the nonzero cells) cut candidates before counting; rules 3 and 6 cut supersets after.
-// Kept entries go to the cache as soon as they are scored; only two levels live in memory.
+// Rule 4 (BIC) is tried on every split of the candidate C into an immediate subset S and the
+// member Y = C - S, all of whose records are at hand: before counting with H(X|S) (it cuts C
+// when N H(X|S) < (r_Y - 1) pen(S) - eps, which rule 3 on S already does for binary Y), after
+// with H(Y|S) = H(C) - H(S) too. A cut C is recorded as not extendable, so no superset of it
+// is generated, as the rule requires.
+// Kept entries go to the cache as soon as they are scored; only two levels live in memory
+// (their size counts towards the memory cap, VarTask::max_bytes: a level that outgrows it
+// stops the variable as a deadline does).
 // With required parents the levels hold the free parents, and each family scored is the
 // required parents plus them (explorer.hpp).
 #include <algorithm>
@@ -24,11 +31,14 @@ namespace {
 struct Record {
   double best_sub;      // best score over all subsets, this set included
   double q;             // product of parent arities
+  double ll;            // LL = -N H(X|P) (rule 4)
+  double h;             // H(P), nats (rule 4)
   std::uint32_t cells;  // nonzero cells n_jk of the contingency table (rule 6)
   bool extendable;      // supersets may still be needed
 };
 
 struct Level {
+  explicit Level(bool narrow) : sets(narrow) {}
   SetTable sets;
   std::vector<Record> recs;
 };
@@ -41,18 +51,22 @@ class SequentialExplorer {
         out_(out),
         stats_(stats),
         rules_(prune_rules(counter.params())),
-        r_child_(counter.data().arity(task.child)) {}
+        r_child_(counter.data().arity(task.child)),
+        narrow_(counter.data().n_vars() <= 64) {}
 
   void run() {
-    auto level = std::make_unique<Level>();
+    auto level = std::make_unique<Level>(narrow_);
     score_empty(*level);
     for (int k = 1; k <= task_.max_parents && !stopped_; ++k) {
-      auto next = std::make_unique<Level>();
+      auto next = std::make_unique<Level>(narrow_);
       expand(*level, *next);
       if (next->sets.size() == 0) break;
       level = std::move(next);
     }
-    if (stopped_) ++stats_.vars_out_of_time;
+    if (out_of_memory_)
+      ++stats_.vars_out_of_memory;
+    else if (stopped_)
+      ++stats_.vars_out_of_time;
   }
 
  private:
@@ -66,7 +80,8 @@ class SequentialExplorer {
     bool extendable = !(task_.prune && rules_.bic && prune::size_bound(f.penalty, f.ll, task_.eps));
     if (!extendable) ++stats_.pruned_rule3;
     level.sets.insert({});
-    level.recs.push_back({f.score, f.q, static_cast<std::uint32_t>(f.cells), extendable});
+    level.recs.push_back(
+        {f.score, f.q, f.ll, f.h_parents, static_cast<std::uint32_t>(f.cells), extendable});
   }
 
   // Scores the extensions of every extendable set of `level` into `next`.
@@ -89,14 +104,14 @@ class SequentialExplorer {
     cand_.assign(base.begin(), base.end());
     cand_.push_back(y);
     ++stats_.sets_generated;
-    if ((stats_.sets_generated & 31) == 0 && task_.expired()) {
+    if ((stats_.sets_generated & 31) == 0 && (task_.expired() || over_memory(level, next))) {
       stopped_ = true;
       return false;
     }
     const Record& br = level.recs[id];
     double best_sub = br.best_sub;
     std::uint32_t cells_lb = br.cells;
-    if (!subsets_alive(level, best_sub, cells_lb)) return true;
+    if (!subsets_alive(level, id, best_sub, cells_lb)) return true;
     const double q = br.q * counter_.data().arity(y);
     if (task_.prune && rules_.bic &&
         prune::bic_bound(best_sub, counter_.penalty(task_.child, q), task_.eps)) {
@@ -105,6 +120,11 @@ class SequentialExplorer {
     }
     if (task_.prune && rules_.bdeu && prune::bdeu_bound(best_sub, cells_lb, r_child_, task_.eps)) {
       ++stats_.pruned_rule6;
+      return true;
+    }
+    if (task_.prune && rules_.bic && entropy_cut(nullptr)) {
+      ++stats_.pruned_rule4;
+      record_cut(q, next);
       return true;
     }
     if (!built) {
@@ -117,18 +137,51 @@ class SequentialExplorer {
     return true;
   }
 
-  // Every immediate subset of cand_ other than the base must be alive at this level; folds
-  // their best subset scores and nonzero cells into the arguments.
-  bool subsets_alive(const Level& level, double& best_sub, std::uint32_t& cells_lb) {
-    // The subset without the last member is the base, already folded in by the caller.
+  // Every immediate subset of cand_ must be alive at this level (the one without the last
+  // member is the base, found by the caller); folds their best subset scores and nonzero
+  // cells into the arguments, and keeps their records in split_ (by dropped member).
+  bool subsets_alive(const Level& level, std::uint32_t base, double& best_sub,
+                     std::uint32_t& cells_lb) {
+    split_.assign(cand_.size(), nullptr);
+    split_.back() = &level.recs[base];
     return for_each_immediate_subset(cand_, sub_, [&](auto sub, std::size_t drop) {
       if (drop + 1 == cand_.size()) return true;
       const std::int64_t sid = level.sets.find(sub);
       if (sid < 0 || !level.recs[sid].extendable) return false;
-      best_sub = std::max(best_sub, level.recs[sid].best_sub);
-      cells_lb = std::max(cells_lb, level.recs[sid].cells);
+      const Record& r = level.recs[sid];
+      best_sub = std::max(best_sub, r.best_sub);
+      cells_lb = std::max(cells_lb, r.cells);
+      split_[drop] = &r;
       return true;
     });
+  }
+
+  // Rule 4 on each split of cand_ into S = cand_ minus one member Y and Y: with H(X|S) alone
+  // (f null: before counting), or with min(H(X|S), H(Y|S)), H(Y|S) = H(cand_) - H(S).
+  bool entropy_cut(const FamilyScore* f) const {
+    const double n = static_cast<double>(counter_.data().n_rows());
+    for (std::size_t drop = 0; drop < cand_.size(); ++drop) {
+      const Record& s = *split_[drop];
+      const int r_y = counter_.data().arity(cand_[drop]);
+      const double pen = counter_.penalty(task_.child, s.q);
+      const double n_h_y = f ? n * std::max(0.0, f->h_parents - s.h) : -s.ll;
+      if (prune::entropy_rule(-s.ll, n_h_y, r_y, pen, task_.eps)) return true;
+    }
+    return false;
+  }
+
+  // A candidate cut with its supersets before counting (rule 4): recorded as not extendable.
+  void record_cut(double q, Level& next) {
+    next.sets.insert(cand_);
+    next.recs.push_back({-INFINITY, q, 0.0, 0.0, 0, false});
+  }
+
+  bool over_memory(const Level& level, const Level& next) {
+    if (task_.max_bytes == 0) return false;
+    const std::size_t bytes = level.sets.bytes() + next.sets.bytes() +
+                              (level.recs.capacity() + next.recs.capacity()) * sizeof(Record);
+    out_of_memory_ = bytes > task_.max_bytes;
+    return out_of_memory_;
   }
 
   void record(const FamilyScore& f, double best_sub, double q, Level& next) {
@@ -146,11 +199,15 @@ class SequentialExplorer {
         if (keep) ++stats_.pruned_rule6;
         keep = extendable = false;
       }
+      if (rules_.bic && extendable && entropy_cut(&f)) {
+        if (keep) ++stats_.pruned_rule4;
+        keep = extendable = false;
+      }
     }
     if (keep) out_.add(f.score, task_.family(cand_, family_));
     next.sets.insert(cand_);
-    next.recs.push_back(
-        {std::max(best_sub, f.score), q, static_cast<std::uint32_t>(f.cells), extendable});
+    next.recs.push_back({std::max(best_sub, f.score), q, f.ll, f.h_parents,
+                         static_cast<std::uint32_t>(f.cells), extendable});
   }
 
   Counter& counter_;
@@ -159,9 +216,12 @@ class SequentialExplorer {
   ExploreStats& stats_;
   const PruneRules rules_;  // the rules proven for the score (rule 1 always applies)
   const int r_child_;
+  const bool narrow_;  // sets as bitmasks (set_table.hpp)
   bool stopped_ = false;
+  bool out_of_memory_ = false;  // stopped by task_.max_bytes
   std::vector<std::int32_t> cand_, sub_;
-  std::vector<int> family_;  // scratch of VarTask::family
+  std::vector<const Record*> split_;  // records of cand_'s immediate subsets, by dropped member
+  std::vector<int> family_;           // scratch of VarTask::family
   ConfigIndex base_index_;
 };
 

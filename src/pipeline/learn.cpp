@@ -213,8 +213,11 @@ ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& optio
   ExploreOptions o;
   o.score = options.score;
   o.epsilon = options.exact.epsilon;
-  o.method = ExploreMethod::is;  // best-first to exhaustion: no in-degree limit
-  o.max_parents = -1;
+  // Level by level (sequential), with no in-degree limit: the rules end it. Exhaustion scores
+  // every set the rules leave whatever the order, and the levels cost less per set than
+  // best-first's open lists (uci/wdbc, BIC BF 20, 60 s: 2.8 against 9.2 microseconds per set).
+  o.method = ExploreMethod::seq;
+  o.max_parents = static_cast<int>(std::min<std::size_t>(data.n_vars(), 64));
   o.candidates = 0;  // never screened: the proof needs every family within epsilon
   o.prune = true;
   o.threads = options.threads;

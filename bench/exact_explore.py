@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Exact mode's exhaustive exploration (issue 21): for each uci/ data set and setting, `bnsl exact`
+with a deadline, and what its exploration did: wall seconds of the exploration, sets scored and
+generated, microseconds per set scored (exploration seconds times threads over sets scored),
+variables cut (at their share, then again in the second pass) and whether the cache is
+exhaustive; then whether OPT was proven and the list completed, and the total wall seconds and
+peak RSS. Run it with two binaries (--bnsl) for a before and after.
+
+usage: bench/exact_explore.py [--sets "wdbc alarm bands"] [--settings "bic:20"]
+                              [--deadline 120] [--threads 2] [--method ilp] [--bnsl BINARY]
+                              [--data ROOT] [--out DIR] [--resume]
+
+    bench/exact_explore.py --sets "sensors steel wdbc alarm bands" --settings "bic:20 bdeu:20"
+    bench/exact_explore.py --bnsl out/bin/bnsl-before --out out/exact-explore-before
+
+Writes DIR/exact_explore.csv and .md (default out/exact-explore) and prints the markdown.
+A timing benchmark: run nothing else beside it.
+"""
+import argparse
+import csv
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import suite  # noqa: E402  (measure(): wall, CPU, peak RSS of one process)
+
+REPO = suite.REPO
+
+
+def run(argv, prefix, budget, resume):
+    if resume and os.path.exists(prefix + ".measure.json"):
+        with open(prefix + ".measure.json") as f:
+            return json.load(f)
+    print("exact_explore: " + " ".join(argv), file=sys.stderr, flush=True)
+    code, wall, _, rss = suite.measure(argv + ["--stats", prefix + ".stats.json"],
+                                       prefix + ".stderr", budget)
+    m = {"exit": code, "wall_s": round(wall, 2), "peak_rss_mib": round(rss, 1)}
+    if code == 0:
+        with open(prefix + ".stats.json") as f:
+            st = json.load(f)
+        ex, ez = st["explore"], st["exact"]
+        m.update(explore_s=round(ex["seconds"], 2), scored=ex["sets_scored"],
+                 generated=ex["sets_generated"], cut=ex["vars_out_of_time"],
+                 out_of_memory=ex["vars_out_of_memory"], retried=ex["vars_retried"],
+                 entries=ex["cache_entries"], optimal=ez["optimal"], complete=ez["complete"],
+                 dags=ez["solutions"], opt_s=round(ez["seconds_opt"], 2))
+    with open(prefix + ".measure.json", "w") as f:
+        json.dump(m, f)
+    return m
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", default="wdbc alarm bands")
+    ap.add_argument("--settings", default="bic:20")
+    ap.add_argument("--deadline", type=float, default=120)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--method", default="ilp", choices=["dp", "ilp", "auto"])
+    ap.add_argument("--bnsl", default=os.path.join(REPO, "build", "bnsl"))
+    ap.add_argument("--data", default=os.path.join(REPO, "..", "shared", "datasets"))
+    ap.add_argument("--out", default=os.path.join(REPO, "out", "exact-explore"))
+    ap.add_argument("--resume", action="store_true", help="reuse runs already measured")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    rows = []
+    for name in args.sets.split():
+        csv_path = os.path.join(args.data, "uci", name + ".csv")
+        for setting in args.settings.split():
+            score, bf = setting.split(":")
+            prefix = os.path.join(args.out, "%s-%s-%s" % (name, score, bf))
+            argv = [args.bnsl, "exact", csv_path, "--no-header", "-o", prefix, "-q",
+                    "--method", args.method, "--score", score, "--bayes-factor", bf,
+                    "--time", str(args.deadline), "--threads", str(args.threads)]
+            if score == "bdeu":
+                argv += ["--ess", "1"]
+            m = run(argv, prefix, args.deadline, args.resume)
+            rows.append(dict(data=name, score=score, bf=bf, **m))
+    fields = ["data", "score", "bf", "exit", "explore_s", "scored", "generated", "cut",
+              "out_of_memory", "retried", "entries", "optimal", "complete", "dags", "opt_s",
+              "wall_s", "peak_rss_mib"]
+    with open(os.path.join(args.out, "exact_explore.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    lines = ["| data | score | BF | explore s | sets scored | µs per set | vars cut | exhaustive "
+             "| cache entries | OPT proven | complete (DAGs) | wall s | peak RSS MiB |",
+             "|---|---|---:|---:|---:|---:|---:|---|---:|---|---|---:|---:|"]
+    for r in rows:
+        if r["exit"] != 0:
+            lines.append("| %s | %s | %s | exit %s |  |  |  |  |  |  |  | %.1f | %.0f |" % (
+                r["data"], r["score"], r["bf"], r["exit"], r["wall_s"], r["peak_rss_mib"]))
+            continue
+        per_set = r["explore_s"] * args.threads * 1e6 / max(1, r["scored"])
+        cut = r["cut"] + r["out_of_memory"]
+        lines.append("| %s | %s | %s | %.1f | {:,} | %.2f | %d | %s | {:,} | %s | %s | %.1f | %.0f |"
+                     .format(r["scored"], r["entries"])
+                     % (r["data"], r["score"], r["bf"], r["explore_s"], per_set, cut,
+                        "yes" if cut == 0 else "no", "yes" if r["optimal"] else "no",
+                        ("yes (%s)" % "{:,}".format(r["dags"])) if r["complete"] else "no",
+                        r["wall_s"], r["peak_rss_mib"]))
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "exact_explore.md"), "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

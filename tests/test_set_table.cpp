@@ -1,0 +1,45 @@
+// SetTable (src/explore/set_table.hpp): a narrow table (members below 64, keyed by bitmask)
+// and a wide one (keyed by the member list) hold the same sets under the same ids, against a
+// std::map of the sets inserted.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "explore/set_table.hpp"
+
+TEST_CASE("set table: narrow and wide tables find exactly the sets inserted", "[explore]") {
+  std::mt19937_64 rng(5);
+  bnsl::SetTable narrow(true), wide(false);
+  std::map<std::vector<std::int32_t>, std::uint32_t> truth;
+  std::uniform_int_distribution<int> size(0, 6), member(0, 63);
+  const auto random_set = [&] {
+    std::vector<std::int32_t> s;
+    for (int k = size(rng); k > 0; --k) s.push_back(member(rng));
+    std::sort(s.begin(), s.end());
+    s.erase(std::unique(s.begin(), s.end()), s.end());
+    return s;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const auto s = random_set();
+    const auto it = truth.find(s);
+    const std::int64_t want = it == truth.end() ? -1 : static_cast<std::int64_t>(it->second);
+    REQUIRE(narrow.find(s) == want);
+    REQUIRE(wide.find(s) == want);
+    if (want < 0) {
+      const std::uint32_t id = narrow.insert(s);
+      REQUIRE(wide.insert(s) == id);
+      truth.emplace(s, id);
+    }
+  }
+  REQUIRE(narrow.size() == truth.size());
+  for (const auto& [s, id] : truth) {
+    const auto got = narrow.get(id);
+    CHECK(std::vector<std::int32_t>(got.begin(), got.end()) == s);
+    CHECK(narrow.find(s) == id);
+  }
+  CHECK(truth.size() > 10000);  // mostly new sets, with repeats among the small ones
+}
