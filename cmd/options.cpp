@@ -307,9 +307,9 @@ void add_exact_options(CLI::App& app, ExactOptions& o) {
   each->excludes(dags)->excludes(classes);
   app.add_flag("--class-nogoods", o.class_nogoods,
                "With --classes --method ilp: each class listed adds a no-good row on its "
-               "characteristic imset to the ILP's collection, so its other DAGs are never met "
-               "(default: they are met and skipped). A cross-check; slower on every data set "
-               "measured")
+               "characteristic imset to the ILP's collection, so its LP search does not meet the "
+               "class's other DAGs again (default: they are met and skipped). A cross-check, "
+               "slower where the search meets many classes")
       ->needs(each);
 }
 

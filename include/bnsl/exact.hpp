@@ -95,9 +95,10 @@ struct ExactOptions {
   // the members of classes it has met, by their characteristic imset, src/exact/imset.cpp).
   // Not with k_best.
   bool classes = false;
-  // ilp, classes: each class listed adds its imset no-good row to the collection's LP, which
-  // then never meets its other members (one row removes a whole class). A cross-check of the
-  // default listing, slower on every data set measured (bench/README, exact_classes.py).
+  // ilp, classes: each class listed adds its imset no-good row to the collection's LP, whose
+  // search then does not meet its other members (one row removes a whole class). A cross-check
+  // of the default listing, slower where the search meets many classes (bench/README,
+  // "Exact mode's classes by the ILP").
   bool class_nogoods = false;
   std::size_t max_solutions = 1000000;  // stop listing after this many DAGs (then incomplete)
   int threads = 0;                      // worker threads (0: all cores)
