@@ -155,7 +155,7 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
     throw InputError("--classes lists every class within epsilon: not with --k-best");
   if (options.class_nogoods && (!options.classes || dp))
     throw InputError(
-        "--class-nogoods is a way of the ILP's class listing: it needs --classes "
+        "--class-nogoods applies to the ILP's class listing: it needs --classes "
         "and --method ilp");
   exact::FamilyTable fam =
       exact::make_family_table(cache, dp ? exact::kDpMaxVars : exact::kMaxVars);

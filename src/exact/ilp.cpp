@@ -523,7 +523,8 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
   stats_.complete = r.complete;
   stats_.truncated = found.size() >= options_.max_solutions && !r.complete;
   keep_optimum(found, dags.front(), options_.max_solutions);
-  if (options_.classes) keep_one_per_class(fam_, found);  // the optimum's class listed twice
+  // The optimum, added above when the collection met its class by another member, leaves.
+  if (options_.classes) keep_one_per_class(fam_, found);
   dags = std::move(found);
 }
 
