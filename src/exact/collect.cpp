@@ -144,7 +144,7 @@ class Collector {
  private:
   enum class Step { prune, again, branch, partition };
   Step process();
-  bool take(std::vector<std::uint32_t> choice, ImsetKey key = {});
+  const ImsetKey* take(std::vector<std::uint32_t> choice);
   bool enumerate_region();
   void enumerate_from(std::size_t k);
   void node(int depth);
@@ -210,9 +210,9 @@ Collector::Step Collector::process() {
     // Listed (or, for classes, skipped when its class was met before): the rest of the region
     // is searched around it. With no-goods, a new class's row also removes its other members
     // from every region, this one included.
-    const ImsetKey key = nogoods_ ? imset_key(fam_, choice) : ImsetKey{};
-    if (take(choice, key) && nogoods_) {
-      add_class_nogood(fam_, cols_, key, lp_);
+    const ImsetKey* fresh = take(choice);
+    if (fresh && nogoods_) {
+      add_class_nogood(fam_, cols_, *fresh, lp_);
       ++out_.nogoods;
     }
     return Step::partition;
@@ -290,15 +290,17 @@ bool Collector::enumerate_region() {
 }
 
 // Lists a DAG within the threshold: always for DAGs, for classes when its class is new.
-// key: the DAG's imset key, or empty to compute it here.
-bool Collector::take(std::vector<std::uint32_t> choice, ImsetKey key) {
+// Returns the new class's imset key (classes only; null otherwise).
+const ImsetKey* Collector::take(std::vector<std::uint32_t> choice) {
+  const ImsetKey* fresh = nullptr;
   if (classes_) {
     ++out_.dags_reached;
-    if (key.empty()) key = imset_key(fam_, choice);
-    if (!seen_.insert(std::move(key)).second) return false;
+    const auto [it, inserted] = seen_.insert(imset_key(fam_, choice));
+    if (!inserted) return nullptr;
+    fresh = &*it;  // elements of an unordered_set stay put
   }
   dags_.push_back(std::move(choice));
-  return true;
+  return fresh;
 }
 
 void Collector::enumerate_from(std::size_t k) {

@@ -80,10 +80,7 @@ class DpLister {
     st_.covered_cuts += e.covered_cuts;
     st_.complete = e.complete;
     st_.truncated = e.truncated;
-    const std::size_t listed = e.dags.size();
-    keep_optimum(e.dags, dp_->best_choice(), options_.max_solutions);
-    // A listing cut short may hold the optimum's class by another member.
-    if (classes && (e.dags.size() != listed || e.truncated)) keep_one_per_class(fam_, e.dags);
+    keep_optimum(fam_, e.dags, dp_->best_choice(), options_.max_solutions, classes);
     return std::move(e.dags);
   }
 

@@ -5,11 +5,10 @@
 #include <algorithm>
 #include <bit>
 #include <numeric>
-#include <set>
 #include <string>
 
 #include "bnsl/error.hpp"
-#include "pool/cpdag.hpp"
+#include "exact/imset.hpp"
 
 namespace bnsl::exact {
 
@@ -154,26 +153,16 @@ std::vector<PoolDag> to_pool(const FamilyTable& fam,
   return out;
 }
 
-void keep_optimum(std::vector<std::vector<std::uint32_t>>& dags,
-                  const std::vector<std::uint32_t>& best, std::size_t max_solutions) {
+void keep_optimum(const FamilyTable& fam, std::vector<std::vector<std::uint32_t>>& dags,
+                  const std::vector<std::uint32_t>& best, std::size_t max_solutions, bool classes) {
   if (std::find(dags.begin(), dags.end(), best) != dags.end()) return;
   if (!dags.empty() && dags.size() >= max_solutions) dags.pop_back();
-  dags.push_back(best);
-}
-
-void keep_one_per_class(const FamilyTable& fam, std::vector<std::vector<std::uint32_t>>& dags) {
-  EssentialGraphBuilder builder;
-  std::set<std::vector<std::uint32_t>> seen;
-  std::vector<std::uint32_t> code;
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < dags.size(); ++i) {
-    builder.build(fam.parents(dags[i]));
-    builder.encode(code);
-    if (!seen.insert(code).second) continue;
-    if (kept != i) dags[kept] = std::move(dags[i]);
-    ++kept;
+  if (classes) {
+    const ImsetKey key = imset_key(fam, best);
+    for (const auto& d : dags)
+      if (imset_key(fam, d) == key) return;
   }
-  dags.resize(kept);
+  dags.push_back(best);
 }
 
 }  // namespace bnsl::exact

@@ -69,13 +69,10 @@ inline bool listing_should_stop(const StopToken& stop, std::size_t dags, int n,
 }
 
 // Makes sure the optimum `best` is in `dags`: appended, or in place of the last DAG when the
-// list already holds max_solutions (it was truncated), so it never holds more.
-void keep_optimum(std::vector<std::vector<std::uint32_t>>& dags,
-                  const std::vector<std::uint32_t>& best, std::size_t max_solutions);
-
-// Keeps the first DAG of each Markov equivalence class, in order (the class listings, where
-// the optimum may have been added beside another member of its class).
-void keep_one_per_class(const FamilyTable& fam, std::vector<std::vector<std::uint32_t>>& dags);
+// list already holds max_solutions (it was truncated), so it never holds more. With `classes`
+// (a list of one DAG per class) a member of its class already listed stands for it.
+void keep_optimum(const FamilyTable& fam, std::vector<std::vector<std::uint32_t>>& dags,
+                  const std::vector<std::uint32_t>& best, std::size_t max_solutions, bool classes);
 
 // Sorts DAGs best first (ties: by family indices, so the order is deterministic) and turns
 // them into pool entries.

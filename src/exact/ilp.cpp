@@ -522,9 +522,7 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
   pool_.cycle_cuts += r.cycle_cuts;
   stats_.complete = r.complete;
   stats_.truncated = found.size() >= options_.max_solutions && !r.complete;
-  keep_optimum(found, dags.front(), options_.max_solutions);
-  // The optimum, added above when the collection met its class by another member, leaves.
-  if (options_.classes) keep_one_per_class(fam_, found);
+  keep_optimum(fam_, found, dags.front(), options_.max_solutions, options_.classes);
   dags = std::move(found);
 }
 

@@ -10,8 +10,8 @@
 // Rule 4 (BIC) is tried on every split of the candidate C into an immediate subset S and the
 // member Y = C - S, all of whose records are at hand: before counting with H(X|S) (it cuts C
 // when N H(X|S) < (r_Y - 1) pen(S) - eps, which rule 3 on S already does for binary Y), after
-// with H(Y|S) = H(C) - H(S) too. A cut C is recorded as not extendable, so no superset of it
-// is generated, as the rule requires.
+// with H(Y|S) = H(C) - H(S) too. A cut C is left out of the level (before counting) or kept
+// there as not extendable (after), so no superset of it is generated, as the rule requires.
 // Kept entries go to the cache as soon as they are scored; only two levels live in memory
 // (their size counts towards the memory cap, VarTask::max_bytes: a level that outgrows it
 // stops the variable as a deadline does).
@@ -122,9 +122,8 @@ class SequentialExplorer {
       ++stats_.pruned_rule6;
       return true;
     }
-    if (task_.prune && rules_.bic && entropy_cut(nullptr)) {
+    if (task_.prune && rules_.bic && entropy_cut(nullptr)) {  // left out, as rule 2's cuts
       ++stats_.pruned_rule4;
-      record_cut(q, next);
       return true;
     }
     if (!built) {
@@ -168,12 +167,6 @@ class SequentialExplorer {
       if (prune::entropy_rule(-s.ll, n_h_y, r_y, pen, task_.eps)) return true;
     }
     return false;
-  }
-
-  // A candidate cut with its supersets before counting (rule 4): recorded as not extendable.
-  void record_cut(double q, Level& next) {
-    next.sets.insert(cand_);
-    next.recs.push_back({-INFINITY, q, 0.0, 0.0, 0, false});
   }
 
   bool over_memory(const Level& level, const Level& next) {
