@@ -56,11 +56,11 @@ constexpr std::uint64_t kBranchOnly = 0;
 
 bnsl::PoolReport solve(const ScoreCache& cache, ExactMethod method, double eps,
                        bnsl::ExactStats* stats = nullptr,
-                       std::uint64_t enumerate_steps = kDefaultSteps) {
+                       std::uint64_t enumerate_steps = kDefaultSteps, int threads = 1) {
   bnsl::ExactOptions o;
   o.method = method;
   o.epsilon = bnsl::Epsilon::epsilon(eps);
-  o.threads = 1;
+  o.threads = threads;
   o.collect_enumerate_steps = enumerate_steps;
   return bnsl::solve_exact(cache, o, bnsl::StopToken(), stats);
 }
@@ -139,13 +139,25 @@ std::set<std::vector<Mask>> check_listed(const bnsl::PoolReport& r, const ScoreC
 }
 
 // Returns the number of DAGs within eps.
+// The ILP's collection: its default, branching only, and an enumeration budget so small that
+// some regions are enumerated and others given up and branched on; the last two also with 3
+// threads, which hand regions to each other (collect.cpp).
+struct Collection {
+  std::uint64_t steps = kDefaultSteps;
+  int threads = 1;
+};
+std::vector<Collection> collect_variants(ExactMethod m) {
+  if (m != ExactMethod::ilp) return {Collection{}};
+  return {{kDefaultSteps, 1}, {kBranchOnly, 1}, {24, 1}, {kBranchOnly, 3}, {24, 3}};
+}
+
 std::size_t check_enumeration(const ScoreCache& cache, ExactMethod method, double eps,
-                              const std::string& ctx, std::uint64_t steps = kDefaultSteps) {
+                              const std::string& ctx, Collection c = {}) {
   INFO(ctx << " method " << bnsl::to_string(method) << " eps " << eps << " enumerate steps "
-           << steps);
+           << c.steps << " threads " << c.threads);
   double opt = 0;
   const auto truth = brute_force_within(cache, eps, &opt);
-  bnsl::PoolReport r = solve(cache, method, eps, nullptr, steps);
+  bnsl::PoolReport r = solve(cache, method, eps, nullptr, c.steps, c.threads);
   CHECK(r.optimal);
   CHECK(r.complete);
   REQUIRE(!r.dags.empty());
@@ -159,13 +171,6 @@ std::size_t check_enumeration(const ScoreCache& cache, ExactMethod method, doubl
 }
 
 const double kEpsilons[] = {0.0, 0.5, 2.0, std::log(20.0), 8.0};
-
-// The ILP's collection: its default, branching only, and an enumeration budget so small that
-// some regions are enumerated and others given up and branched on.
-std::vector<std::uint64_t> collect_variants(ExactMethod m) {
-  if (m != ExactMethod::ilp) return {kDefaultSteps};
-  return {kDefaultSteps, kBranchOnly, 24};
-}
 
 }  // namespace
 
@@ -218,8 +223,8 @@ TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[e
         const ScoreCache full = oracle_cache(oracle::full_table(d, p, -1));
         for (double eps : kEpsilons)
           for (ExactMethod m : methods())
-            for (std::uint64_t steps : collect_variants(m)) {
-              const std::size_t k = check_enumeration(full, m, eps, ctx + " full", steps);
+            for (const Collection c : collect_variants(m)) {
+              const std::size_t k = check_enumeration(full, m, eps, ctx + " full", c);
               listed += k;
               max_listed = std::max(max_listed, k);
             }
@@ -227,8 +232,8 @@ TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[e
       for (double eps : kEpsilons) {
         const ScoreCache pruned = explore_cache(d, p, eps);
         for (ExactMethod m : methods())
-          for (std::uint64_t steps : collect_variants(m))
-            listed += check_enumeration(pruned, m, eps, ctx + " pruned", steps);
+          for (const Collection c : collect_variants(m))
+            listed += check_enumeration(pruned, m, eps, ctx + " pruned", c);
       }
     }
   }
@@ -309,20 +314,26 @@ TEST_CASE("exact ilp: wine, every DAG within ln 3 equals the dp enumeration",
   const bnsl::Dataset d = read_wine();
   const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(3.0));
   bnsl::PoolReport dp = solve(cache, ExactMethod::dp, std::log(3.0));
-  bnsl::ExactStats st, st_branch;
+  bnsl::ExactStats st, st_branch, st_team;
   bnsl::PoolReport ilp = solve(cache, ExactMethod::ilp, std::log(3.0), &st);
   bnsl::PoolReport branch = solve(cache, ExactMethod::ilp, std::log(3.0), &st_branch, kBranchOnly);
+  bnsl::PoolReport team = solve(cache, ExactMethod::ilp, std::log(3.0), &st_team, kBranchOnly, 3);
   CHECK(dp.complete);
   CHECK(ilp.complete);
   CHECK(branch.complete);
+  CHECK(team.complete);
   const auto a = check_listed(dp, cache);
   const auto b = check_listed(ilp, cache);
   CHECK(a.size() == 308);
   CHECK(a == b);
   CHECK(check_listed(branch, cache) == a);
+  CHECK(check_listed(team, cache) == a);
   CHECK(st.collect_enumerations > 0);  // both collection paths ran
   CHECK(st_branch.collect_enumerations == 0);
   CHECK(st_branch.ilp_nodes > st.ilp_nodes);
+  CHECK(st.collect_workers == 1);
+  CHECK(st_team.collect_workers == 3);
+  CHECK(st_team.collect_handed > 0);  // the workers shared the search
   bnsl::summarize(dp);
   bnsl::summarize(ilp);
   CHECK(dp.mec_count == ilp.mec_count);

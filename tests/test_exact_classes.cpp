@@ -59,13 +59,13 @@ std::map<ClassKey, std::size_t> classes_within(const oracle::Families& fam, doub
 // class); nogoods: ExactOptions::class_nogoods.
 std::size_t check_classes(const oracle::Families& fam, ExactMethod method, double eps, bool full,
                           std::uint64_t enumerate_steps = std::uint64_t{1} << 18,
-                          bool nogoods = false) {
+                          bool nogoods = false, int threads = 1) {
   const auto truth = classes_within(fam, eps);
   bnsl::ExactOptions o;
   o.method = method;
   o.epsilon = bnsl::Epsilon::epsilon(eps);
   o.classes = true;
-  o.threads = 1;
+  o.threads = threads;
   o.collect_enumerate_steps = enumerate_steps;
   o.class_nogoods = nogoods;
   bnsl::ExactStats st;
@@ -129,6 +129,9 @@ TEST_CASE("exact --classes: each class within epsilon once, as brute force group
             check_classes(full, m, eps, true, 0, nogoods);
             check_classes(thin(full, 0.35, rng), m, eps, false, 0, nogoods);
           }
+          INFO("the ILP's LP search alone on 3 threads");
+          check_classes(full, m, eps, true, 0, false, 3);
+          check_classes(thin(full, 0.35, rng), m, eps, false, 0, false, 3);
         }
     }
   }

@@ -143,6 +143,8 @@ struct ExactStats {
   std::uint64_t collect_nogoods = 0;       // ilp, classes: class no-good rows (one per class
                                            // the LP search listed; imset.hpp)
   std::uint64_t collect_dags = 0;          // ilp, classes: DAGs the collection reached
+  int collect_workers = 0;                 // ilp: threads of the collection (collect.cpp)
+  std::uint64_t collect_handed = 0;        // ilp: regions handed from one worker to another
   double start_score = -std::numeric_limits<double>::infinity();  // ilp: first incumbent
   double seconds_start = 0;                                       // ilp: the search for it
   double root_bound = std::numeric_limits<double>::infinity();    // ilp: root LP's bound

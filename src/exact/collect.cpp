@@ -22,6 +22,12 @@
 // A fractional point with every arc integral cannot occur (each variable's families have
 // distinct parent sets); the family nearest to one is the fallback all the same.
 //
+// Threads: each worker searches on its own copy of the LP (its cuts stay there: every row is
+// valid everywhere). The root region is the first worker's; a worker about to search a child
+// of a node (a side of a branch, a part of a partition) hands it to the shared queue instead
+// when another worker waits for work and the child is not the node's last, as the column
+// bounds that describe it. The search ends when every worker waits and nothing is queued.
+//
 // Guarantee: every DAG scoring >= threshold is listed exactly once, because a region is only
 // discarded when its LP bound proves it holds no DAG within the threshold (cluster rows are
 // valid for every DAG) or when its enumeration listed it (every acyclic choice of its usable
@@ -48,13 +54,21 @@
 #include <OsiSolverInterface.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
-#include <unordered_set>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <utility>
+
+#include <omp.h>
 
 #include "exact/imset.hpp"
 #include "parallel/slowdown.hpp"
+#include "parallel/threads.hpp"
 
 namespace bnsl::exact {
 
@@ -114,32 +128,140 @@ constexpr int kCutRoundsPerNode = 25;
 constexpr double kMinViolation = 1e-4;
 constexpr std::size_t kCutsPerRound = 32;
 
+// Column bounds that differ from [0, 1]: a region of the search, handed between workers.
+struct Bound {
+  int col;
+  double lo, up;
+};
+using Task = std::vector<Bound>;
+
+// What the workers share: the regions handed out and not yet taken, the count listed, the
+// halt, and (classes) the class representatives.
+class Shared {
+ public:
+  Shared(int threads, std::size_t max_solutions, bool classes)
+      : threads_(threads), max_(max_solutions), classes_(classes) {
+    queue_.emplace_back();  // the root region
+  }
+
+  // The next region to search; false when there is none left (the tree is exhausted: every
+  // worker waits and nothing is queued) or the collection halted.
+  bool pop(Task& task) {
+    std::unique_lock lock(mutex_);
+    ++idle_;
+    update_hungry();
+    for (;;) {
+      if (halted_.load() || over_) break;
+      if (!queue_.empty()) {
+        task = std::move(queue_.front());
+        queue_.pop_front();
+        --idle_;
+        update_hungry();
+        return true;
+      }
+      if (idle_ == threads_) {
+        over_ = true;
+        ready_.notify_all();
+        break;
+      }
+      ready_.wait(lock);
+    }
+    return false;
+  }
+  void push(Task task) {
+    {
+      std::lock_guard lock(mutex_);
+      queue_.push_back(std::move(task));
+      update_hungry();
+    }
+    ready_.notify_one();
+  }
+  // Some worker waits for a region that nobody has handed out yet.
+  bool hungry() const { return hungry_.load(std::memory_order_relaxed) > 0; }
+  void set_workers(int threads) { threads_ = threads; }  // before the first pop
+  int workers() const { return threads_; }
+
+  void halt() {
+    {
+      std::lock_guard lock(mutex_);
+      halted_.store(true);
+    }
+    ready_.notify_all();
+  }
+  bool halted() const { return halted_.load(std::memory_order_relaxed); }
+  bool exhausted() const { return over_ && !halted_.load(); }
+
+  std::size_t listed() const { return listed_.load(std::memory_order_relaxed); }
+  bool full() const { return listed() >= max_; }
+  void count_dag() { listed_.fetch_add(1, std::memory_order_relaxed); }
+
+  // Classes: a member of a class within the threshold was met. The class's representative is
+  // the member met with the smallest family indices, so a complete list is the same whatever
+  // the threads and the order they met the members in. Returns the key when the class is new.
+  const ImsetKey* meet_class(ImsetKey key, std::vector<std::uint32_t>& choice) {
+    std::lock_guard lock(seen_mutex_);
+    const auto [it, inserted] = seen_.try_emplace(std::move(key));
+    if (inserted) {
+      it->second = std::move(choice);
+      listed_.store(seen_.size(), std::memory_order_relaxed);
+      return &it->first;  // map nodes stay put
+    }
+    if (choice < it->second) it->second = std::move(choice);
+    return nullptr;
+  }
+  void take_classes(std::vector<std::vector<std::uint32_t>>& out) {
+    for (auto& entry : seen_) out.push_back(std::move(entry.second));
+  }
+  bool classes() const { return classes_; }
+
+ private:
+  void update_hungry() {
+    hungry_.store(idle_ - static_cast<int>(queue_.size()), std::memory_order_relaxed);
+  }
+
+  int threads_;
+  const std::size_t max_;
+  const bool classes_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<Task> queue_;
+  int idle_ = 0;
+  bool over_ = false;
+  std::atomic<int> hungry_{0};
+  std::atomic<bool> halted_{false};
+  std::atomic<std::size_t> listed_{0};
+  std::mutex seen_mutex_;
+  std::unordered_map<ImsetKey, std::vector<std::uint32_t>, ImsetKeyHash> seen_;
+};
+
+// One thread's search, on its own copy of the LP.
 class Collector {
  public:
   Collector(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
-            double threshold, std::size_t max_solutions, std::uint64_t enumerate_steps,
-            Listing listing, const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags)
+            double threshold, std::uint64_t enumerate_steps, bool nogoods, const StopToken& stop,
+            Shared& shared)
       : fam_(fam),
         cols_(cols),
         lp_(lp),
         threshold_(threshold),
         slack_(threshold_slack(threshold)),
-        max_(max_solutions),
         enumerate_steps_(enumerate_steps),
-        classes_(listing != Listing::dags),
-        nogoods_(listing == Listing::class_nogoods),
+        nogoods_(nogoods),
         stop_(stop),
-        dags_(dags) {}
+        shared_(shared) {}
 
-  CollectResult run() {
-    lp_.setDblParam(OsiDualObjectiveLimit, -threshold_ + slack_);  // dual simplex stops early
-    lp_.messageHandler()->setLogLevel(0);
-    lp_.setHintParam(OsiDoScale, false, OsiHintDo);  // rows are added all the time
-    lp_.initialSolve();
-    node(0);
-    out_.complete = !halted_;
-    return out_;
+  // Searches the regions the shared queue hands out until none is left.
+  void run() {
+    Task task;
+    while (shared_.pop(task)) {
+      for (const Bound& b : task) lp_.setColBounds(b.col, b.lo, b.up);
+      lp_.resolve();
+      node(0);
+      for (const Bound& b : task) lp_.setColBounds(b.col, 0.0, 1.0);
+    }
   }
+  const CollectResult& result() const { return out_; }
+  std::vector<std::vector<std::uint32_t>>& dags() { return dags_; }
 
  private:
   enum class Step { prune, again, branch, partition };
@@ -149,31 +271,29 @@ class Collector {
   void enumerate_from(std::size_t k);
   void node(int depth);
   void partition(int depth);
+  void child(int depth, bool last);
   int branch_column(const double* x) const;
   std::pair<int, int> branch_arc(const double* x);
   void branch_on_arc(int u, int v, int depth);
   bool halt() {
     load_.sample_thread();
-    if (!halted_ &&
-        (dags_.size() >= max_ || listing_should_stop(stop_, dags_.size(), fam_.n, load_.factor())))
-      halted_ = true;
-    return halted_;
+    if (!shared_.halted() &&
+        (shared_.full() || listing_should_stop(stop_, shared_.listed(), fam_.n, load_.factor())))
+      shared_.halt();
+    return shared_.halted();
   }
 
   const FamilyTable& fam_;
   const ColumnLayout& cols_;
   OsiSolverInterface& lp_;
   double threshold_, slack_;
-  std::size_t max_;
   std::uint64_t enumerate_steps_;  // budget of enumerate_region (0: never enumerate)
-  bool classes_;                   // one DAG per class, recognised by its imset key
   bool nogoods_;                   // classes: a no-good row per class listed
-  std::unordered_set<ImsetKey, ImsetKeyHash> seen_;  // classes: those listed
   const StopToken& stop_;
+  Shared& shared_;
   Slowdown load_;  // of this thread's LP work: scales the report's reserve
-  std::vector<std::vector<std::uint32_t>>& dags_;
+  std::vector<std::vector<std::uint32_t>> dags_;  // listed by this worker (DAG listings)
   CollectResult out_;
-  bool halted_ = false;
   std::vector<double> arc_value_;  // scratch of branch_arc, n * n
   // enumerate_region: per variable (in enumeration order) its usable families in this region,
   // the best score of the variables after position k, and the choice being built.
@@ -193,7 +313,7 @@ Collector::Step Collector::process() {
   ++out_.lp_solves;
   if (!lp_.isProvenOptimal()) {
     if (!lp_.isProvenPrimalInfeasible() && !lp_.isDualObjectiveLimitReached())
-      halted_ = true;  // numerical trouble: stop, and say the list may be incomplete
+      shared_.halt();  // numerical trouble: stop, and say the list may be incomplete
     return Step::prune;
   }
   if (-lp_.getObjValue() < threshold_ - slack_) return Step::prune;
@@ -280,8 +400,8 @@ bool Collector::enumerate_region() {
   if (enum_aborted_) return false;
   ++out_.enumerations;
   for (auto& choice : enum_found_) {
-    if (dags_.size() >= max_) {
-      halted_ = true;
+    if (shared_.full()) {
+      shared_.halt();
       break;
     }
     take(std::move(choice));
@@ -292,15 +412,13 @@ bool Collector::enumerate_region() {
 // Lists a DAG within the threshold: always for DAGs, for classes when its class is new.
 // Returns the new class's imset key (classes only; null otherwise).
 const ImsetKey* Collector::take(std::vector<std::uint32_t> choice) {
-  const ImsetKey* fresh = nullptr;
-  if (classes_) {
+  if (shared_.classes()) {
     ++out_.dags_reached;
-    const auto [it, inserted] = seen_.insert(imset_key(fam_, choice));
-    if (!inserted) return nullptr;
-    fresh = &*it;  // elements of an unordered_set stay put
+    return shared_.meet_class(imset_key(fam_, choice), choice);
   }
   dags_.push_back(std::move(choice));
-  return fresh;
+  shared_.count_dag();
+  return nullptr;
 }
 
 void Collector::enumerate_from(std::size_t k) {
@@ -347,13 +465,30 @@ void Collector::partition(int depth) {
   std::vector<int> free;
   for (std::size_t c = 0; c < cols_.columns(); ++c)
     if (x[c] > 0.5 && lp_.getColLower()[c] < 0.5) free.push_back(static_cast<int>(c));
-  for (std::size_t k = 0; k < free.size() && !halted_; ++k) {
+  for (std::size_t k = 0; k < free.size() && !shared_.halted(); ++k) {
     lp_.setColBounds(free[k], 0.0, 0.0);
-    lp_.resolve();
-    node(depth + 1);
+    child(depth, k + 1 == free.size());
     lp_.setColBounds(free[k], 1.0, 1.0);  // later regions keep f_k at 1
   }
   for (int c : free) lp_.setColBounds(c, 0.0, 1.0);
+}
+
+// The region the LP's column bounds now describe, a child of the current node: searched here,
+// or, when another worker waits for work and this is not the node's last child, handed to it
+// (then its bounds are those of the LP now, every column not at [0, 1]).
+void Collector::child(int depth, bool last) {
+  if (!last && shared_.hungry()) {
+    Task task;
+    const double* lo = lp_.getColLower();
+    const double* up = lp_.getColUpper();
+    for (std::size_t c = 0; c < cols_.columns(); ++c)
+      if (lo[c] > 0.5 || up[c] < 0.5) task.push_back({static_cast<int>(c), lo[c], up[c]});
+    shared_.push(std::move(task));
+    ++out_.handed;
+    return;
+  }
+  lp_.resolve();
+  node(depth + 1);
 }
 
 int Collector::branch_column(const double* x) const {
@@ -406,11 +541,10 @@ void Collector::branch_on_arc(int u, int v, int depth) {
     }
     if (!empty) {
       for (const Saved& sv : saved) lp_.setColBounds(sv.col, 0.0, 0.0);
-      lp_.resolve();
-      node(depth + 1);
+      child(depth, !present);
       for (const Saved& sv : saved) lp_.setColBounds(sv.col, sv.lo, sv.up);
     }
-    if (halted_) return;
+    if (shared_.halted()) return;
   }
 }
 
@@ -446,10 +580,9 @@ void Collector::node(int depth) {
     for (const double fix : {1.0, 0.0}) {
       const double lo = lp_.getColLower()[j], up = lp_.getColUpper()[j];
       lp_.setColBounds(j, fix, fix);
-      lp_.resolve();
-      node(depth + 1);
+      child(depth, fix == 0.0);
       lp_.setColBounds(j, lo, up);
-      if (halted_) return;
+      if (shared_.halted()) return;
     }
     return;
   }
@@ -459,10 +592,76 @@ void Collector::node(int depth) {
 
 CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
-                             std::uint64_t enumerate_steps, Listing listing, const StopToken& stop,
-                             std::vector<std::vector<std::uint32_t>>& dags) {
-  return Collector(fam, cols, lp, threshold, max_solutions, enumerate_steps, listing, stop, dags)
-      .run();
+                             std::uint64_t enumerate_steps, Listing listing, int threads,
+                             const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags) {
+  lp.setDblParam(OsiDualObjectiveLimit, -threshold + threshold_slack(threshold));
+  lp.messageHandler()->setLogLevel(0);
+  lp.setHintParam(OsiDoScale, false, OsiHintDo);  // rows are added all the time
+  // By default (0x80000000) OsiClp's resolve() builds Clp's work areas and the matrix's row
+  // copy anew at every call: 55% of the collection's time on uci/lung-cancer (perf, BIC BF
+  // 20), where the LP is small and re-solves take a few pivots. 1: keep the work areas
+  // between solves; 2048: go straight to the dual simplex (no "crunch" of the model into a
+  // smaller copy). Not 8 (reuse the factorization when no rows were added): with it, the
+  // brute-force class test lost DAGs. bench/README, "The collector's LP re-solves".
+  if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(&lp)) clp->setSpecialOptions(1 | 2048);
+  lp.initialSolve();
+  // With no-goods a class's row is in one worker's LP only: the others would list its
+  // members again, so that cross-check runs on one thread.
+  const bool nogoods = listing == Listing::class_nogoods;
+  const int workers = nogoods ? 1 : std::max(1, resolve_threads(threads));
+  Shared shared(workers, max_solutions, listing != Listing::dags);
+  std::vector<std::unique_ptr<OsiSolverInterface>> copies;  // the other workers' LPs
+  std::vector<std::unique_ptr<Collector>> team;
+  for (int w = 0; w < workers; ++w) {
+    if (w > 0) copies.emplace_back(lp.clone());
+    team.push_back(std::make_unique<Collector>(fam, cols, w == 0 ? lp : *copies.back(), threshold,
+                                               enumerate_steps, nogoods, stop, shared));
+  }
+  FirstError error;
+#pragma omp parallel num_threads(workers)
+  {
+    // Fewer threads than asked when nested in another parallel region: the team's size is
+    // what the queue waits for.
+#pragma omp single
+    shared.set_workers(omp_get_num_threads());
+    error.run([&] {
+      try {
+        team[static_cast<std::size_t>(omp_get_thread_num())]->run();
+      } catch (...) {
+        shared.halt();  // the others would wait for this worker's regions
+        throw;
+      }
+    });
+  }
+  error.rethrow();
+
+  CollectResult out;
+  std::vector<std::vector<std::uint32_t>> found;
+  for (auto& worker : team) {
+    const CollectResult& r = worker->result();
+    out.nodes += r.nodes;
+    out.lp_solves += r.lp_solves;
+    out.cluster_cuts += r.cluster_cuts;
+    out.cycle_cuts += r.cycle_cuts;
+    out.enumerations += r.enumerations;
+    out.nogoods += r.nogoods;
+    out.dags_reached += r.dags_reached;
+    out.handed += r.handed;
+    for (auto& choice : worker->dags()) found.push_back(std::move(choice));
+  }
+  if (shared.classes()) shared.take_classes(found);
+  out.complete = shared.exhausted();
+  out.workers = shared.workers();
+  // Workers that listed at the same time may pass max_solutions together: the best are kept.
+  if (found.size() > max_solutions) {
+    std::sort(found.begin(), found.end(), [&](const auto& a, const auto& b) {
+      const double sa = fam.score(a), sb = fam.score(b);
+      return sa != sb ? sa > sb : a < b;
+    });
+    found.resize(max_solutions);
+  }
+  for (auto& choice : found) dags.push_back(std::move(choice));
+  return out;
 }
 
 }  // namespace bnsl::exact

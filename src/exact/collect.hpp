@@ -20,6 +20,8 @@ struct CollectResult {
   std::uint64_t enumerations = 0;  // regions listed by enumeration (few usable families)
   std::uint64_t nogoods = 0;       // classes: class no-good rows added (imset.hpp)
   std::uint64_t dags_reached = 0;  // classes: DAGs within the threshold met (several per class)
+  std::uint64_t handed = 0;        // regions handed from one worker to another
+  int workers = 0;                 // threads that searched
 };
 
 // lp: the relaxation over the family columns of `cols` (convexity rows, any valid cluster
@@ -29,13 +31,16 @@ struct CollectResult {
 // enumeration (ExactOptions::collect_enumerate_steps; 0: none).
 // Listing::classes: instead one DAG per Markov equivalence class with a member scoring >=
 // threshold, each class once (members met later are recognised by their imset key,
-// imset.hpp), max_solutions counting classes; class_nogoods: the same, and each class listed
-// adds its no-good row to lp, so its other members are not met again.
+// imset.hpp), max_solutions counting classes, the member with the smallest family indices met
+// standing for its class; class_nogoods: the same, and each class listed adds its no-good row
+// to lp, so its other members are not met again. threads: workers searching disjoint regions
+// on copies of lp (resolve_threads; one with class_nogoods); the list is the same set, in
+// another order.
 enum class Listing { dags, classes, class_nogoods };
 CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
-                             std::uint64_t enumerate_steps, Listing listing, const StopToken& stop,
-                             std::vector<std::vector<std::uint32_t>>& dags);
+                             std::uint64_t enumerate_steps, Listing listing, int threads,
+                             const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags);
 
 // Screening before a collection: lp is the relaxation (rows valid for every DAG, including
 // the score row sum s x >= threshold), minimising -score. Solves it and returns, per column,

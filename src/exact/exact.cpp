@@ -251,7 +251,8 @@ void ExactStats::print(std::ostream& out) const {
       << ", " << root_rounds << " rounds, " << root_lp_columns << " families priced in, "
       << root_families << " left to CBC (" << seconds_root << " s)\n"
       << "  collection      " << collect_families << " families usable within epsilon, "
-      << collect_enumerations << " regions enumerated";
+      << collect_enumerations << " regions enumerated, " << collect_workers << " threads, "
+      << collect_handed << " regions handed between them";
     if (classes)
       s << ", " << collect_dags << " DAGs reached, " << collect_nogoods << " class no-goods";
     s << "\n";
@@ -289,6 +290,8 @@ std::string ExactStats::to_json() const {
                       {"collect_enumerations", collect_enumerations},
                       {"collect_nogoods", collect_nogoods},
                       {"collect_dags", collect_dags},
+                      {"collect_workers", collect_workers},
+                      {"collect_handed", collect_handed},
                       {"seconds_start", seconds_start},
                       {"root_families", root_families},
                       {"root_lp_columns", root_lp_columns},

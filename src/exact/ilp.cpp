@@ -509,14 +509,16 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
   OsiClpSolverInterface lp;
   load_collector_lp(sub, rows, threshold, lp);
   std::vector<std::vector<std::uint32_t>> found;  // the optimum is found again, in its turn
-  const CollectResult r =
-      collect_within(sub, sub_cols, lp, threshold, options_.max_solutions,
-                     options_.collect_enumerate_steps, listing(options_), stop_, found);
+  const CollectResult r = collect_within(sub, sub_cols, lp, threshold, options_.max_solutions,
+                                         options_.collect_enumerate_steps, listing(options_),
+                                         options_.threads, stop_, found);
   for (auto& choice : found)
     for (int v = 0; v < fam_.n; ++v) choice[v] = original[v][choice[v]];
   stats_.ilp_nodes += r.nodes;
   stats_.collect_enumerations = r.enumerations;
   stats_.collect_nogoods = r.nogoods;
+  stats_.collect_workers = r.workers;
+  stats_.collect_handed = r.handed;
   stats_.collect_dags = r.dags_reached;
   pool_.lp_cuts += r.cluster_cuts;
   pool_.cycle_cuts += r.cycle_cuts;
