@@ -6,7 +6,7 @@ data sets (an independent proof of OPT and an independent list of the DAGs withi
 the published optimum where the eBNSL reference table has one, and how much of the exact set
 of DAGs within epsilon the heuristic `bnsl learn --time L` pool recovers.
 
-usage: bench/exact_grid.py [--sets "iris wine"] [--max-vars 40] [--settings "bic:3 bic:20"]
+usage: bench/exact_grid.py [--sets "iris wine"] [--max-vars 60] [--settings "bic:3 bic:20"]
                            [--deadline 600] [--learn-time 10] [--dp-max-vars 20]
                            [--methods "ilp dp"] [--bnsl BINARY] [--data ROOT] [--out DIR] [--resume]
        bench/exact_grid.py --merge "DIR1 DIR2 ..." --out DIR   # one table from several runs
@@ -109,7 +109,7 @@ def run(argv, prefix, budget, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", help="data set names (default: every uci/*.csv within --max-vars)")
-    ap.add_argument("--max-vars", type=int, default=40)
+    ap.add_argument("--max-vars", type=int, default=60)
     ap.add_argument("--settings", default="bic:3 bic:20 bic:150 bdeu:20")
     ap.add_argument("--deadline", type=float, default=600)
     ap.add_argument("--learn-time", type=float, default=10)
