@@ -602,7 +602,8 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
   // 20), where the LP is small and re-solves take a few pivots. 1: keep the work areas
   // between solves; 2048: go straight to the dual simplex (no "crunch" of the model into a
   // smaller copy). Not 8 (reuse the factorization when no rows were added): with it, the
-  // brute-force class test lost DAGs. bench/README, "The collector's LP re-solves".
+  // brute-force class test lost DAGs. bench/README, "Exact mode's collection: Clp's re-solves
+  // and threads".
   if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(&lp)) clp->setSpecialOptions(1 | 2048);
   lp.initialSolve();
   // With no-goods a class's row is in one worker's LP only: the others would list its
