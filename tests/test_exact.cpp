@@ -138,7 +138,6 @@ std::set<std::vector<Mask>> check_listed(const bnsl::PoolReport& r, const ScoreC
   return out;
 }
 
-// Returns the number of DAGs within eps.
 // The ILP's collection: its default, branching only, and an enumeration budget so small that
 // some regions are enumerated and others given up and branched on; the last two also with 3
 // threads, which hand regions to each other (collect.cpp).
@@ -151,6 +150,7 @@ std::vector<Collection> collect_variants(ExactMethod m) {
   return {{kDefaultSteps, 1}, {kBranchOnly, 1}, {24, 1}, {kBranchOnly, 3}, {24, 3}};
 }
 
+// Returns the number of DAGs within eps.
 std::size_t check_enumeration(const ScoreCache& cache, ExactMethod method, double eps,
                               const std::string& ctx, Collection c = {}) {
   INFO(ctx << " method " << bnsl::to_string(method) << " eps " << eps << " enumerate steps "
