@@ -39,7 +39,8 @@
 // Classes (Listing::classes): the same search, but a DAG is listed only when its Markov
 // equivalence class (its characteristic imset's 2- and 3-set components, imset.hpp) has not
 // been met; the other members met are skipped, so each class with a member within the
-// threshold is listed once, by the first member met, and memory holds one DAG per class. With
+// threshold is listed once, by the member met with the smallest family indices (whatever the
+// order the workers met them in), and memory holds one DAG per class. With
 // Listing::class_nogoods, listing a class also adds its imset no-good row, valid for every DAG
 // outside the class, so the LP search no longer meets its members (the enumeration of a region
 // still does, and skips them). The no-good rows are dense and weak: in the LP they turn
