@@ -654,13 +654,19 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
   if (shared.classes()) shared.take_classes(found);
   out.complete = shared.exhausted();
   out.workers = shared.workers();
-  // Workers that listed at the same time may pass max_solutions together: the best are kept.
+  // Workers that listed at the same time may pass max_solutions together, by at most one DAG
+  // (class) each but the last: the worst are dropped, each scored once.
   if (found.size() > max_solutions) {
-    std::sort(found.begin(), found.end(), [&](const auto& a, const auto& b) {
-      const double sa = fam.score(a), sb = fam.score(b);
-      return sa != sb ? sa > sb : a < b;
-    });
-    found.resize(max_solutions);
+    std::vector<double> score(found.size());
+    for (std::size_t i = 0; i < found.size(); ++i) score[i] = fam.score(found[i]);
+    while (found.size() > max_solutions) {
+      const std::size_t worst =
+          static_cast<std::size_t>(std::min_element(score.begin(), score.end()) - score.begin());
+      std::swap(found[worst], found.back());
+      std::swap(score[worst], score.back());
+      found.pop_back();
+      score.pop_back();
+    }
   }
   for (auto& choice : found) dags.push_back(std::move(choice));
   return out;
