@@ -22,7 +22,10 @@ list is complete; total wall seconds and peak RSS of the ILP process (cache buil
 included); the DP's OPT, DAGs and total seconds when n <= --dp-max-vars (each run prunes its
 own cache), and whether the two complete lists are the same DAGs; `ref` the optimum in
 uci/scores/reference_optimal_scores_costs.csv (GOBNILP column; computed by its authors from
-their own score files, so a sanity reference); `learn` the best score of `bnsl learn --time L`
+their own score files, so a sanity reference); `explore s` the exhaustive exploration's seconds
+and `list s` the seconds from its end to the complete list (exact's clock, as the proof's);
+`check` whether `bnsl check` passes on every pool the row wrote (it re-scores every DAG from the
+data and re-checks epsilon, order, classes and edge probabilities); `learn` the best score of `bnsl learn --time L`
 and `recovered` the fraction of the complete list (the ILP's, else the DP's) that its pool
 holds; `search only` the same for `learn --exact-max-vars 0` (learn is exact up to 22
 variables; this measures its ordering search alone). Writes DIR/exact_grid.csv and .md
@@ -90,7 +93,25 @@ def exact_stats(prefix):
     st["optimal"] = st["optimal"] and st["vars_cut"] == 0
     st["complete"] = st["complete"] and st["vars_cut"] == 0
     st["classes"] = suite.pool_header(prefix + ".pool.json")["class_count"]
+    st["explore_s"] = ex.get("seconds")
     return st
+
+
+def check(csv_path, prefix, args):
+    """Whether `bnsl check` passes on PREFIX.pool.json (None when the run wrote no pool),
+    remembered in PREFIX.check.json for --resume."""
+    memo, pool = prefix + ".check.json", prefix + ".pool.json"
+    if args.resume and os.path.exists(memo):
+        with open(memo) as f:
+            return json.load(f)["ok"]
+    if not os.path.exists(pool):
+        return None
+    with open(prefix + ".check.stderr", "w") as err:
+        code = subprocess.run([args.bnsl, "check", csv_path, pool, "--no-header"],
+                              stdout=subprocess.DEVNULL, stderr=err).returncode
+    with open(memo, "w") as f:
+        json.dump({"ok": code == 0, "exit": code}, f)
+    return code == 0
 
 
 def run(argv, prefix, budget, args):
@@ -154,7 +175,8 @@ def main():
                 row.update(ilp_best=st["best_score"], optimal=st["optimal"], bound=st["bound"],
                            t_opt=round(st["seconds_opt"], 3), complete=st["complete"],
                            dags=st["solutions"], classes=st["classes"],
-                           vars_cut=st["vars_cut"])
+                           vars_cut=st["vars_cut"], explore_s=st["explore_s"],
+                           list_s=round(st["seconds"], 3) if st["complete"] else None)
             if (name, score) in refs:
                 row["ref"] = refs[(name, score)]
             complete_pool = base + ".pool.json" if row.get("complete") else None
@@ -178,6 +200,7 @@ def main():
                             complete_pool = dp + ".pool.json"
                             row["classes"] = st["classes"]
             row["opt"] = (row.get("ilp_best") if row.get("optimal") else row.get("dp_opt"))
+            pools = [base, base + "-dpe"]
             if complete_pool:
                 # learn as a user runs it (exact up to 22 variables), and its ordering search
                 # alone (--exact-max-vars 0), the heuristic this column is meant to measure
@@ -185,10 +208,16 @@ def main():
                     lp = base + "-learn" + key.replace("_", "-")
                     run([args.bnsl, "learn", csv_path, "-o", lp, "--time", str(args.learn_time)]
                         + extra + common, lp, args.learn_time, args)
+                    pools.append(lp)
                     if os.path.exists(lp + ".pool.json"):
                         row["learn_best" + key] = suite.pool_header(lp + ".pool.json")["best_score"]
                         row["recovered" + key] = compare_pools(complete_pool,
                                                                lp + ".pool.json")[0]
+            checked = {p: check(csv_path, p, args) for p in pools}
+            checked = {p: ok for p, ok in checked.items() if ok is not None}
+            if checked:
+                failed = [os.path.basename(p) for p, ok in checked.items() if not ok]
+                row["check"] = "ok" if not failed else "FAIL " + " ".join(failed)
             rows.append(row)
             write(rows, args.out)
     with open(os.path.join(args.out, "exact_grid.md")) as f:
@@ -215,10 +244,10 @@ def merge(dirs, out):
     return 0
 
 
-COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound", "t_opt",
-           "dags", "complete", "wall_s", "peak_rss_mib", "exit", "dp_opt", "dp_dags",
+COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound", "explore_s",
+           "t_opt", "list_s", "dags", "complete", "wall_s", "peak_rss_mib", "exit", "dp_opt", "dp_dags",
            "dp_complete", "dp_wall_s", "dp_peak_mib", "same_set", "classes", "ref", "learn_best",
-           "recovered", "vars_cut", "learn_best_search", "recovered_search"]
+           "recovered", "vars_cut", "learn_best_search", "recovered_search", "check"]
 
 
 def write(rows, out):
@@ -238,11 +267,11 @@ def write(rows, out):
     def count(n, complete):
         return "" if n is None else f"{n:,}" + ("" if complete else " (partial)")
 
-    lines = ["| data | n | score | BF | OPT | ILP proof s | ILP DAGs | ILP total s | peak MiB "
-             "| DP | DP DAGs | DP total s | DP peak MiB | same set | classes | ref | learn − OPT "
-             "| recovered | search only: − OPT | recovered |",
-             "|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---|---:|---:"
-             "|---:|---:|"]
+    lines = ["| data | n | score | BF | OPT | explore s | ILP proof s | list s | ILP DAGs "
+             "| ILP total s | peak MiB | DP | DP DAGs | DP total s | DP peak MiB | same set "
+             "| classes | check | ref | learn − OPT | recovered | search only: − OPT | recovered |",
+             "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---"
+             "|---|---:|---:|---:|---:|"]
     for r in rows:
         learn, opt, heur = r.get("learn_best"), r.get("opt"), r.get("learn_best_search")
         if r.get("vars_cut"):
@@ -260,7 +289,10 @@ def write(rows, out):
         opt_text = (num(opt) if opt is not None else
                     "≥ " + num(r["ilp_best"]) if r.get("ilp_best") is not None else "")
         lines.append("| " + " | ".join([
-            r["data"], str(r["vars"]), r["score"], f"{r['bf']:g}", opt_text, proof,
+            r["data"], str(r["vars"]), r["score"], f"{r['bf']:g}", opt_text,
+            num(r.get("explore_s"), 1), proof,
+            num(r.get("list_s"), 1) if r.get("list_s") is not None
+            else "partial" if r.get("optimal") else "",
             count(r.get("dags"), r.get("complete")), num(r.get("wall_s"), 1),
             num(r.get("peak_rss_mib"), 0),
             agree(r.get("ilp_best"), r.get("dp_opt")) if "wall_s" in r
@@ -268,17 +300,20 @@ def write(rows, out):
                   else "cut" if r.get("vars_cut") else ""),
             count(r.get("dp_dags"), r.get("dp_complete")), num(r.get("dp_wall_s"), 1),
             num(r.get("dp_peak_mib"), 0), same,
-            f"{r['classes']:,}" if "classes" in r else "",
+            f"{r['classes']:,}" if "classes" in r else "", r.get("check", ""),
             agree(opt if opt is not None else r.get("ilp_best"), r.get("ref")),
             num(learn - opt) if learn is not None and opt is not None else "",
             f"{100 * r['recovered']:.1f}%" if "recovered" in r else "",
             num(heur - opt) if heur is not None and opt is not None else "",
             f"{100 * r['recovered_search']:.1f}%" if "recovered_search" in r else ""]) + " |")
     lines += ["", "OPT: proven by the ILP or the DP (`≥ x`: not proven, x is the best DAG's "
-              "score). ILP proof s: seconds to prove OPT (cache "
+              "score). explore s: the ILP run's exhaustive exploration (building its cache). "
+              "ILP proof s: seconds to prove OPT (cache "
               "building excluded), or the gap between bound and best at the deadline, or how many "
               "variables the exploration left unfinished at the deadline (then nothing is "
-              "proven: the cache may lack families). DP and "
+              "proven: the cache may lack families). list s: seconds from the cache to the "
+              "complete list (exact's clock; `partial`: OPT proven, list cut). check: `bnsl "
+              "check` on every pool of the row (ILP, DP, learn). DP and "
               "ref: `=` when equal to the ILP's best (ref: OPT, else the best found) within 1e-6 "
               "relative, else the other value "
               "(DP: `proof` when the ILP did not run). "
