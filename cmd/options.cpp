@@ -278,7 +278,9 @@ void add_exact_options(CLI::App& app, ExactOptions& o) {
       ->check(CLI::IsMember(names_of(kExactMethodNames)))
       ->default_str(to_string(o.method));
   app.add_option("--max-solutions", o.max_solutions,
-                 "Stop listing networks after this many (the pool is then incomplete)")
+                 "List at most this many networks: when more lie within epsilon, the pool holds "
+                 "the best this many (incomplete; the search goes on until it has them, or "
+                 "--time), and the summary gives the score above which it lists every one")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
       ->capture_default_str();
   CLI::Option* dags = app.add_option_function<std::size_t>(

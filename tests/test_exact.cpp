@@ -268,24 +268,95 @@ TEST_CASE("exact dp: limits are reported as input errors", "[exact][dp]") {
   CHECK_THROWS_AS(bnsl::solve_exact(empty_var, o, bnsl::StopToken()), bnsl::InputError);
 }
 
-TEST_CASE("exact: --max-solutions truncates, says so, and keeps the optimum", "[exact][dp]") {
+// Past --max-solutions the list keeps the best: the max_solutions best DAGs within epsilon
+// (ties with the last broken any way), and stats.listed_above, the last listed score, with
+// every DAG above it listed. Brute force over every DAG of a full table gives the truth.
+TEST_CASE("exact: past --max-solutions the best DAGs are listed, every one above listed_above",
+          "[exact][enum]") {
+  std::size_t cases = 0, truncated = 0, tied = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const int n = 3 + static_cast<int>(seed % 2);  // 3, 4
+    std::vector<int> arities(static_cast<std::size_t>(n), 2);
+    arities[0] = 3;
+    const bnsl::Dataset d = oracle::random_dataset(40 + 30 * (seed % 3), arities, seed, 0.3);
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
+      const oracle::Families fam = oracle::full_table(d, p, -1);
+      const ScoreCache cache = oracle_cache(fam);
+      const std::vector<oracle::Scored> all = oracle::all_dags(fam);
+      const double opt = all.front().score;
+      const auto tied_with = [](double a, double b) {
+        return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
+      };
+      for (const double eps : {2.0, 8.0}) {
+        std::size_t within = 0;
+        while (within < all.size() &&
+               all[within].score >= opt - eps - 1e-9 * std::max(1.0, std::fabs(opt)))
+          ++within;
+        for (const std::size_t max : {1, 3, 10, 40}) {
+          if (max >= within) continue;             // the complete lists are tested above
+          const double last = all[max - 1].score;  // the max-th best score
+          tied += tied_with(all[max].score, last);
+          for (const ExactMethod m : methods())
+            for (const Collection c : collect_variants(m)) {
+              INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " eps " << eps << " max "
+                           << max << " " << bnsl::to_string(m) << " steps " << c.steps
+                           << " threads " << c.threads);
+              bnsl::ExactOptions o;
+              o.method = m;
+              o.epsilon = bnsl::Epsilon::epsilon(eps);
+              o.threads = c.threads;
+              o.collect_enumerate_steps = c.steps;
+              o.max_solutions = max;
+              bnsl::ExactStats st;
+              const bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
+              CHECK(r.optimal);
+              CHECK(!r.complete);
+              CHECK(st.truncated);
+              REQUIRE(r.dags.size() == max);
+              CHECK(r.dags[0].score == Approx(opt).epsilon(1e-12));
+              const auto listed = check_listed(r, cache);
+              // The best max: every listed DAG scores at least the max-th best score (or ties
+              // with it), every DAG above it is listed.
+              CHECK((r.dags.back().score >= last || tied_with(r.dags.back().score, last)));
+              for (std::size_t k = 0; k < within; ++k)
+                if (all[k].score > last && !tied_with(all[k].score, last))
+                  CHECK(listed.count(all[k].dag) == 1);
+              CHECK(st.listed_above == Approx(last).epsilon(1e-12));
+              ++cases;
+              truncated += st.truncated;
+            }
+        }
+      }
+    }
+  }
+  CHECK(cases > 40);
+  CHECK(truncated == cases);
+  CHECK(tied > 0);  // ties at the cut occur (equivalent DAGs share their score)
+}
+
+TEST_CASE("exact: past --max-solutions on wine, the best DAGs of the complete list", "[exact]") {
   const bnsl::Dataset d = read_wine();
   const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
-  for (const ExactMethod method : {ExactMethod::dp, ExactMethod::ilp}) {
-    if (method == ExactMethod::ilp && !bnsl::ilp_available()) continue;
-    for (const std::size_t max : {std::size_t{1}, std::size_t{10}}) {
+  const bnsl::PoolReport full = solve(cache, ExactMethod::dp, std::log(20.0));
+  REQUIRE(full.complete);
+  REQUIRE(full.dags.size() > 1000);  // 3,449
+  for (const ExactMethod method : methods())
+    for (const std::size_t max : {std::size_t{1}, std::size_t{10}, std::size_t{500}}) {
+      INFO(bnsl::to_string(method) << " max " << max);
       bnsl::ExactOptions o;
       o.method = method;
       o.max_solutions = max;
+      o.threads = 2;
       bnsl::ExactStats st;
       const bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
       CHECK(r.optimal);
       CHECK(!r.complete);
       CHECK(st.truncated);
-      CHECK(r.dags.size() <= max);
-      CHECK(r.dags[0].score == Approx(kWineOpt).margin(1e-6));
+      REQUIRE(r.dags.size() == max);
+      for (std::size_t k = 0; k < max; ++k)
+        CHECK(r.dags[k].score == Approx(full.dags[k].score).epsilon(1e-12));
+      CHECK(st.listed_above == Approx(full.dags[max - 1].score).epsilon(1e-12));
     }
-  }
 }
 
 TEST_CASE("exact ilp: wine OPT proven from an explored cache and from wine.BIC.3",

@@ -139,6 +139,72 @@ TEST_CASE("exact --classes: each class within epsilon once, as brute force group
   CHECK(classes > 2000);                             // wide epsilons list many classes
 }
 
+// Past --max-solutions (counting classes), the best classes: as many as allowed, none scoring
+// below the max-th best class, every class above it listed, and ExactStats::listed_above the
+// max-th best class's score.
+TEST_CASE("exact --classes: past --max-solutions the best classes are listed", "[exact][classes]") {
+  std::size_t cases = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const int n = 3 + static_cast<int>(seed % 2);  // 3, 4
+    std::vector<int> arities(static_cast<std::size_t>(n), 2);
+    arities[1] = 3;
+    const bnsl::Dataset d = oracle::random_dataset(40 + 25 * (seed % 3), arities, seed, 0.3);
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
+      const oracle::Families fam = oracle::full_table(d, p, -1);
+      const auto all = oracle::all_dags(fam);         // best first
+      std::vector<std::pair<ClassKey, double>> best;  // classes best first, each once
+      std::set<ClassKey> met;
+      for (const auto& g : all)
+        if (met.insert(oracle::class_key(g.dag)).second)
+          best.emplace_back(oracle::class_key(g.dag), g.score);
+      const double opt = all.front().score, eps = 8.0;
+      std::size_t within = 0;
+      while (within < best.size() &&
+             best[within].second >= opt - eps - 1e-9 * std::max(1.0, std::fabs(opt)))
+        ++within;
+      for (const std::size_t max : {1, 4, 12}) {
+        if (max >= within) continue;
+        const double last = best[max - 1].second;
+        const auto tied = [&](double s) {
+          return std::fabs(s - last) <= 1e-9 * std::max({1.0, std::fabs(s), std::fabs(last)});
+        };
+        for (ExactMethod m : methods())
+          for (const int threads : {1, 3}) {
+            if (m == ExactMethod::dp && threads > 1) continue;
+            INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " max " << max << " "
+                         << bnsl::to_string(m) << " threads " << threads);
+            bnsl::ExactOptions o;
+            o.method = m;
+            o.epsilon = bnsl::Epsilon::epsilon(eps);
+            o.classes = true;
+            o.threads = threads;
+            o.max_solutions = max;
+            bnsl::ExactStats st;
+            const bnsl::PoolReport r =
+                bnsl::solve_exact(oracle_cache(fam), o, bnsl::StopToken(), &st);
+            CHECK(r.optimal);
+            CHECK(!r.complete);
+            CHECK(st.truncated);
+            REQUIRE(r.classes.size() == max);
+            std::set<ClassKey> listed;
+            for (const auto& c : r.classes) {
+              Dag g;
+              for (const auto& q : c.dag) g.push_back(oracle::to_mask(q));
+              CHECK(listed.insert(oracle::class_key(g)).second);
+              CHECK((c.score >= last || tied(c.score)));
+            }
+            for (std::size_t k = 0; k < within; ++k)
+              if (best[k].second > last && !tied(best[k].second))
+                CHECK(listed.count(best[k].first) == 1);
+            CHECK(st.listed_above == Approx(last).epsilon(1e-12));
+            ++cases;
+          }
+      }
+    }
+  }
+  CHECK(cases > 20);
+}
+
 TEST_CASE("exact --classes: 5 variables, the DP visits fewer DAGs than the classes hold",
           "[exact][classes]") {
   const bnsl::Dataset d = oracle::random_dataset(80, {2, 2, 3, 2, 2}, 7, 0.3);

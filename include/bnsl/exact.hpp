@@ -100,9 +100,11 @@ struct ExactOptions {
   // of the default listing, slower where the search meets many classes (bench/README,
   // "Exact mode's classes by the ILP").
   bool class_nogoods = false;
-  std::size_t max_solutions = 1000000;  // stop listing after this many DAGs (then incomplete)
-  int threads = 0;                      // worker threads (0: all cores)
-  bool progress = false;                // progress lines on stderr
+  // More DAGs (classes) within epsilon than this: the list keeps the best max_solutions (then
+  // incomplete; see ExactStats::listed_above).
+  std::size_t max_solutions = 1000000;
+  int threads = 0;                                  // worker threads (0: all cores)
+  bool progress = false;                            // progress lines on stderr
   std::size_t dp_max_bytes = std::size_t{6} << 30;  // dp refuses to allocate more than this
   // ilp: families the collection's enumeration of a region may try before it branches on the
   // region instead (src/exact/collect.cpp); 0: always branch (tests use it to exercise both).
@@ -119,12 +121,15 @@ struct ExactStats {
   double epsilon = 0;                                      // the epsilon used (resolved with |OPT|)
   bool optimal = false;                                    // opt == bound, proven
   bool complete = false;                                   // every DAG within epsilon of OPT listed
-  bool truncated = false;                                  // max_solutions reached
-  std::uint64_t solutions = 0;                             // DAGs listed
-  bool classes = false;                                    // ... one per class (classes)
-  std::size_t k_best = 0;                                  // k-best: K asked (0: off) ...
-  bool k_best_classes = false;                             // ... of classes, not DAGs
-  std::size_t k_best_rounds = 0;                           // k-best: listings, epsilon widening
+  bool truncated = false;  // more than max_solutions within epsilon: the best are listed
+  // truncated, and the search finished: every DAG (class) scoring above this is listed, so the
+  // list is complete within OPT - listed_above, ties with it aside (-inf otherwise)
+  double listed_above = -std::numeric_limits<double>::infinity();
+  std::uint64_t solutions = 0;       // DAGs listed
+  bool classes = false;              // ... one per class (classes)
+  std::size_t k_best = 0;            // k-best: K asked (0: off) ...
+  bool k_best_classes = false;       // ... of classes, not DAGs
+  std::size_t k_best_rounds = 0;     // k-best: listings, epsilon widening
   std::size_t k_best_units = 0;      // k-best: DAGs or classes listed (K plus ties, or fewer)
   bool k_best_short = false;         // k-best: fewer than K within max_epsilon
   std::uint64_t dp_bytes = 0;        // dp: memory of the tables

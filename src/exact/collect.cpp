@@ -33,8 +33,16 @@
 // valid for every DAG) or when its enumeration listed it (every acyclic choice of its usable
 // families within the threshold; the others cannot reach it, by the same bound), and
 // branching and partitioning split a region into disjoint parts whose union is the region
-// minus the listed DAG. The search ends when the tree is exhausted
-// (complete), on stop, or at max_solutions.
+// minus the listed DAG. The search ends when the tree is exhausted (complete) or on stop.
+//
+// More than max_solutions within the threshold: the list keeps the best max_solutions. Once
+// it holds that many, a DAG met is listed only if it beats the worst listed, which then
+// leaves the list, and the worst listed score (the bar) replaces the threshold in every
+// worker's bounds: a region whose LP bound is below the bar holds nothing better than the
+// list. Every DAG scoring above the final bar was listed and never left, so a search that
+// exhausts its tree ends with the complete list of the DAGs scoring above the bar (ties with
+// it broken by the order they were met), not complete within the threshold. With classes the
+// same holds for classes.
 //
 // Classes (Listing::classes): the same search, but a DAG is listed only when its Markov
 // equivalence class (its characteristic imset's 2- and 3-set components, imset.hpp) has not
@@ -60,8 +68,11 @@
 #include <cmath>
 #include <condition_variable>
 #include <deque>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
+#include <queue>
 #include <unordered_map>
 #include <utility>
 
@@ -136,8 +147,8 @@ struct Bound {
 };
 using Task = std::vector<Bound>;
 
-// What the workers share: the regions handed out and not yet taken, the count listed, the
-// halt, and (classes) the class representatives.
+// What the workers share: the regions handed out and not yet taken, the scores listed and the
+// bar, the halt, and (classes) the class representatives.
 class Shared {
  public:
   Shared(int threads, std::size_t max_solutions, bool classes)
@@ -193,25 +204,56 @@ class Shared {
   bool exhausted() const { return over_ && !halted_.load(); }
 
   std::size_t listed() const { return listed_.load(std::memory_order_relaxed); }
-  bool full() const { return listed() >= max_; }
-  void count_dag() { listed_.fetch_add(1, std::memory_order_relaxed); }
+
+  // A DAG (class) scoring `score` within the threshold was met: whether the list takes it.
+  // Below max_solutions it does; then only when it beats the worst listed score, which leaves
+  // the list. From the first DAG past max_solutions, the bar is the worst listed score (see
+  // the file's comment). Not before: pruning by it would hide that there are more.
+  bool admit(double score) {
+    std::lock_guard lock(best_mutex_);
+    if (worst_.size() < max_) {
+      worst_.push(score);
+      listed_.store(worst_.size(), std::memory_order_relaxed);
+      return true;
+    }
+    dropped_.store(true, std::memory_order_relaxed);
+    if (max_ == 0) return false;
+    const bool taken = score > worst_.top();
+    if (taken) {
+      worst_.pop();
+      worst_.push(score);
+    }
+    bar_.store(worst_.top(), std::memory_order_relaxed);
+    return taken;
+  }
+  // The worst listed score once more than max_solutions were met (-inf before): DAGs scoring
+  // below it are not listed.
+  double bar() const { return bar_.load(std::memory_order_relaxed); }
+  // Some DAG (class) within the threshold was left out of the list or dropped from it.
+  bool dropped() const { return dropped_.load(std::memory_order_relaxed); }
 
   // Classes: a member of a class within the threshold was met. The class's representative is
   // the member met with the smallest family indices, so a complete list is the same whatever
-  // the threads and the order they met the members in. Returns the key when the class is new.
-  const ImsetKey* meet_class(ImsetKey key, std::vector<std::uint32_t>& choice) {
+  // the threads and the order they met the members in. Returns the key when the class is new
+  // and the list takes it (admit).
+  const ImsetKey* meet_class(ImsetKey key, std::vector<std::uint32_t>& choice, double score) {
     std::lock_guard lock(seen_mutex_);
     const auto [it, inserted] = seen_.try_emplace(std::move(key));
     if (inserted) {
-      it->second = std::move(choice);
-      listed_.store(seen_.size(), std::memory_order_relaxed);
+      if (!admit(score)) {
+        seen_.erase(it);
+        return nullptr;
+      }
+      it->second = {std::move(choice), score};
+      // Classes that left the list stay known until they are twice as many as it holds.
+      if (seen_.size() >= 2 * max_ && bar() > -kInfinity) forget_below_bar();
       return &it->first;  // map nodes stay put
     }
-    if (choice < it->second) it->second = std::move(choice);
+    if (choice < it->second.choice) it->second.choice = std::move(choice);
     return nullptr;
   }
   void take_classes(std::vector<std::vector<std::uint32_t>>& out) {
-    for (auto& entry : seen_) out.push_back(std::move(entry.second));
+    for (auto& entry : seen_) out.push_back(std::move(entry.second.choice));
   }
   bool classes() const { return classes_; }
 
@@ -219,6 +261,17 @@ class Shared {
   void update_hungry() {
     hungry_.store(idle_ - static_cast<int>(queue_.size()), std::memory_order_relaxed);
   }
+  // A class below the bar met again is refused by admit(), as any DAG below it.
+  void forget_below_bar() {
+    const double bar = this->bar();
+    for (auto it = seen_.begin(); it != seen_.end();)
+      it = it->second.score < bar ? seen_.erase(it) : std::next(it);
+  }
+  static constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  struct Representative {
+    std::vector<std::uint32_t> choice;
+    double score = 0;
+  };
 
   int threads_;
   const std::size_t max_;
@@ -231,8 +284,12 @@ class Shared {
   std::atomic<int> hungry_{0};
   std::atomic<bool> halted_{false};
   std::atomic<std::size_t> listed_{0};
+  std::mutex best_mutex_;
+  std::priority_queue<double, std::vector<double>, std::greater<>> worst_;  // listed scores
+  std::atomic<double> bar_{-kInfinity};
+  std::atomic<bool> dropped_{false};
   std::mutex seen_mutex_;
-  std::unordered_map<ImsetKey, std::vector<std::uint32_t>, ImsetKeyHash> seen_;
+  std::unordered_map<ImsetKey, Representative, ImsetKeyHash> seen_;
 };
 
 // One thread's search, on its own copy of the LP.
@@ -244,7 +301,7 @@ class Collector {
       : fam_(fam),
         cols_(cols),
         lp_(lp),
-        threshold_(threshold),
+        cut_(threshold),
         slack_(threshold_slack(threshold)),
         enumerate_steps_(enumerate_steps),
         nogoods_(nogoods),
@@ -262,12 +319,17 @@ class Collector {
     }
   }
   const CollectResult& result() const { return out_; }
-  std::vector<std::vector<std::uint32_t>>& dags() { return dags_; }
+  // The DAGs this worker listed that are still in the list (scoring at least the bar).
+  std::vector<std::vector<std::uint32_t>>& dags() {
+    forget_below(shared_.bar());
+    return dags_;
+  }
 
  private:
   enum class Step { prune, again, branch, partition };
   Step process();
-  const ImsetKey* take(std::vector<std::uint32_t> choice);
+  const ImsetKey* take(std::vector<std::uint32_t> choice, double score);
+  void forget_below(double bar);
   bool enumerate_region();
   void enumerate_from(std::size_t k);
   void node(int depth);
@@ -276,24 +338,31 @@ class Collector {
   int branch_column(const double* x) const;
   std::pair<int, int> branch_arc(const double* x);
   void branch_on_arc(int u, int v, int depth);
+  // Also raises this worker's cut to the shared bar.
   bool halt() {
     load_.sample_thread();
-    if (!shared_.halted() &&
-        (shared_.full() || listing_should_stop(stop_, shared_.listed(), fam_.n, load_.factor())))
+    if (!shared_.halted() && listing_should_stop(stop_, shared_.listed(), fam_.n, load_.factor()))
       shared_.halt();
+    if (const double bar = shared_.bar(); bar > cut_) {
+      cut_ = bar;
+      lp_.setDblParam(OsiDualObjectiveLimit, -cut_ + slack_);
+    }
     return shared_.halted();
   }
 
   const FamilyTable& fam_;
   const ColumnLayout& cols_;
   OsiSolverInterface& lp_;
-  double threshold_, slack_;
+  double cut_;  // list DAGs scoring at least this: the threshold, or the bar when last read
+  double slack_;
   std::uint64_t enumerate_steps_;  // budget of enumerate_region (0: never enumerate)
   bool nogoods_;                   // classes: a no-good row per class listed
   const StopToken& stop_;
   Shared& shared_;
   Slowdown load_;  // of this thread's LP work: scales the report's reserve
-  std::vector<std::vector<std::uint32_t>> dags_;  // listed by this worker (DAG listings)
+  std::vector<std::vector<std::uint32_t>> dags_;  // listed by this worker (DAG listings) ...
+  std::vector<double> dag_scores_;                // ... and their scores
+  std::size_t next_forget_ = 1024;  // dags_'s size at which to drop those below the bar
   CollectResult out_;
   std::vector<double> arc_value_;  // scratch of branch_arc, n * n
   // enumerate_region: per variable (in enumeration order) its usable families in this region,
@@ -317,7 +386,7 @@ Collector::Step Collector::process() {
       shared_.halt();  // numerical trouble: stop, and say the list may be incomplete
     return Step::prune;
   }
-  if (-lp_.getObjValue() < threshold_ - slack_) return Step::prune;
+  if (-lp_.getObjValue() < cut_ - slack_) return Step::prune;
   if (enumerate_region()) return Step::prune;  // listed: nothing left here
   const double* x = lp_.getColSolution();
   const auto choice = integral_choice(fam_, cols_, x);
@@ -327,11 +396,12 @@ Collector::Step Collector::process() {
       ++out_.cycle_cuts;
       return Step::again;
     }
-    if (fam_.score(choice) < threshold_) return Step::prune;  // the LP optimum: all worse
-    // Listed (or, for classes, skipped when its class was met before): the rest of the region
-    // is searched around it. With no-goods, a new class's row also removes its other members
-    // from every region, this one included.
-    const ImsetKey* fresh = take(choice);
+    const double score = fam_.score(choice);
+    if (score < cut_) return Step::prune;  // the LP optimum: all worse
+    // Listed (or, for classes, skipped when its class was met before; or left out below the
+    // bar): the rest of the region is searched around it. With no-goods, a new class's row
+    // also removes its other members from every region, this one included.
+    const ImsetKey* fresh = take(choice, score);
     if (fresh && nogoods_) {
       add_class_nogood(fam_, cols_, *fresh, lp_);
       ++out_.nogoods;
@@ -372,7 +442,7 @@ bool Collector::enumerate_region() {
         list.assign(1, static_cast<std::uint32_t>(i));
         break;
       }
-      if (x[c] < 1e-9 && d[c] > 0 && bound - d[c] < threshold_ - slack_) continue;
+      if (x[c] < 1e-9 && d[c] > 0 && bound - d[c] < cut_ - slack_) continue;
       list.push_back(static_cast<std::uint32_t>(i));
     }
     if (list.empty()) {  // no DAG here at all
@@ -401,30 +471,46 @@ bool Collector::enumerate_region() {
   if (enum_aborted_) return false;
   ++out_.enumerations;
   for (auto& choice : enum_found_) {
-    if (shared_.full()) {
-      shared_.halt();
-      break;
-    }
-    take(std::move(choice));
+    const double score = fam_.score(choice);
+    take(std::move(choice), score);
   }
   return true;
 }
 
 // Lists a DAG within the threshold: always for DAGs, for classes when its class is new.
 // Returns the new class's imset key (classes only; null otherwise).
-const ImsetKey* Collector::take(std::vector<std::uint32_t> choice) {
+const ImsetKey* Collector::take(std::vector<std::uint32_t> choice, double score) {
   if (shared_.classes()) {
     ++out_.dags_reached;
-    return shared_.meet_class(imset_key(fam_, choice), choice);
+    return shared_.meet_class(imset_key(fam_, choice), choice, score);
   }
+  if (!shared_.admit(score)) return nullptr;
   dags_.push_back(std::move(choice));
-  shared_.count_dag();
+  dag_scores_.push_back(score);
+  if (dags_.size() >= next_forget_) {  // DAGs that left the list: kept under twice the rest
+    forget_below(shared_.bar());
+    next_forget_ = std::max<std::size_t>(1024, 2 * dags_.size());
+  }
   return nullptr;
+}
+
+void Collector::forget_below(double bar) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < dags_.size(); ++i)
+    if (dag_scores_[i] >= bar) {
+      if (kept != i) {
+        dags_[kept] = std::move(dags_[i]);
+        dag_scores_[kept] = dag_scores_[i];
+      }
+      ++kept;
+    }
+  dags_.resize(kept);
+  dag_scores_.resize(kept);
 }
 
 void Collector::enumerate_from(std::size_t k) {
   if (k == enum_order_.size()) {
-    if (fam_.score(enum_choice_) >= threshold_) enum_found_.push_back(enum_choice_);
+    if (fam_.score(enum_choice_) >= cut_) enum_found_.push_back(enum_choice_);
     return;
   }
   const int v = enum_order_[k];
@@ -444,7 +530,7 @@ void Collector::enumerate_from(std::size_t k) {
       return;
     }
     const double s = fam_.scores[v][i];
-    if (enum_partial_ + s + enum_suffix_[k + 1] < threshold_ - slack_) continue;
+    if (enum_partial_ + s + enum_suffix_[k + 1] < cut_ - slack_) continue;
     const Mask parents = fam_.masks[v][i];
     if (parents & desc) continue;
     enum_choice_[v] = i;
@@ -595,6 +681,11 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
                              std::uint64_t enumerate_steps, Listing listing, int threads,
                              const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags) {
+  if (max_solutions == 0) {  // nothing may be listed
+    CollectResult none;
+    none.truncated = true;
+    return none;
+  }
   lp.setDblParam(OsiDualObjectiveLimit, -threshold + threshold_slack(threshold));
   lp.messageHandler()->setLogLevel(0);
   lp.setHintParam(OsiDoScale, false, OsiHintDo);  // rows are added all the time
@@ -652,10 +743,12 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
     for (auto& choice : worker->dags()) found.push_back(std::move(choice));
   }
   if (shared.classes()) shared.take_classes(found);
-  out.complete = shared.exhausted();
+  out.complete = shared.exhausted() && !shared.dropped();
+  out.truncated = shared.dropped();
+  if (out.truncated && shared.exhausted()) out.listed_above = shared.bar();
   out.workers = shared.workers();
-  // Workers that listed at the same time may pass max_solutions together, by at most one DAG
-  // (class) each but the last: the worst are dropped, each scored once.
+  // Ties with the bar (and classes that left the list and are still known) may pass
+  // max_solutions: the worst are dropped, each scored once.
   if (found.size() > max_solutions) {
     std::vector<double> score(found.size());
     for (std::size_t i = 0; i < found.size(); ++i) score[i] = fam.score(found[i]);

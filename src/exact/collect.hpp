@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "bnsl/stop.hpp"
@@ -13,7 +14,10 @@ class OsiSolverInterface;
 namespace bnsl::exact {
 
 struct CollectResult {
-  bool complete = false;    // the search tree was exhausted
+  bool complete = false;   // the search tree was exhausted and the list holds every DAG found
+  bool truncated = false;  // more than max_solutions within the threshold: the best are listed
+  // truncated and exhausted: every DAG scoring above this is listed (-inf otherwise)
+  double listed_above = -std::numeric_limits<double>::infinity();
   std::uint64_t nodes = 0;  // branch-and-bound nodes
   std::uint64_t lp_solves = 0;
   std::uint64_t cluster_cuts = 0, cycle_cuts = 0;
@@ -27,8 +31,8 @@ struct CollectResult {
 // lp: the relaxation over the family columns of `cols` (convexity rows, any valid cluster
 // rows), minimising -score, best screened by usable_families first; it is modified (bounds
 // restored, cluster rows added). Appends to `dags` every DAG with score >= threshold, each
-// once, stopping at max_solutions in all. enumerate_steps: the budget of a region's direct
-// enumeration (ExactOptions::collect_enumerate_steps; 0: none).
+// once; past max_solutions, the max_solutions best of them (collect.cpp). enumerate_steps: the
+// budget of a region's direct enumeration (ExactOptions::collect_enumerate_steps; 0: none).
 // Listing::classes: instead one DAG per Markov equivalence class with a member scoring >=
 // threshold, each class once (members met later are recognised by their imset key,
 // imset.hpp), max_solutions counting classes, the member with the smallest family indices met

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "bnsl/stop.hpp"
@@ -56,8 +57,10 @@ class SubsetDp {
 
 struct Enumeration {
   std::vector<std::vector<std::uint32_t>> dags;  // family index per variable
-  bool complete = false;           // the search finished without a stop or the solution limit
-  bool truncated = false;          // max_solutions reached
+  bool complete = false;   // the search finished, and every DAG within the threshold is listed
+  bool truncated = false;  // more than max_solutions within the threshold: the best are listed
+  // truncated and finished: every DAG (class) scoring above this is listed (-inf otherwise)
+  double listed_above = -std::numeric_limits<double>::infinity();
   std::uint64_t nodes = 0;         // partial networks visited
   std::uint64_t leaves = 0;        // classes: DAGs reached (one or more per class)
   std::uint64_t covered_cuts = 0;  // classes: families cut by the covered-arc rule

@@ -46,10 +46,20 @@
 // the class. Where the rule applies: the children of x are removed before x, so when x's
 // family Q is chosen, every child y < x with Pa(y) = Q + {x} is known, and the branch is cut
 // there (a hash of each variable's family masks finds the reversed families).
+//
+// More than max_solutions within the threshold: the list keeps the best max_solutions (of
+// classes: by their first member met). Once it holds that many, a DAG is listed only if it
+// beats the worst listed, which leaves the list, and the threshold rises to the worst listed
+// score, so the bound cuts more. Every DAG scoring above the final threshold is then listed
+// and never left it, so a search that finishes lists exactly the DAGs (classes) above it,
+// ties with it broken by the order they were met.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <queue>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -90,15 +100,31 @@ class SinkEnumerator {
 
   Enumeration run() {
     const std::uint32_t all = (std::uint64_t{1} << fam_.n) - 1;
-    if (dp_.best(all) >= threshold_) visit(all, 0, 0.0);
-    out_.complete = !halted_;
+    if (max_solutions_ == 0) out_.truncated = true;
+    if (dp_.best(all) >= threshold_ && max_solutions_ > 0) visit(all, 0, 0.0);
+    out_.complete = !halted_ && !out_.truncated;
+    if (out_.truncated && !halted_ && !worst_.empty()) out_.listed_above = worst_.top();
+    forget_below(threshold_);
+    if (out_.dags.size() > max_solutions_) {  // ties with the last threshold: the first met stay
+      std::vector<std::size_t> order(out_.dags.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t a, std::size_t b) { return scores_[a] > scores_[b]; });
+      order.resize(max_solutions_);
+      std::sort(order.begin(), order.end());
+      for (std::size_t k = 0; k < order.size(); ++k)
+        if (order[k] != k) out_.dags[k] = std::move(out_.dags[order[k]]);
+      out_.dags.resize(max_solutions_);
+    }
     return std::move(out_);
   }
 
  private:
   void visit(std::uint32_t rest, std::uint32_t must, double acc);
   void try_sink(int v, std::uint32_t set, std::uint32_t must, double acc);
-  void take_leaf();
+  void take_leaf(double score);
+  bool admit(double score);
+  void forget_below(double bar);
   bool reversible_covered(int x, std::size_t i, std::uint32_t children) const;
   double family_score(int v, Mask m) const;  // -inf when (v, m) is not in the cache
   bool halt() {
@@ -123,14 +149,16 @@ class SinkEnumerator {
   std::vector<std::uint32_t> code_;
   std::unordered_set<std::vector<std::uint32_t>, CodeHash> seen_;  // classes listed
   Enumeration out_;
+  std::vector<double> scores_;                                              // of out_.dags
+  std::priority_queue<double, std::vector<double>, std::greater<>> worst_;  // listed scores
+  std::size_t next_forget_ = 1024;  // out_.dags's size at which to drop those below threshold_
   bool halted_ = false;
 };
 
 void SinkEnumerator::visit(std::uint32_t set, std::uint32_t must, double acc) {
   if (halt()) return;
   if (set == 0) {
-    if (fam_.score(choice_) >= threshold_) take_leaf();
-    if (out_.dags.size() >= max_solutions_) out_.truncated = halted_ = true;
+    if (const double score = fam_.score(choice_); score >= threshold_) take_leaf(score);
     return;
   }
   for (std::uint32_t cand = set & ~must; cand != 0 && !halted_; cand &= cand - 1)
@@ -193,15 +221,53 @@ bool SinkEnumerator::reversible_covered(int x, std::size_t i, std::uint32_t chil
   return false;
 }
 
-void SinkEnumerator::take_leaf() {
-  if (!classes_) {
-    out_.dags.push_back(choice_);
-    return;
+// Whether the list takes a DAG (class) of this score: below max_solutions always, then when
+// it beats the worst listed, which leaves the list; from the first DAG past max_solutions the
+// worst listed score is the threshold (see the file's comment; not before: the bound would
+// hide that there are more).
+bool SinkEnumerator::admit(double score) {
+  if (worst_.size() < max_solutions_) {
+    worst_.push(score);
+    return true;
   }
-  ++out_.leaves;
-  builder_.build(fam_.parents(choice_));
-  builder_.encode(code_);
-  if (seen_.insert(code_).second) out_.dags.push_back(choice_);
+  out_.truncated = true;
+  const bool taken = score > worst_.top();
+  if (taken) {
+    worst_.pop();
+    worst_.push(score);
+  }
+  threshold_ = std::max(threshold_, worst_.top());
+  return taken;
+}
+
+void SinkEnumerator::forget_below(double bar) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < out_.dags.size(); ++i)
+    if (scores_[i] >= bar) {
+      if (kept != i) {
+        out_.dags[kept] = std::move(out_.dags[i]);
+        scores_[kept] = scores_[i];
+      }
+      ++kept;
+    }
+  out_.dags.resize(kept);
+  scores_.resize(kept);
+}
+
+void SinkEnumerator::take_leaf(double score) {
+  if (classes_) {
+    ++out_.leaves;
+    builder_.build(fam_.parents(choice_));
+    builder_.encode(code_);
+    if (!seen_.insert(code_).second) return;
+  }
+  if (!admit(score)) return;
+  out_.dags.push_back(choice_);
+  scores_.push_back(score);
+  if (out_.dags.size() >= next_forget_) {  // DAGs that left the list: kept under twice the rest
+    forget_below(threshold_);
+    next_forget_ = std::max<std::size_t>(1024, 2 * out_.dags.size());
+  }
 }
 
 }  // namespace

@@ -80,6 +80,7 @@ class DpLister {
     st_.covered_cuts += e.covered_cuts;
     st_.complete = e.complete;
     st_.truncated = e.truncated;
+    st_.listed_above = e.listed_above;
     keep_optimum(fam_, e.dags, dp_->best_choice(), options_.max_solutions, classes);
     return std::move(e.dags);
   }
@@ -172,6 +173,7 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
       ExactOptions o = options;
       o.epsilon = eps;
       st.optimal = st.complete = st.truncated = false;
+      st.listed_above = -std::numeric_limits<double>::infinity();
       exact::Choices c = exact::solve_ilp(fam, start, o, stop, st);
       st.seconds_opt += st.seconds_start;
       if (st.optimal && !c.empty()) start = c.front();  // the next round's first incumbent
@@ -220,9 +222,13 @@ void ExactStats::print(std::ostream& out) const {
   s << std::setprecision(6) << "  epsilon         " << epsilon << "\n"
     << (classes ? "  classes listed  " : "  DAGs listed     ") << solutions
     << (complete    ? " (complete)"
-        : truncated ? " (truncated by --max-solutions)"
+        : truncated ? " (the best found: more are within epsilon than --max-solutions)"
                     : " (partial)")
     << "\n";
+  if (std::isfinite(listed_above))
+    s << "  listed above    " << std::setprecision(10) << listed_above << std::setprecision(6)
+      << ": every " << (classes ? "class" : "DAG") << " scoring above it is listed (within "
+      << opt - listed_above << " of the best)\n";
   if (k_best > 0) {
     const char* unit = k_best_classes ? "classes" : "DAGs";
     s << "  k best          " << k_best << " " << unit << ": " << k_best_units << " listed";
@@ -301,6 +307,8 @@ std::string ExactStats::to_json() const {
                       {"seconds", seconds}};
   j["best_score"] = std::isfinite(opt) ? nlohmann::json(opt) : nlohmann::json(nullptr);
   j["bound"] = std::isfinite(bound) ? nlohmann::json(bound) : nlohmann::json(nullptr);
+  j["listed_above"] =
+      std::isfinite(listed_above) ? nlohmann::json(listed_above) : nlohmann::json(nullptr);
   j["start_score"] =
       std::isfinite(start_score) ? nlohmann::json(start_score) : nlohmann::json(nullptr);
   j["root_bound"] =

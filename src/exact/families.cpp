@@ -156,11 +156,17 @@ std::vector<PoolDag> to_pool(const FamilyTable& fam,
 void keep_optimum(const FamilyTable& fam, std::vector<std::vector<std::uint32_t>>& dags,
                   const std::vector<std::uint32_t>& best, std::size_t max_solutions, bool classes) {
   if (std::find(dags.begin(), dags.end(), best) != dags.end()) return;
-  if (!dags.empty() && dags.size() >= max_solutions) dags.pop_back();
   if (classes) {
     const ImsetKey key = imset_key(fam, best);
     for (const auto& d : dags)
       if (imset_key(fam, d) == key) return;
+  }
+  if (!dags.empty() && dags.size() >= max_solutions) {  // the worst leaves
+    auto worst = dags.begin();
+    double worst_score = fam.score(*worst);
+    for (auto it = dags.begin(); it != dags.end(); ++it)
+      if (const double s = fam.score(*it); s < worst_score) worst = it, worst_score = s;
+    dags.erase(worst);
   }
   dags.push_back(best);
 }

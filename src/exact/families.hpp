@@ -68,7 +68,7 @@ inline bool listing_should_stop(const StopToken& stop, std::size_t dags, int n,
          (stop.has_deadline() && stop.remaining() < slowdown * report_reserve(dags, n));
 }
 
-// Makes sure the optimum `best` is in `dags`: appended, or in place of the last DAG when the
+// Makes sure the optimum `best` is in `dags`: appended, in place of the worst DAG when the
 // list already holds max_solutions (it was truncated), so it never holds more. With `classes`
 // (a list of one DAG per class) a member of its class already listed stands for it.
 void keep_optimum(const FamilyTable& fam, std::vector<std::vector<std::uint32_t>>& dags,

@@ -523,7 +523,8 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
   pool_.lp_cuts += r.cluster_cuts;
   pool_.cycle_cuts += r.cycle_cuts;
   stats_.complete = r.complete;
-  stats_.truncated = found.size() >= options_.max_solutions && !r.complete;
+  stats_.truncated = r.truncated;
+  stats_.listed_above = r.listed_above;
   keep_optimum(fam_, found, dags.front(), options_.max_solutions, options_.classes);
   dags = std::move(found);
 }

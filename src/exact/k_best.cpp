@@ -10,8 +10,10 @@
 // score any DAG can have), or max_epsilon (the cache is only known to keep the families of
 // networks within it: fewer than K are reported, stats.k_best_short). A listing cut by
 // max_solutions halves the step instead (bisection between the widest epsilon with fewer
-// than K units and the narrowest that overflowed); one stopped by the deadline or a signal
-// ends the rounds with what it holds, incomplete.
+// than K units and the narrowest that overflowed), unless the overflowing listing, which keeps
+// the best max_solutions and lists every DAG above its last bar (ExactStats::listed_above),
+// already holds the K-th unit and its ties above that bar; one stopped by the deadline or a
+// signal ends the rounds with what it holds, incomplete.
 //
 // The same DAG-level listing serves classes: members of a class share their score (BIC and
 // BDeu are score equivalent), and a class is within epsilon with all its members or none, so
@@ -84,8 +86,20 @@ std::vector<PoolDag> list_k_best(const FamilyTable& fam, const KBest& k_best, co
     ++st.k_best_rounds;
     pool = to_pool(fam, list(Epsilon::epsilon(eps)));
     if (!st.optimal || (!st.complete && !st.truncated)) break;  // stopped: what it holds
-    if (st.truncated) {  // too many DAGs within eps to list: narrow
-      hi = eps;
+    if (st.truncated) {  // more DAGs within eps than max_solutions: the best are listed ...
+      if (std::isfinite(st.listed_above)) {  // ... every one above listed_above
+        const KBestCut cut = cut_of(pool);
+        if (cut.units >= k_best.k && clearly_greater(pool[cut.dags - 1].score, st.listed_above)) {
+          // the K-th unit and its ties are above it: the K best are the list's head
+          st.k_best_units = cut.units;
+          st.complete = true;
+          st.truncated = false;
+          pool.resize(cut.dags);
+          st.epsilon = st.opt - pool.back().score;
+          return pool;
+        }
+      }
+      hi = eps;  // else narrow
       eps = lo < 0 ? eps / 2 : (lo + eps) / 2;
       if (hi - std::max(lo, 0.0) < 1e-9 * std::max(1.0, std::fabs(st.opt))) break;
       continue;
