@@ -176,6 +176,7 @@ def main():
                            t_opt=round(st["seconds_opt"], 3), complete=st["complete"],
                            dags=st["solutions"], classes=st["classes"],
                            vars_cut=st["vars_cut"], explore_s=st["explore_s"],
+                           truncated=st.get("truncated"), listed_above=st.get("listed_above"),
                            list_s=round(st["seconds"], 3) if st["complete"] else None)
             if (name, score) in refs:
                 row["ref"] = refs[(name, score)]
@@ -245,7 +246,7 @@ def merge(dirs, out):
 
 
 COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound", "explore_s",
-           "t_opt", "list_s", "dags", "complete", "wall_s", "peak_rss_mib", "exit", "dp_opt", "dp_dags",
+           "t_opt", "list_s", "dags", "truncated", "listed_above", "complete", "wall_s", "peak_rss_mib", "exit", "dp_opt", "dp_dags",
            "dp_complete", "dp_wall_s", "dp_peak_mib", "same_set", "classes", "ref", "learn_best",
            "recovered", "vars_cut", "learn_best_search", "recovered_search", "check"]
 
@@ -264,8 +265,14 @@ def write(rows, out):
             return ""
         return "=" if abs(a - b) <= 1e-6 * max(1.0, abs(a)) else f"{b:,.2f}"
 
-    def count(n, complete):
-        return "" if n is None else f"{n:,}" + ("" if complete else " (partial)")
+    def count(n, complete, truncated=False, above=None):
+        if n is None:
+            return ""
+        if complete:
+            return f"{n:,}"
+        if truncated and above is not None:
+            return f"{n:,} (best: all above OPT − {r['opt'] - above:,.3g})"
+        return f"{n:,} (best found)" if truncated else f"{n:,} (partial)"
 
     lines = ["| data | n | score | BF | OPT | explore s | ILP proof s | list s | ILP DAGs "
              "| ILP total s | peak MiB | DP | DP DAGs | DP total s | DP peak MiB | same set "
@@ -293,7 +300,9 @@ def write(rows, out):
             num(r.get("explore_s"), 1), proof,
             num(r.get("list_s"), 1) if r.get("list_s") is not None
             else "partial" if r.get("optimal") else "",
-            count(r.get("dags"), r.get("complete")), num(r.get("wall_s"), 1),
+            count(r.get("dags"), r.get("complete"), r.get("truncated"),
+                  r.get("listed_above") if r.get("opt") is not None else None),
+            num(r.get("wall_s"), 1),
             num(r.get("peak_rss_mib"), 0),
             agree(r.get("ilp_best"), r.get("dp_opt")) if "wall_s" in r
             else ("proof" if r.get("dp_opt") is not None
@@ -312,7 +321,10 @@ def write(rows, out):
               "building excluded), or the gap between bound and best at the deadline, or how many "
               "variables the exploration left unfinished at the deadline (then nothing is "
               "proven: the cache may lack families). list s: seconds from the cache to the "
-              "complete list (exact's clock; `partial`: OPT proven, list cut). check: `bnsl "
+              "complete list (exact's clock; `partial`: OPT proven, list cut). ILP DAGs: "
+              "`partial` when cut by the deadline; past --max-solutions the list keeps the best: "
+              "`best: all above OPT − x` when its search finished (every DAG within x of OPT is "
+              "listed), `best found` when the deadline cut it. check: `bnsl "
               "check` on every pool of the row (ILP, DP, learn). DP and "
               "ref: `=` when equal to the ILP's best (ref: OPT, else the best found) within 1e-6 "
               "relative, else the other value "
