@@ -176,7 +176,8 @@ def main():
                            t_opt=round(st["seconds_opt"], 3), complete=st["complete"],
                            dags=st["solutions"], classes=st["classes"],
                            vars_cut=st["vars_cut"], explore_s=st["explore_s"],
-                           truncated=st.get("truncated"), listed_above=st.get("listed_above"),
+                           truncated=st.get("truncated"),
+                           listed_above=st.get("listed_above") if not st["vars_cut"] else None,
                            list_s=round(st["seconds"], 3) if st["complete"] else None)
             if (name, score) in refs:
                 row["ref"] = refs[(name, score)]

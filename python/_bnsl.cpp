@@ -263,6 +263,7 @@ PYBIND11_MODULE(_bnsl, m) {
       .def_property_readonly("epsilon", [](const Run& r) { return r.report.epsilon; })
       .def_property_readonly("optimal", [](const Run& r) { return r.report.optimal; })
       .def_property_readonly("complete", [](const Run& r) { return r.report.complete; })
+      .def_property_readonly("listed_above", [](const Run& r) { return r.report.listed_above; })
       .def_property_readonly("classes", [](const Run& r) { return r.report.classes; })
       .def_property_readonly("dags",
                              [](const Run& r) {

@@ -163,10 +163,13 @@ TEST_CASE("report: pool JSON round trip", "[report]") {
   r.dags[1].score = -1234.5678901234568 - 1e-9;
   r.dags[2].score = -1235.000000000001;
   r.optimal = true;
+  r.listed_above = -1235.000000000001;
   r.algorithm = "asobs";
   r.seconds = 1.25;
   bnsl::summarize(r);
   const bnsl::PoolReport back = bnsl::parse_pool_json(bnsl::pool_json_text(r), "p.json");
+  REQUIRE(back.listed_above);
+  CHECK(*back.listed_above == *r.listed_above);  // bit-exact
   CHECK(back.score == "bdeu");
   REQUIRE(back.ess);
   CHECK(*back.ess == 10);

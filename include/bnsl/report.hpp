@@ -69,8 +69,11 @@ struct PoolReport {
   std::vector<std::string> variables;
   std::size_t rows = 0;
   double epsilon = 0;
-  bool optimal = false;            // best score proven optimal
-  bool complete = false;           // every class within epsilon of the optimum is listed
+  bool optimal = false;   // best score proven optimal
+  bool complete = false;  // every class within epsilon of the optimum is listed
+  // Exact mode past --max-solutions, its search finished: every DAG (class) scoring above this
+  // is listed, and none below (the list holds the best within epsilon).
+  std::optional<double> listed_above;
   std::vector<PoolDag> dags;       // DAGs of the classes, sorted best first
   int mec_count = 0;               // filled by summarize: classes.size()
   std::vector<PoolClass> classes;  // best first, by class id (summarize derives them from

@@ -117,6 +117,8 @@ class Result:
         self.epsilon = report.epsilon
         self.optimal = report.optimal
         self.complete = report.complete
+        # past max_solutions (exact): every DAG scoring above this is listed (else None)
+        self.listed_above = report.listed_above
         self.interrupted = report.interrupted
         self.stats = json.loads(report.stats)
         self.best = _graph(report.best, names)

@@ -45,6 +45,21 @@ def test_exact_equals_the_command_line(tmp_path):
         assert row.p == pytest.approx(p[(names.index(row[1]), names.index(row.to))], abs=1e-12)
 
 
+def test_exact_past_max_solutions_keeps_the_best(tmp_path):
+    r = bnsl.exact(WINE, header=False, bayes_factor=20, threads=2, max_solutions=100, quiet=True)
+    pool = cli_pool(tmp_path, "exact", WINE, "--no-header", "--bayes-factor", "20",
+                    "--threads", "2", "--max-solutions", "100")
+    full = bnsl.exact(WINE, header=False, bayes_factor=20, threads=2, quiet=True)
+    assert r.optimal and not r.complete and full.complete
+    assert len(r.dags) == pool["dags_listed"] == 100
+    # the best 100 of the complete list (3,449 DAGs), every DAG above listed_above
+    best = sorted((d.graph["score"] for d in full.dags), reverse=True)
+    assert [d.graph["score"] for d in r.dags] == pytest.approx(best[:100], rel=1e-12)
+    assert r.listed_above == pytest.approx(best[99], rel=1e-12)
+    assert pool["listed_above"] == pytest.approx(r.listed_above, rel=1e-12)
+    assert full.listed_above is None
+
+
 def test_learn_a_dataframe_of_strings_round_trips_names_and_states(tmp_path):
     rng = np.random.default_rng(1)
     smoker = rng.choice(["yes", "no"], 800)

@@ -188,7 +188,7 @@ class Checker {
   }
 
   void check_order(const PoolReport& pool) {
-    std::vector<std::string> order, distinct, within, best;
+    std::vector<std::string> order, distinct, within, best, listed;
     std::set<ParentSets> seen;
     const double top = !pool.dags.empty()      ? pool.dags[0].score
                        : !pool.classes.empty() ? pool.classes[0].score
@@ -203,6 +203,8 @@ class Checker {
       if (!seen.insert(std::move(key)).second) distinct.push_back(at + " repeats an earlier DAG");
       if (above(top - pool.epsilon, d.score))
         within.push_back(at + " is " + std::to_string(top - d.score) + " below the best");
+      if (pool.listed_above && above(*pool.listed_above, d.score))
+        listed.push_back(at + " scores below listed_above");
     }
     for (std::size_t i = 0; i < pool.classes.size(); ++i) {
       const PoolClass& c = pool.classes[i];
@@ -212,7 +214,10 @@ class Checker {
       if (above(top - pool.epsilon, c.score))
         within.push_back(at + " is " + std::to_string(top - c.score) + " below the best");
       if (above(c.score, top)) best.push_back(at + " scores above dags[0]");
+      if (pool.listed_above && above(*pool.listed_above, c.score))
+        listed.push_back(at + " scores below listed_above");
     }
+    if (pool.listed_above && pool.complete) listed.push_back("a complete pool has no listed_above");
     if (auto field = best_score_field(); !pool.dags.empty() && (!field || !same(*field, top)))
       best.push_back("best_score differs from dags[0].score");
     add("sorted", "best first", std::move(order));
@@ -221,6 +226,11 @@ class Checker {
     eps << "epsilon " << pool.epsilon;
     add("epsilon", eps.str(), std::move(within));
     add("best_score", "", std::move(best));
+    if (pool.listed_above) {  // the list's floor: no DAG (class) below it
+      std::ostringstream floor;
+      floor << "listed_above " << *pool.listed_above;
+      add("listed_above", floor.str(), std::move(listed));
+    }
   }
 
   // The file's class list against the recomputed one (sizes by mec_size and CPDAGs from the

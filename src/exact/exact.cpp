@@ -206,6 +206,7 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
   r.k_best_classes = options.k_best.classes;
   r.optimal = st.optimal;
   r.complete = st.optimal && st.complete;
+  if (st.truncated && std::isfinite(st.listed_above)) r.listed_above = st.listed_above;
   r.epsilon = st.epsilon;
   st.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   r.seconds = st.seconds;

@@ -292,6 +292,8 @@ void parse_header(const json& j, const Field& f, PoolReport& r) {
     number(best, f.at("best_score"));
   r.optimal = boolean(member(j, f, "optimal"), f.at("optimal"));
   r.complete = boolean(member(j, f, "complete"), f.at("complete"));
+  if (const json& above = member(j, f, "listed_above", false); !above.is_null())
+    r.listed_above = number(above, f.at("listed_above"));
   if (const json& kb = member(j, f, "k_best", false); !kb.is_null()) {
     if (!kb.is_object()) f.at("k_best").fail("expected an object or null");
     const Field g = f.at("k_best");
@@ -358,6 +360,7 @@ void write_pool_json(std::ostream& os, const PoolReport& r) {
                                      ? r.dags.empty() ? std::string("null") : dump(r.dags[0].score)
                                      : dump(r.classes[0].score));
   out += ", \"optimal\": " + dump(r.optimal) + ", \"complete\": " + dump(r.complete);
+  out += ", \"listed_above\": " + (r.listed_above ? dump(*r.listed_above) : std::string("null"));
   out += ",\n \"k_best\": " + k_best_json(r);
   out += ", \"prefer_arcs\": " + prefer_json(r);
   out += ",\n \"constraints\": " + constraints_json(r);

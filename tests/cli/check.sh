@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Command-line tests of `bnsl check`: a pool JSON written by hand for a tiny CSV, with BIC
 # scores, classes and edge probabilities computed here in python3 (independently of bnsl),
-# must pass (exit 0); a corrupted score, a cyclic DAG, a duplicate DAG, a DAG outside epsilon,
+# must pass (exit 0); a corrupted score, a cyclic DAG, a duplicate DAG, a DAG outside epsilon
+# or below the list's floor (listed_above),
 # a wrong class id, class size or CPDAG (sizes and CPDAGs here by brute force over every DAG on
 # three nodes) must fail (exit 1, naming the problem); malformed JSON, a missing file
 # and a pool for other data are bad input (exit 2).
@@ -182,6 +183,15 @@ expect 1 "a wrong edge probability, from the members" "members: FAILED" data.csv
 
 mutate "p['edges'][0]['p_edge'] = 0.123" p_edge.json
 expect 1 "a wrong edge (skeleton) probability" "recomputed from the classes" data.csv p_edge.json
+
+mutate "p['listed_above'] = p['dags'][-1]['score'] - 1e-3" floor.json
+expect 0 "a list's floor below every listed DAG" "listed_above: ok" data.csv floor.json
+
+mutate "p['listed_above'] = p['dags'][1]['score'] + 1e-6" floor_above.json
+expect 1 "a DAG below the list's floor" "dags\[[1-9]\] scores below listed_above" data.csv floor_above.json
+
+mutate "p['listed_above'] = p['dags'][-1]['score'] - 1; p['complete'] = True" floor_complete.json
+expect 1 "a floor on a complete pool" "a complete pool has no listed_above" data.csv floor_complete.json
 
 mutate "p['rows'] = 99" rows.json
 expect 1 "a wrong row count" "rows: FAILED" data.csv rows.json
