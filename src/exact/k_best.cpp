@@ -85,19 +85,20 @@ std::vector<PoolDag> list_k_best(const FamilyTable& fam, const KBest& k_best, co
   for (int round = 0; round < kMaxRounds; ++round) {
     ++st.k_best_rounds;
     pool = to_pool(fam, list(Epsilon::epsilon(eps)));
-    if (!st.optimal || (!st.complete && !st.truncated)) break;  // stopped: what it holds
-    if (st.truncated) {  // more DAGs within eps than max_solutions: the best are listed ...
-      if (std::isfinite(st.listed_above)) {  // ... every one above listed_above
-        const KBestCut cut = cut_of(pool);
-        if (cut.units >= k_best.k && clearly_greater(pool[cut.dags - 1].score, st.listed_above)) {
-          // the K-th unit and its ties are above it: the K best are the list's head
-          st.k_best_units = cut.units;
-          st.complete = true;
-          st.truncated = false;
-          pool.resize(cut.dags);
-          st.epsilon = st.opt - pool.back().score;
-          return pool;
-        }
+    // Stopped (a list past max_solutions without listed_above was stopped too): what it holds.
+    if (!st.optimal || (!st.complete && !st.truncated) ||
+        (st.truncated && !std::isfinite(st.listed_above)))
+      break;
+    if (st.truncated) {  // more DAGs within eps than max_solutions: the best are listed,
+      const KBestCut cut = cut_of(pool);  // every one above listed_above
+      if (cut.units >= k_best.k && clearly_greater(pool[cut.dags - 1].score, st.listed_above)) {
+        // the K-th unit and its ties are above it: the K best are the list's head
+        st.k_best_units = cut.units;
+        st.complete = true;
+        st.truncated = false;
+        pool.resize(cut.dags);
+        st.epsilon = st.opt - pool.back().score;
+        return pool;
       }
       hi = eps;  // else narrow
       eps = lo < 0 ? eps / 2 : (lo + eps) / 2;
