@@ -8,7 +8,12 @@ peak RSS. Run it with two binaries (--bnsl) for a before and after.
 
 usage: bench/exact_explore.py [--sets "wdbc alarm bands"] [--settings "bic:20"]
                               [--deadline 120] [--threads 2] [--method ilp] [--bnsl BINARY]
-                              [--data ROOT] [--out DIR] [--resume]
+                              [--max-solutions N] [--data ROOT] [--out DIR] [--resume]
+
+With --max-solutions (passed to bnsl exact), also how good a list cut there is: the gap from
+the best score to the worst and to the mean score listed, and OPT minus `listed_above` (the
+score above which every DAG is listed, when the search finished; binaries before a3fbe3d
+list the first DAGs met and report none).
 
     bench/exact_explore.py --sets "sensors steel wdbc alarm bands" --settings "bic:20 bdeu:20"
     bench/exact_explore.py --bnsl out/bin/bnsl-before --out out/exact-explore-before
@@ -20,12 +25,25 @@ import argparse
 import csv
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import suite  # noqa: E402  (measure(): wall, CPU, peak RSS of one process)
 
 REPO = suite.REPO
+
+
+def listed_gaps(pool):
+    """(best - worst, best - mean) of the scores a pool lists, computed in a child process so
+    that this one stays small (see suite.measure)."""
+    code = ("import json,sys\n"
+            "s=[d['score'] for d in json.load(open(sys.argv[1]))['dags']]\n"
+            "print(max(s)-min(s), max(s)-sum(s)/len(s))")
+    out = subprocess.run([sys.executable, "-c", code, pool], stdout=subprocess.PIPE, text=True,
+                         check=True)
+    worst, mean = out.stdout.split()
+    return float(worst), float(mean)
 
 
 def run(argv, prefix, budget, resume):
@@ -44,7 +62,12 @@ def run(argv, prefix, budget, resume):
                  generated=ex["sets_generated"], cut=ex["vars_out_of_time"],
                  out_of_memory=ex["vars_out_of_memory"], retried=ex["vars_retried"],
                  entries=ex["cache_entries"], optimal=ez["optimal"], complete=ez["complete"],
-                 dags=ez["solutions"], opt_s=round(ez["seconds_opt"], 2))
+                 dags=ez["solutions"], opt_s=round(ez["seconds_opt"], 2),
+                 truncated=ez.get("truncated"), exact_s=round(ez["seconds"], 2))
+        if ez.get("listed_above") is not None and ez.get("best_score") is not None:
+            m["above_gap"] = ez["best_score"] - ez["listed_above"]
+        if "--max-solutions" in argv:
+            m["worst_gap"], m["mean_gap"] = listed_gaps(prefix + ".pool.json")
     with open(prefix + ".measure.json", "w") as f:
         json.dump(m, f)
     return m
@@ -60,6 +83,7 @@ def main():
     ap.add_argument("--bnsl", default=os.path.join(REPO, "build", "bnsl"))
     ap.add_argument("--data", default=os.path.join(REPO, "..", "shared", "datasets"))
     ap.add_argument("--out", default=os.path.join(REPO, "out", "exact-explore"))
+    ap.add_argument("--max-solutions", type=int, help="bnsl exact's --max-solutions")
     ap.add_argument("--resume", action="store_true", help="reuse runs already measured")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -74,11 +98,14 @@ def main():
                     "--time", str(args.deadline), "--threads", str(args.threads)]
             if score == "bdeu":
                 argv += ["--ess", "1"]
+            if args.max_solutions:
+                argv += ["--max-solutions", str(args.max_solutions)]
             m = run(argv, prefix, args.deadline, args.resume)
             rows.append(dict(data=name, score=score, bf=bf, **m))
     fields = ["data", "score", "bf", "exit", "explore_s", "scored", "generated", "cut",
               "out_of_memory", "retried", "entries", "optimal", "complete", "dags", "opt_s",
-              "wall_s", "peak_rss_mib"]
+              "wall_s", "peak_rss_mib", "truncated", "exact_s", "above_gap", "worst_gap",
+              "mean_gap"]
     with open(os.path.join(args.out, "exact_explore.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
@@ -99,6 +126,20 @@ def main():
                         "yes" if cut == 0 else "no", "yes" if r["optimal"] else "no",
                         ("yes (%s)" % "{:,}".format(r["dags"])) if r["complete"] else "no",
                         r["wall_s"], r["peak_rss_mib"]))
+    if args.max_solutions:
+        lines += ["", "Lists cut at --max-solutions %s: gaps from the best score (exact s: the "
+                  "solver's seconds after the exploration)." % "{:,}".format(args.max_solutions),
+                  "", "| data | score | BF | DAGs | truncated | exact s | best − worst listed "
+                  "| best − mean listed | every DAG above best − |", "|---|---|---:|---:|---|---:"
+                  "|---:|---:|---:|"]
+        for r in rows:
+            if r["exit"] != 0:
+                continue
+            gap = r.get("above_gap")
+            lines.append("| %s | %s | %s | {:,} | %s | %.1f | %.3f | %.3f | %s |".format(r["dags"])
+                         % (r["data"], r["score"], r["bf"], "yes" if r.get("truncated") else "no",
+                            r.get("exact_s", 0), r["worst_gap"], r["mean_gap"],
+                            "%.3f" % gap if gap is not None else ""))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "exact_explore.md"), "w") as f:
         f.write(text)
