@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <map>
 #include <set>
@@ -18,6 +19,8 @@
 #include "bnsl/report.hpp"
 #include "bnsl/search.hpp"
 #include "bnsl/stop.hpp"
+#include "exact/dp.hpp"
+#include "exact/subsets.hpp"
 #include "exact_helpers.hpp"
 #include "oracle.hpp"
 
@@ -239,6 +242,72 @@ TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[e
   }
   CHECK(max_listed > 50);  // the cases are not trivial
   CHECK(listed > 1000);
+}
+
+// The DP without its best-family tables (dp.cpp: each variable's families scanned) lists what
+// brute force lists, on full and pruned caches.
+TEST_CASE("exact dp without best-family tables: the enumeration equals brute force",
+          "[exact][dp]") {
+  std::size_t listed = 0;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const int n = 3 + static_cast<int>(seed % 3);  // 3..5
+    std::vector<int> arities(static_cast<std::size_t>(n), 2);
+    arities[0] = 3;
+    const bnsl::Dataset d = oracle::random_dataset(40 + 30 * (seed % 3), arities, seed, 0.3);
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}})
+      for (double eps : kEpsilons) {
+        INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " eps " << eps);
+        std::vector<ScoreCache> caches{explore_cache(d, p, eps)};
+        if (n <= 4) caches.push_back(oracle_cache(oracle::full_table(d, p, -1)));
+        for (const ScoreCache& cache : caches) {
+          double opt = 0;
+          const auto truth = brute_force_within(cache, eps, &opt);
+          bnsl::ExactOptions o;
+          o.method = ExactMethod::dp;
+          o.epsilon = bnsl::Epsilon::epsilon(eps);
+          o.threads = 2;
+          o.dp_max_bytes = bnsl::exact::SubsetDp::scan_bytes(n);  // the tables do not fit
+          bnsl::ExactStats st;
+          const bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
+          CHECK(st.dp_scans);
+          CHECK(r.optimal);
+          CHECK(r.complete);
+          REQUIRE(!r.dags.empty());
+          CHECK(r.dags[0].score == Approx(opt).epsilon(1e-12));
+          CHECK(check_listed(r, cache) == truth);
+          listed += truth.size();
+        }
+      }
+  }
+  CHECK(listed > 1000);
+}
+
+// The DP's layers: chunks of k-subsets unranked and stepped in numeric order cover every
+// subset of n variables once, in numeric order within each size.
+TEST_CASE("exact dp: k-subsets by rank and by Gosper's step", "[exact][dp]") {
+  using bnsl::exact::binomial;
+  for (const int n : {1, 5, 12, 20}) {
+    std::vector<int> seen(std::size_t{1} << n, 0);
+    for (int k = 0; k <= n; ++k) {
+      std::vector<std::uint32_t> by_value;  // the k-subsets in numeric order
+      for (std::uint32_t s = 0; s < (std::uint32_t{1} << n); ++s)
+        if (std::popcount(s) == k) by_value.push_back(s);
+      REQUIRE(by_value.size() == binomial(n, k));
+      if (k == 0) continue;
+      for (std::uint64_t r = 0; r < by_value.size(); ++r)
+        REQUIRE(bnsl::exact::unrank_subset(r, k) == by_value[r]);
+      const std::uint64_t chunk = 7;  // chunks of 7, as the DP's (of 2^14) start unranked
+      for (std::uint64_t first = 0; first < by_value.size(); first += chunk) {
+        std::uint32_t s = bnsl::exact::unrank_subset(first, k);
+        for (std::uint64_t r = first; r < std::min<std::uint64_t>(by_value.size(), first + chunk);
+             ++r, s = r < by_value.size() ? bnsl::exact::next_subset(s) : s) {
+          REQUIRE(s == by_value[r]);
+          ++seen[s];
+        }
+      }
+    }
+    CHECK(std::count(seen.begin() + 1, seen.end(), 1) == (1 << n) - 1);
+  }
 }
 
 TEST_CASE("exact dp: a stopped run still returns a network, not proven", "[exact][dp]") {
@@ -569,11 +638,11 @@ TEST_CASE("exact ilp: a stopped run still returns a DAG, not proven", "[exact][i
   CHECK(oracle::acyclic(dag_masks(r.dags[0].parents)));
 }
 
-TEST_CASE("method auto is dp up to 24 variables, then ilp when built in", "[exact]") {
+TEST_CASE("method auto is dp up to 29 variables, then ilp when built in", "[exact]") {
   using bnsl::resolve_exact_method;
   REQUIRE(resolve_exact_method(ExactMethod::automatic, 5) == ExactMethod::dp);
-  REQUIRE(resolve_exact_method(ExactMethod::automatic, 24) == ExactMethod::dp);
-  REQUIRE(resolve_exact_method(ExactMethod::automatic, 25) ==
+  REQUIRE(resolve_exact_method(ExactMethod::automatic, 29) == ExactMethod::dp);
+  REQUIRE(resolve_exact_method(ExactMethod::automatic, 30) ==
           (bnsl::ilp_available() ? ExactMethod::ilp : ExactMethod::dp));
   REQUIRE(resolve_exact_method(ExactMethod::ilp, 5) == ExactMethod::ilp);
   REQUIRE(resolve_exact_method(ExactMethod::dp, 25) == ExactMethod::dp);

@@ -38,16 +38,19 @@
 namespace bnsl {
 
 // automatic: dp up to kAutoDpMaxVars variables, where it proves OPT and lists the networks
-// within epsilon in seconds (uci/adult, 14 variables: the ILP had no proof after 600 s; at 23
-// variables uci/parkinsons and uci/mushroom, BIC BF 20: complete lists in seconds where the ILP
-// had a partial list, or no proof, after 600 s; bench/JOURNAL.md, session 9), ilp above (dp
-// when built without CBC). Above 24 the tables take gigabytes and the DP tens of seconds per
-// thread (uci/autos, 26 variables: 3.8 GiB), and a deadline that stops it leaves only the
-// identity order's network: --method dp asks for it.
+// within epsilon in seconds to minutes (uci/adult, 14 variables: the ILP had no proof after
+// 600 s; at 23 variables uci/parkinsons and uci/mushroom, BIC BF 20: complete lists in seconds
+// where the ILP had a partial list, or no proof, after 600 s; bench/JOURNAL.md, session 9; at
+// 28 and 29, without its best-family tables, uci/horse, steel and flag, BIC BF 20: complete
+// lists in 34 to 196 s after the exploration, where the ILP had a partial list or no proof
+// after 600 s; bench/README, "The subset DP without its tables"), ilp above (dp when built
+// without CBC). Auto takes the ILP instead when the DP's tables do not fit in the memory
+// available or the time left does not cover twice its estimate (a stopped DP leaves only the
+// identity order's network).
 enum class ExactMethod { automatic, ilp, dp };
 inline constexpr std::array<Named<ExactMethod>, 3> kExactMethodNames{
     {{ExactMethod::automatic, "auto"}, {ExactMethod::ilp, "ilp"}, {ExactMethod::dp, "dp"}}};
-inline constexpr int kAutoDpMaxVars = 24;  // dp tables of 24 variables: 912 MiB
+inline constexpr int kAutoDpMaxVars = 29;  // dp of 29 variables, without tables: 4.5 GiB
 
 // Rough seconds of one thread for the subset DP (exact mode's dp, search's dp_max_n) to find
 // OPT for n variables: 1.5e-8 n 2^n (trial runs, uci/parkinsons, 23 variables: 2.8 s;
@@ -133,6 +136,7 @@ struct ExactStats {
   std::size_t k_best_units = 0;      // k-best: DAGs or classes listed (K plus ties, or fewer)
   bool k_best_short = false;         // k-best: fewer than K within max_epsilon
   std::uint64_t dp_bytes = 0;        // dp: memory of the tables
+  bool dp_scans = false;             // dp: best families scanned, without tables (dp.cpp)
   std::uint64_t enum_nodes = 0;      // dp: partial networks visited by the enumeration
   std::uint64_t enum_leaves = 0;     // dp, classes: DAGs reached (one or more per class)
   std::uint64_t covered_cuts = 0;    // dp, classes: families cut by the covered-arc rule

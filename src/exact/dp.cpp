@@ -15,8 +15,18 @@
 // the sinks stored with each best(S) reconstruct one optimal DAG. Nothing is pruned.
 //
 // Cost: bps tables n 2^(n-1) 32-bit indices, best(S) 2^n doubles plus 2^n sink bytes; time
-// O(n^2 2^n). The constructor refuses (InputError) when the tables exceed `max_bytes`: with
-// the default 6 GiB that is up to 26 variables (26: 4.1 GiB); 30 is a hard cap.
+// O(n^2 2^n). With the default 6 GiB the tables fit up to 26 variables (26: 4.1 GiB).
+//
+// Without the tables (when they do not fit): bps_v(C) is the first of v's families, best
+// first, whose parents lie within C, found by scanning the list. Only families that no better
+// (earlier) family's parent set is a subset of are scanned: whenever such a family fits in C,
+// the better one does too, so it is never the first. The answer is the table's (the least
+// index that fits), so the DP and the enumeration are unchanged. Memory 9 bytes per subset
+// (28 variables: 2.3 GiB, 29: 4.5 GiB, 30: 9 GiB); 30 is a hard cap.
+//
+// best(S) depends on best(S \ {v}) only: the subsets are filled layer by layer (by size), each
+// layer's subsets in parallel, in chunks of consecutive subsets in numeric order (Gosper's
+// hack steps from one to the next; a chunk starts at its first subset, unranked).
 #include "exact/dp.hpp"
 
 #include <algorithm>
@@ -29,6 +39,7 @@
 #include <omp.h>
 
 #include "bnsl/error.hpp"
+#include "exact/subsets.hpp"
 #include "parallel/threads.hpp"
 
 namespace bnsl::exact {
@@ -48,28 +59,56 @@ std::string gib(std::size_t bytes) {
   return buf;
 }
 
+constexpr std::uint64_t kChunk = 1 << 14;  // subsets per parallel task
+
 }  // namespace
 
-std::size_t SubsetDp::bytes_needed(int n) {
+std::size_t SubsetDp::table_bytes(int n) {
   const std::size_t subsets = std::size_t{1} << n;
   const std::size_t bps = static_cast<std::size_t>(n) * (subsets / 2) * sizeof(std::uint32_t);
-  return bps + subsets * (sizeof(double) + sizeof(std::uint8_t));
+  return bps + scan_bytes(n);
+}
+
+std::size_t SubsetDp::scan_bytes(int n) {
+  return (std::size_t{1} << n) * (sizeof(double) + sizeof(std::uint8_t));
+}
+
+std::size_t SubsetDp::bytes_needed(int n, std::size_t budget) {
+  return table_bytes(n) <= budget ? table_bytes(n) : scan_bytes(n);
 }
 
 void SubsetDp::check_limits(int n, std::size_t max_bytes) {
   if (n > kDpMaxVars)
     throw InputError("--method dp handles at most " + std::to_string(kDpMaxVars) +
                      " variables; the problem has " + std::to_string(n) + " (use --method ilp)");
-  const std::size_t need = bytes_needed(n);
+  const std::size_t need = bytes_needed(n, max_bytes);
   if (need > max_bytes)
     throw InputError("--method dp needs " + gib(need) + " of tables for " + std::to_string(n) +
                      " variables, more than the limit of " + gib(max_bytes) +
                      " (use --method ilp)");
 }
 
-SubsetDp::SubsetDp(const FamilyTable& fam, std::size_t max_bytes, int threads)
+SubsetDp::SubsetDp(const FamilyTable& fam, std::size_t max_bytes, int threads, std::size_t memory)
     : fam_(fam), n_(fam.n), threads_(resolve_threads(threads)) {
   check_limits(n_, max_bytes);
+  scan_ = table_bytes(n_) > std::min(max_bytes, memory);
+}
+
+void SubsetDp::fill_scan_list(int v) {
+  auto& masks = scan_masks_[static_cast<std::size_t>(v)];
+  auto& families = scan_families_[static_cast<std::size_t>(v)];
+  for (std::size_t i = 0; i < fam_.size(v); ++i) {
+    const auto m = static_cast<std::uint32_t>(fam_.masks[v][i]);
+    bool dominated = false;
+    for (const std::uint32_t better : masks)
+      if ((better & ~m) == 0) {
+        dominated = true;
+        break;
+      }
+    if (dominated) continue;
+    masks.push_back(m);
+    families.push_back(static_cast<std::uint32_t>(i));
+  }
 }
 
 void SubsetDp::fill_best_family(int v) {
@@ -84,37 +123,63 @@ void SubsetDp::fill_best_family(int v) {
 }
 
 bool SubsetDp::fill_best_networks(const StopToken& stop) {
-  const std::uint32_t full = n_ == 32 ? ~0u : (std::uint32_t{1} << n_) - 1;
-  best_.assign(std::size_t{full} + 1, kNegInf);
-  sink_.assign(std::size_t{full} + 1, 0xff);
+  const std::size_t subsets = std::size_t{1} << n_;
+  best_.assign(subsets, kNegInf);
+  sink_.assign(subsets, 0xff);
   best_[0] = 0;
-  for (std::uint32_t s = 1; s != 0 && s <= full; ++s) {
-    if ((s & 0xffff) == 0 && stop.stop_requested()) return false;
+  const auto fill = [this](std::uint32_t s) {
     double best = kNegInf;
     int sink = 0xff;
     for (std::uint32_t rest = s; rest != 0; rest &= rest - 1) {
       const int v = std::countr_zero(rest);
       const std::uint32_t without = s & ~(std::uint32_t{1} << v);
-      const std::uint32_t f = best_family_[v][squeeze(without, v)];
-      if (f == kNone || best_[without] == kNegInf) continue;
+      if (best_[without] == kNegInf) continue;
+      const std::uint32_t f = best_family(v, without);
+      if (f == kNone) continue;
       const double value = fam_.scores[v][f] + best_[without];
       if (value > best) best = value, sink = v;
     }
     best_[s] = best;
     sink_[s] = static_cast<std::uint8_t>(sink);
+  };
+  for (int k = 1; k <= n_; ++k) {  // each layer reads the one below only
+    const std::uint64_t count = binomial(n_, k);
+    const auto chunks = static_cast<long>((count + kChunk - 1) / kChunk);
+    parallel_for(chunks, threads_, 1, [&](long c) {
+      if (stop.stop_requested()) return;
+      const std::uint64_t first = static_cast<std::uint64_t>(c) * kChunk;
+      const std::uint64_t end = std::min(count, first + kChunk);
+      std::uint32_t s = unrank_subset(first, k);
+      for (std::uint64_t r = first;;) {
+        fill(s);
+        if (++r == end) break;
+        s = next_subset(s);
+      }
+    });
+    if (stop.stop_requested()) return false;
   }
   return true;
 }
 
 bool SubsetDp::run(const StopToken& stop) {
-  best_family_.assign(static_cast<std::size_t>(n_), {});
-  parallel_for(n_, threads_, 1, [this](long v) { fill_best_family(static_cast<int>(v)); });
+  if (scan_) {
+    scan_masks_.assign(static_cast<std::size_t>(n_), {});
+    scan_families_.assign(static_cast<std::size_t>(n_), {});
+    parallel_for(n_, threads_, 1, [this](long v) { fill_scan_list(static_cast<int>(v)); });
+  } else {
+    best_family_.assign(static_cast<std::size_t>(n_), {});
+    parallel_for(n_, threads_, 1, [this](long v) { fill_best_family(static_cast<int>(v)); });
+  }
   if (stop.stop_requested()) return false;
   return fill_best_networks(stop);
 }
 
 std::uint32_t SubsetDp::best_family(int v, std::uint32_t candidates) const {
-  return best_family_[v][squeeze(candidates, v)];
+  if (!scan_) return best_family_[v][squeeze(candidates, v)];
+  const auto& masks = scan_masks_[static_cast<std::size_t>(v)];
+  for (std::size_t k = 0; k < masks.size(); ++k)
+    if ((masks[k] & ~candidates) == 0) return scan_families_[static_cast<std::size_t>(v)][k];
+  return kNone;
 }
 
 std::vector<std::uint32_t> SubsetDp::best_choice() const {

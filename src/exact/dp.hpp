@@ -21,13 +21,22 @@ inline constexpr int kDpMaxVars = 30;  // hard cap of the subset tables' 32-bit 
 
 class SubsetDp {
  public:
-  // Checks the memory the tables need against max_bytes; throws InputError beyond it.
-  SubsetDp(const FamilyTable& fam, std::size_t max_bytes, int threads);
+  // With best-family tables when they fit in min(max_bytes, memory); else without them, each
+  // best family found by scanning the variable's families (see dp.cpp). Throws InputError
+  // when even that exceeds max_bytes.
+  SubsetDp(const FamilyTable& fam, std::size_t max_bytes, int threads,
+           std::size_t memory = std::numeric_limits<std::size_t>::max());
 
-  // Bytes the tables need for n variables.
-  static std::size_t bytes_needed(int n);
+  // Bytes for n variables with the best-family tables, and without them.
+  static std::size_t table_bytes(int n);
+  static std::size_t scan_bytes(int n);
+  // Bytes for n variables of the way chosen under a budget: with tables if they fit in it.
+  static std::size_t bytes_needed(int n,
+                                  std::size_t budget = std::numeric_limits<std::size_t>::max());
   // Throws the InputError the constructor would throw for n variables.
   static void check_limits(int n, std::size_t max_bytes);
+  // Best families found by scanning, not by table.
+  bool scans() const { return scan_; }
 
   // Fills the tables; false if stopped first (then nothing is valid).
   bool run(const StopToken& stop);
@@ -45,14 +54,19 @@ class SubsetDp {
 
  private:
   void fill_best_family(int v);
+  void fill_scan_list(int v);
   bool fill_best_networks(const StopToken& stop);
 
   const FamilyTable& fam_;
   int n_;
   int threads_;
+  bool scan_ = false;
   std::vector<std::vector<std::uint32_t>> best_family_;  // [v][candidates without bit v]
-  std::vector<double> best_;                             // [set]: best network on set
-  std::vector<std::uint8_t> sink_;                       // [set]: sink of that network
+  // Scanning: per variable, its families no better family's parent set is a subset of
+  // (parent masks, and their family indices), best first.
+  std::vector<std::vector<std::uint32_t>> scan_masks_, scan_families_;
+  std::vector<double> best_;        // [set]: best network on set
+  std::vector<std::uint8_t> sink_;  // [set]: sink of that network
 };
 
 struct Enumeration {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -44,8 +45,16 @@ ExactMethod default_exact_method() {
   return ExactMethod::automatic;
 }
 
+// Bytes as a budget: memory that could not be read is no limit.
+std::size_t byte_budget(double bytes) {
+  return bytes >= static_cast<double>(std::numeric_limits<std::size_t>::max())
+             ? std::numeric_limits<std::size_t>::max()
+             : static_cast<std::size_t>(bytes);
+}
+
 bool dp_fits_memory(int n) {
-  return static_cast<double>(exact::SubsetDp::bytes_needed(n)) <= available_memory().bytes;
+  const double available = available_memory().bytes;
+  return static_cast<double>(exact::SubsetDp::bytes_needed(n, byte_budget(available))) <= available;
 }
 
 ExactMethod resolve_exact_method(ExactMethod method, std::size_t n_vars) {
@@ -89,11 +98,15 @@ class DpLister {
   void run() {
     ran_ = true;
     const auto t0 = Clock::now();
-    require_memory(static_cast<double>(SubsetDp::bytes_needed(fam_.n)), available_memory(),
+    // Without its best-family tables when they do not fit (slower, dp.cpp).
+    const MemoryLimit memory = available_memory();
+    const std::size_t budget = std::min(options_.dp_max_bytes, byte_budget(memory.bytes));
+    require_memory(static_cast<double>(SubsetDp::bytes_needed(fam_.n, budget)), memory,
                    "the subset DP's tables for " + std::to_string(fam_.n) + " variables",
                    "free memory, or use --method ilp");
-    dp_.emplace(fam_, options_.dp_max_bytes, options_.threads);
-    st_.dp_bytes = SubsetDp::bytes_needed(fam_.n);
+    dp_.emplace(fam_, options_.dp_max_bytes, options_.threads, byte_budget(memory.bytes));
+    st_.dp_bytes = SubsetDp::bytes_needed(fam_.n, budget);
+    st_.dp_scans = dp_->scans();
     const bool done = dp_->run(stop_);
     st_.seconds_opt = Seconds(Clock::now() - t0).count();
     if (!done) {
@@ -241,12 +254,14 @@ void ExactStats::print(std::ostream& out) const {
     s << ", " << k_best_rounds << " listings\n";
   }
   if (method == "dp")
-    s << "  dp tables       " << static_cast<double>(dp_bytes) / (1 << 20) << " MiB\n"
+    s << "  dp tables       " << static_cast<double>(dp_bytes) / (1 << 20) << " MiB"
+      << (dp_scans ? " (no best-family tables: each variable's families scanned)" : "") << "\n"
       << "  enum nodes      " << enum_nodes << "\n";
-  if (method == "dp" && classes)
-    s << "  classes         " << enum_leaves << " DAGs reached, " << covered_cuts
-      << " families cut by the covered-arc rule\n";
-  else {
+  if (method == "dp") {
+    if (classes)
+      s << "  classes         " << enum_leaves << " DAGs reached, " << covered_cuts
+        << " families cut by the covered-arc rule\n";
+  } else {
     s << "  ilp solves      " << ilp_solves << ", nodes " << ilp_nodes << ", cluster cuts "
       << cluster_cuts << ", cycle cuts " << cycle_cuts << "\n"
       << "  cut rows        " << cut_nonzeros << " nonzeros"
@@ -286,6 +301,7 @@ std::string ExactStats::to_json() const {
                       {"k_best_rounds", k_best_rounds},
                       {"k_best_short", k_best_short},
                       {"dp_bytes", dp_bytes},
+                      {"dp_scans", dp_scans},
                       {"enum_nodes", enum_nodes},
                       {"ilp_solves", ilp_solves},
                       {"ilp_nodes", ilp_nodes},
