@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -280,6 +281,47 @@ TEST_CASE("exact dp without best-family tables: the enumeration equals brute for
       }
   }
   CHECK(listed > 1000);
+}
+
+// Scanning with tables for some variables (those with the longest scans, within the memory
+// left) gives what the tables give everywhere: every best(S), every best family, the optimal
+// DAG and the enumeration's list, on wine's cache.
+TEST_CASE("exact dp: tables for some variables and scans for the others answer as tables",
+          "[exact][dp]") {
+  using bnsl::exact::SubsetDp;
+  const ScoreCache cache = explore_cache(read_wine(), {ScoreKind::bic, 1.0}, std::log(20.0));
+  const auto fam = bnsl::exact::make_family_table(cache, bnsl::exact::kDpMaxVars);
+  const int n = fam.n;
+  const std::uint32_t all = (std::uint32_t{1} << n) - 1;
+  const std::size_t per_table = (std::size_t{1} << (n - 1)) * sizeof(std::uint32_t);
+  const bnsl::StopToken stop;
+  SubsetDp tables(fam, SubsetDp::table_bytes(n), 2);
+  REQUIRE(tables.run(stop));
+  REQUIRE(!tables.scans());
+  const double threshold = tables.opt() - std::log(20.0) - 1e-9 * std::fabs(tables.opt());
+  const auto listed = bnsl::exact::enumerate_within(fam, tables, threshold, 1000000, stop, false);
+  REQUIRE(listed.dags.size() > 1000);  // 3,449
+  for (const int k : {0, 1, 5}) {
+    INFO(k << " tables");
+    // table_worth 0: every variable is worth a table, as many as the budget holds
+    SubsetDp mixed(fam, SubsetDp::scan_bytes(n) + k * per_table, 2,
+                   std::numeric_limits<std::size_t>::max(), 0.0);
+    REQUIRE(mixed.run(stop));
+    CHECK(mixed.scans());
+    CHECK(mixed.tables() == k);
+    CHECK(mixed.bytes() == SubsetDp::scan_bytes(n) + k * per_table);
+    std::size_t wrong_best = 0, wrong_family = 0;
+    for (std::uint32_t set = 0; set <= all; ++set)
+      wrong_best += mixed.best(set) != tables.best(set);
+    for (int v = 0; v < n; ++v)
+      for (std::uint32_t c = 0; c <= all; ++c)
+        if (!(c >> v & 1)) wrong_family += mixed.best_family(v, c) != tables.best_family(v, c);
+    CHECK(wrong_best == 0);
+    CHECK(wrong_family == 0);
+    CHECK(mixed.best_choice() == tables.best_choice());
+    CHECK(bnsl::exact::enumerate_within(fam, mixed, threshold, 1000000, stop, false).dags ==
+          listed.dags);
+  }
 }
 
 // The DP's layers: chunks of k-subsets unranked and stepped in numeric order cover every

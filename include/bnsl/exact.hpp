@@ -136,7 +136,8 @@ struct ExactStats {
   std::size_t k_best_units = 0;      // k-best: DAGs or classes listed (K plus ties, or fewer)
   bool k_best_short = false;         // k-best: fewer than K within max_epsilon
   std::uint64_t dp_bytes = 0;        // dp: memory of the tables
-  bool dp_scans = false;             // dp: best families scanned, without tables (dp.cpp)
+  bool dp_scans = false;             // dp: best families scanned, without tables (dp.cpp) ...
+  int dp_tables = 0;                 // ... but for this many variables
   std::uint64_t enum_nodes = 0;      // dp: partial networks visited by the enumeration
   std::uint64_t enum_leaves = 0;     // dp, classes: DAGs reached (one or more per class)
   std::uint64_t covered_cuts = 0;    // dp, classes: families cut by the covered-arc rule

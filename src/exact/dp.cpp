@@ -22,7 +22,11 @@
 // (earlier) family's parent set is a subset of are scanned: whenever such a family fits in C,
 // the better one does too, so it is never the first. The answer is the table's (the least
 // index that fits), so the DP and the enumeration are unchanged. Memory 9 bytes per subset
-// (28 variables: 2.3 GiB, 29: 4.5 GiB, 30: 9 GiB); 30 is a hard cap.
+// (28 variables: 2.3 GiB, 29: 4.5 GiB, 30: 9 GiB); 30 is a hard cap. A scan costs the
+// position of the first family that fits; a table lookup a random access into 2^(n-1) entries.
+// The memory left under the budget goes to tables for the variables whose scans are longest on
+// average (estimated on kScanSamples random candidate sets each, seeded), when that average
+// passes kDpTableWorth entries (uci/steel, BIC BF 20: 113,851 families).
 //
 // best(S) depends on best(S \ {v}) only: the subsets are filled layer by layer (by size), each
 // layer's subsets in parallel, in chunks of consecutive subsets in numeric order (Gosper's
@@ -33,8 +37,11 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <omp.h>
 
@@ -60,6 +67,15 @@ std::string gib(std::size_t bytes) {
 }
 
 constexpr std::uint64_t kChunk = 1 << 14;  // subsets per parallel task
+constexpr int kScanSamples = 4096;         // candidate sets drawn per variable to cost its scan
+
+// splitmix64: the sampler's generator (deterministic, seeded per variable).
+inline std::uint64_t splitmix64(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
 
 }  // namespace
 
@@ -88,10 +104,49 @@ void SubsetDp::check_limits(int n, std::size_t max_bytes) {
                      " (use --method ilp)");
 }
 
-SubsetDp::SubsetDp(const FamilyTable& fam, std::size_t max_bytes, int threads, std::size_t memory)
-    : fam_(fam), n_(fam.n), threads_(resolve_threads(threads)) {
+SubsetDp::SubsetDp(const FamilyTable& fam, std::size_t max_bytes, int threads, std::size_t memory,
+                   double table_worth)
+    : fam_(fam), n_(fam.n), threads_(resolve_threads(threads)), table_worth_(table_worth) {
   check_limits(n_, max_bytes);
-  scan_ = table_bytes(n_) > std::min(max_bytes, memory);
+  const std::size_t budget = std::min(max_bytes, memory);
+  scan_ = table_bytes(n_) > budget;
+  if (scan_ && budget > scan_bytes(n_)) table_budget_ = budget - scan_bytes(n_);
+}
+
+std::size_t SubsetDp::bytes() const {
+  if (!scan_) return table_bytes(n_);
+  const std::size_t per_table = (std::size_t{1} << (n_ - 1)) * sizeof(std::uint32_t);
+  return scan_bytes(n_) + static_cast<std::size_t>(tables_) * per_table;
+}
+
+// Scanning: tables, within table_budget_, for the variables with the longest average scans.
+void SubsetDp::choose_tables() {
+  const std::uint32_t others = (std::uint32_t{1} << (n_ - 1)) - 1;  // candidates, squeezed
+  std::vector<std::pair<double, int>> cost(static_cast<std::size_t>(n_));
+  parallel_for(n_, threads_, 1, [&](long v) {
+    std::uint64_t seed = 0x5eed0000u + static_cast<std::uint64_t>(v);
+    const auto& masks = scan_masks_[static_cast<std::size_t>(v)];
+    double steps = 0;
+    for (int k = 0; k < kScanSamples; ++k) {
+      const auto squeezed = static_cast<std::uint32_t>(splitmix64(seed)) & others;
+      // unsqueeze: bit v of the candidates is never set
+      const std::uint32_t low = squeezed & ((std::uint32_t{1} << v) - 1);
+      const std::uint32_t candidates = low | ((squeezed >> v) << (v + 1));
+      std::size_t i = 0;
+      while (i < masks.size() && (masks[i] & ~candidates) != 0) ++i;
+      steps += static_cast<double>(i + 1);
+    }
+    cost[static_cast<std::size_t>(v)] = {steps / kScanSamples, static_cast<int>(v)};
+  });
+  std::sort(cost.begin(), cost.end(), std::greater<>());
+  const std::size_t per_table = (std::size_t{1} << (n_ - 1)) * sizeof(std::uint32_t);
+  std::vector<int> chosen;
+  for (const auto& [steps, v] : cost)
+    if (steps > table_worth_ && (chosen.size() + 1) * per_table <= table_budget_)
+      chosen.push_back(v);
+  tables_ = static_cast<int>(chosen.size());
+  parallel_for(static_cast<long>(chosen.size()), threads_, 1,
+               [&](long k) { fill_best_family(chosen[static_cast<std::size_t>(k)]); });
 }
 
 void SubsetDp::fill_scan_list(int v) {
@@ -162,12 +217,14 @@ bool SubsetDp::fill_best_networks(const StopToken& stop) {
 }
 
 bool SubsetDp::run(const StopToken& stop) {
+  best_family_.assign(static_cast<std::size_t>(n_), {});
   if (scan_) {
     scan_masks_.assign(static_cast<std::size_t>(n_), {});
     scan_families_.assign(static_cast<std::size_t>(n_), {});
     parallel_for(n_, threads_, 1, [this](long v) { fill_scan_list(static_cast<int>(v)); });
+    choose_tables();
   } else {
-    best_family_.assign(static_cast<std::size_t>(n_), {});
+    tables_ = n_;
     parallel_for(n_, threads_, 1, [this](long v) { fill_best_family(static_cast<int>(v)); });
   }
   if (stop.stop_requested()) return false;
@@ -175,7 +232,8 @@ bool SubsetDp::run(const StopToken& stop) {
 }
 
 std::uint32_t SubsetDp::best_family(int v, std::uint32_t candidates) const {
-  if (!scan_) return best_family_[v][squeeze(candidates, v)];
+  const auto& table = best_family_[static_cast<std::size_t>(v)];
+  if (!table.empty()) return table[squeeze(candidates, v)];
   const auto& masks = scan_masks_[static_cast<std::size_t>(v)];
   for (std::size_t k = 0; k < masks.size(); ++k)
     if ((masks[k] & ~candidates) == 0) return scan_families_[static_cast<std::size_t>(v)][k];

@@ -17,15 +17,19 @@
 
 namespace bnsl::exact {
 
-inline constexpr int kDpMaxVars = 30;  // hard cap of the subset tables' 32-bit indexing
+inline constexpr int kDpMaxVars = 30;        // hard cap of the subset tables' 32-bit indexing
+inline constexpr double kDpTableWorth = 32;  // see SubsetDp's constructor
 
 class SubsetDp {
  public:
   // With best-family tables when they fit in min(max_bytes, memory); else without them, each
-  // best family found by scanning the variable's families (see dp.cpp). Throws InputError
-  // when even that exceeds max_bytes.
+  // best family found by scanning the variable's families, but with tables for the variables
+  // whose scans are longest as far as the memory left allows (see dp.cpp). Throws InputError
+  // when even that exceeds max_bytes. table_worth: the average scan length (families tried)
+  // above which a variable gets a table (tests lower it).
   SubsetDp(const FamilyTable& fam, std::size_t max_bytes, int threads,
-           std::size_t memory = std::numeric_limits<std::size_t>::max());
+           std::size_t memory = std::numeric_limits<std::size_t>::max(),
+           double table_worth = kDpTableWorth);
 
   // Bytes for n variables with the best-family tables, and without them.
   static std::size_t table_bytes(int n);
@@ -35,8 +39,10 @@ class SubsetDp {
                                   std::size_t budget = std::numeric_limits<std::size_t>::max());
   // Throws the InputError the constructor would throw for n variables.
   static void check_limits(int n, std::size_t max_bytes);
-  // Best families found by scanning, not by table.
+  // Best families found by scanning, not by table, for some variables; tables for how many.
   bool scans() const { return scan_; }
+  int tables() const { return tables_; }
+  std::size_t bytes() const;  // of the tables filled (after run)
 
   // Fills the tables; false if stopped first (then nothing is valid).
   bool run(const StopToken& stop);
@@ -55,13 +61,18 @@ class SubsetDp {
  private:
   void fill_best_family(int v);
   void fill_scan_list(int v);
+  void choose_tables();
   bool fill_best_networks(const StopToken& stop);
 
   const FamilyTable& fam_;
   int n_;
   int threads_;
   bool scan_ = false;
+  std::size_t table_budget_ = 0;  // scanning: bytes the best-family tables may take
+  double table_worth_;
+  int tables_ = 0;                                       // variables with a table
   std::vector<std::vector<std::uint32_t>> best_family_;  // [v][candidates without bit v]
+                                                         // (empty: v is scanned)
   // Scanning: per variable, its families no better family's parent set is a subset of
   // (parent masks, and their family indices), best first.
   std::vector<std::vector<std::uint32_t>> scan_masks_, scan_families_;

@@ -98,16 +98,19 @@ class DpLister {
   void run() {
     ran_ = true;
     const auto t0 = Clock::now();
-    // Without its best-family tables when they do not fit (slower, dp.cpp).
+    // Without its best-family tables when they do not fit (dp.cpp) in half the memory
+    // available: the cache, the enumeration's list and the pool need the rest.
     const MemoryLimit memory = available_memory();
-    const std::size_t budget = std::min(options_.dp_max_bytes, byte_budget(memory.bytes));
+    const std::size_t half = byte_budget(memory.bytes / 2);
+    const std::size_t budget = std::min(options_.dp_max_bytes, half);
     require_memory(static_cast<double>(SubsetDp::bytes_needed(fam_.n, budget)), memory,
                    "the subset DP's tables for " + std::to_string(fam_.n) + " variables",
                    "free memory, or use --method ilp");
-    dp_.emplace(fam_, options_.dp_max_bytes, options_.threads, byte_budget(memory.bytes));
-    st_.dp_bytes = SubsetDp::bytes_needed(fam_.n, budget);
+    dp_.emplace(fam_, options_.dp_max_bytes, options_.threads, half);
     st_.dp_scans = dp_->scans();
     const bool done = dp_->run(stop_);
+    st_.dp_tables = dp_->tables();
+    st_.dp_bytes = dp_->bytes();
     st_.seconds_opt = Seconds(Clock::now() - t0).count();
     if (!done) {
       dp_.reset();
@@ -255,7 +258,10 @@ void ExactStats::print(std::ostream& out) const {
   }
   if (method == "dp")
     s << "  dp tables       " << static_cast<double>(dp_bytes) / (1 << 20) << " MiB"
-      << (dp_scans ? " (no best-family tables: each variable's families scanned)" : "") << "\n"
+      << (dp_scans
+              ? " (best families scanned; tables for " + std::to_string(dp_tables) + " variables)"
+              : "")
+      << "\n"
       << "  enum nodes      " << enum_nodes << "\n";
   if (method == "dp") {
     if (classes)
@@ -302,6 +308,7 @@ std::string ExactStats::to_json() const {
                       {"k_best_short", k_best_short},
                       {"dp_bytes", dp_bytes},
                       {"dp_scans", dp_scans},
+                      {"dp_tables", dp_tables},
                       {"enum_nodes", enum_nodes},
                       {"ilp_solves", ilp_solves},
                       {"ilp_nodes", ilp_nodes},
