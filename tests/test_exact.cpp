@@ -693,6 +693,35 @@ TEST_CASE("method auto is dp up to 29 variables, then ilp when built in", "[exac
   REQUIRE_THROWS_AS(bnsl::parse_exact_method("best"), bnsl::InputError);
 }
 
+// auto above kAutoIlpFirstAbove variables tries the ILP first: on 25 variables whose ILP proves
+// OPT and lists the 25 DAGs within 0.5 at once, its answer stands (the DP would take seconds).
+TEST_CASE("method auto above 24 variables keeps the ILP's answer when it finishes first",
+          "[exact]") {
+  const int n = 25;
+  ScoreCache cache(n);
+  for (int v = 0; v < n; ++v) {
+    const std::vector<int> none, next{(v + 1) % n};
+    cache.var(v).add(-10.0, none);
+    cache.var(v).add(-9.0, next);
+    cache.var(v).sort_best_first();
+  }
+  bnsl::ExactOptions o;
+  o.epsilon = bnsl::Epsilon::epsilon(0.5);
+  o.threads = 2;
+  bnsl::ExactStats st;
+  const bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
+  CHECK(r.optimal);
+  CHECK(r.complete);
+  CHECK(r.dags.size() == static_cast<std::size_t>(n));  // the cycle cut at any one variable
+  CHECK(r.dags[0].score == Approx(-9.0 * (n - 1) - 10.0));
+  if (bnsl::ilp_available()) {
+    CHECK(st.method == "ilp");
+    CHECK(st.seconds_ilp_first > 0);
+  } else {
+    CHECK(st.method == "dp");
+  }
+}
+
 // auto gives the DP way when the time left cannot cover it (a stopped DP has only the
 // identity order's network): on 20 variables (estimate about 0.3 s) with a 0.1 s deadline it
 // runs the ILP, which still returns a valid network; with no deadline the DP.

@@ -46,11 +46,14 @@ namespace bnsl {
 // after 600 s; bench/README, "The subset DP without its tables"), ilp above (dp when built
 // without CBC). Auto takes the ILP instead when the DP's tables do not fit in the memory
 // available or the time left does not cover twice its estimate (a stopped DP leaves only the
-// identity order's network).
+// identity order's network). Above kAutoIlpFirstAbove it tries the ILP first, for a tenth of
+// the DP's estimate, and keeps its answer when it proved OPT and finished its list.
 enum class ExactMethod { automatic, ilp, dp };
 inline constexpr std::array<Named<ExactMethod>, 3> kExactMethodNames{
     {{ExactMethod::automatic, "auto"}, {ExactMethod::ilp, "ilp"}, {ExactMethod::dp, "dp"}}};
 inline constexpr int kAutoDpMaxVars = 29;  // dp of 29 variables, without tables: 4.5 GiB
+// auto above this many variables tries the ILP first, for a tenth of the DP's estimate.
+inline constexpr int kAutoIlpFirstAbove = 24;
 
 // Rough seconds of one thread for the subset DP (exact mode's dp, search's dp_max_n) to find
 // OPT for n variables: 1.5e-8 n 2^n (trial runs, uci/parkinsons, 23 variables: 2.8 s;
@@ -163,6 +166,7 @@ struct ExactStats {
   std::uint64_t root_rounds = 0;    // ilp: root LP solves (cuts and pricing)
   double seconds_root = 0;          // ilp: the root LP and screening
   double seconds_opt = 0;           // until OPT was proven (or given up), start and root included
+  double seconds_ilp_first = 0;     // auto: the ILP's try before the DP (included in seconds)
   double seconds = 0;               // whole run
 
   void print(std::ostream& out) const;  // human-readable summary

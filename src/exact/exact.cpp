@@ -163,6 +163,29 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
       (!dp_fits(static_cast<int>(cache.n_vars()), stop.remaining()) ||
        !dp_fits_memory(static_cast<int>(cache.n_vars()))))
     dp = false;
+  // auto above kAutoIlpFirstAbove variables: the ILP first, for a tenth of the DP's estimate.
+  // It often proves OPT and lists everything within seconds (uci/insurance1000, BIC BF 20: 117
+  // DAGs in 2.5 s, where the DP takes 20 s at 27 variables); when it does not, the DP runs.
+  double ilp_first = 0;
+  if (dp && options.method == ExactMethod::automatic && ilp_available() &&
+      cache.n_vars() > static_cast<std::size_t>(kAutoIlpFirstAbove) && options.k_best.k == 0) {
+    const auto t_ilp = Clock::now();
+    ExactOptions o = options;
+    o.method = ExactMethod::ilp;
+    const double slice = 0.1 * dp_seconds_estimate(static_cast<int>(cache.n_vars()));
+    ExactStats ist;
+    PoolReport r = solve_exact(cache, o, StopToken(std::min(slice, stop.remaining())), &ist);
+    ilp_first = std::chrono::duration<double>(Clock::now() - t_ilp).count();
+    const bool finished = ist.optimal && (ist.complete || std::isfinite(ist.listed_above));
+    if (finished || stop.stop_requested()) {  // a stopped run keeps what the ILP found
+      ist.seconds_ilp_first = ilp_first;
+      ist.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+      r.seconds = ist.seconds;
+      if (stats) *stats = ist;
+      return r;
+    }
+  }
+  st.seconds_ilp_first = ilp_first;
   st.method = dp ? "dp" : "ilp";
   st.classes = options.classes;
   if (options.classes && options.k_best.k > 0)
@@ -285,6 +308,9 @@ void ExactStats::print(std::ostream& out) const {
       s << ", " << collect_dags << " DAGs reached, " << collect_nogoods << " class no-goods";
     s << "\n";
   }
+  if (seconds_ilp_first > 0)
+    s << "  auto            the ILP first for " << seconds_ilp_first << " s"
+      << (method == "dp" ? ", then the DP\n" : ": OPT and the list\n");
   s << "  time            " << seconds_opt << " s to OPT, " << seconds << " s total\n";
   out << s.str();
 }
@@ -328,6 +354,7 @@ std::string ExactStats::to_json() const {
                       {"root_rounds", root_rounds},
                       {"seconds_root", seconds_root},
                       {"seconds_opt", seconds_opt},
+                      {"seconds_ilp_first", seconds_ilp_first},
                       {"seconds", seconds}};
   j["best_score"] = std::isfinite(opt) ? nlohmann::json(opt) : nlohmann::json(nullptr);
   j["bound"] = std::isfinite(bound) ? nlohmann::json(bound) : nlohmann::json(nullptr);
