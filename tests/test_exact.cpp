@@ -142,6 +142,18 @@ std::set<std::vector<Mask>> check_listed(const bnsl::PoolReport& r, const ScoreC
   return out;
 }
 
+// A listing past o.max_solutions, and what it says of itself: OPT proven, not complete,
+// truncated, max_solutions DAGs.
+bnsl::PoolReport solve_truncated(const ScoreCache& cache, const bnsl::ExactOptions& o,
+                                 bnsl::ExactStats& st) {
+  bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
+  CHECK(r.optimal);
+  CHECK(!r.complete);
+  CHECK(st.truncated);
+  REQUIRE(r.dags.size() == o.max_solutions);
+  return r;
+}
+
 // The ILP's collection: its default, branching only, and an enumeration budget so small that
 // some regions are enumerated and others given up and branched on; the last two also with 3
 // threads, which hand regions to each other (collect.cpp).
@@ -419,11 +431,7 @@ TEST_CASE("exact: past --max-solutions the best DAGs are listed, every one above
               o.collect_enumerate_steps = c.steps;
               o.max_solutions = max;
               bnsl::ExactStats st;
-              const bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
-              CHECK(r.optimal);
-              CHECK(!r.complete);
-              CHECK(st.truncated);
-              REQUIRE(r.dags.size() == max);
+              const bnsl::PoolReport r = solve_truncated(cache, o, st);
               CHECK(r.dags[0].score == Approx(opt).epsilon(1e-12));
               const auto listed = check_listed(r, cache);
               // The best max: every listed DAG scores at least the max-th best score (or ties
@@ -459,11 +467,7 @@ TEST_CASE("exact: past --max-solutions on wine, the best DAGs of the complete li
       o.max_solutions = max;
       o.threads = 2;
       bnsl::ExactStats st;
-      const bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
-      CHECK(r.optimal);
-      CHECK(!r.complete);
-      CHECK(st.truncated);
-      REQUIRE(r.dags.size() == max);
+      const bnsl::PoolReport r = solve_truncated(cache, o, st);
       for (std::size_t k = 0; k < max; ++k)
         CHECK(r.dags[k].score == Approx(full.dags[k].score).epsilon(1e-12));
       CHECK(st.listed_above == Approx(full.dags[max - 1].score).epsilon(1e-12));
@@ -693,11 +697,11 @@ TEST_CASE("method auto is dp up to 29 variables, then ilp when built in", "[exac
   REQUIRE_THROWS_AS(bnsl::parse_exact_method("best"), bnsl::InputError);
 }
 
-// auto above kAutoIlpFirstAbove variables tries the ILP first: on 25 variables whose ILP proves
-// OPT and lists the 25 DAGs within 0.5 at once, its answer stands (the DP would take seconds).
-TEST_CASE("method auto above 24 variables keeps the ILP's answer when it finishes first",
-          "[exact]") {
-  const int n = 25;
+namespace {
+
+// n variables, each with the empty family (-10) and the next variable as parent (-9): the
+// best DAGs cut the cycle at one variable, n of them, within 0.5 of each other.
+ScoreCache cycle_cache(int n) {
   ScoreCache cache(n);
   for (int v = 0; v < n; ++v) {
     const std::vector<int> none, next{(v + 1) % n};
@@ -705,6 +709,17 @@ TEST_CASE("method auto above 24 variables keeps the ILP's answer when it finishe
     cache.var(v).add(-9.0, next);
     cache.var(v).sort_best_first();
   }
+  return cache;
+}
+
+}  // namespace
+
+// auto above kAutoIlpFirstAbove variables tries the ILP first: on 25 variables whose ILP proves
+// OPT and lists the 25 DAGs within 0.5 at once, its answer stands (the DP would take seconds).
+TEST_CASE("method auto above 24 variables keeps the ILP's answer when it finishes first",
+          "[exact]") {
+  const int n = 25;
+  const ScoreCache cache = cycle_cache(n);
   bnsl::ExactOptions o;
   o.epsilon = bnsl::Epsilon::epsilon(0.5);
   o.threads = 2;
@@ -728,13 +743,7 @@ TEST_CASE("method auto above 24 variables keeps the ILP's answer when it finishe
 TEST_CASE("method auto runs the ILP when the deadline is too close for the DP", "[exact]") {
   const int n = 20;
   REQUIRE(!bnsl::dp_fits(n, 0.1));
-  ScoreCache cache(n);
-  for (int v = 0; v < n; ++v) {
-    const std::vector<int> none, next{(v + 1) % n};
-    cache.var(v).add(-10.0, none);
-    cache.var(v).add(-9.0, next);
-    cache.var(v).sort_best_first();
-  }
+  const ScoreCache cache = cycle_cache(n);
   bnsl::ExactOptions o;
   o.epsilon = bnsl::Epsilon::epsilon(0.5);
   o.threads = 1;

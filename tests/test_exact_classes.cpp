@@ -102,16 +102,21 @@ std::size_t check_classes(const oracle::Families& fam, ExactMethod method, doubl
   return listed.size();
 }
 
+// The random data of the tests below: 3 or 4 variables, one of them ternary.
+bnsl::Dataset tiny_data(std::uint64_t seed) {
+  const int n = 3 + static_cast<int>(seed % 2);  // 3, 4
+  std::vector<int> arities(static_cast<std::size_t>(n), 2);
+  arities[1] = 3;
+  return oracle::random_dataset(40 + 25 * (seed % 3), arities, seed, 0.3);
+}
+
 }  // namespace
 
 TEST_CASE("exact --classes: each class within epsilon once, as brute force groups the DAGs",
           "[exact][classes]") {
   std::size_t classes = 0, cases = 0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    const int n = 3 + static_cast<int>(seed % 2);  // 3, 4
-    std::vector<int> arities(static_cast<std::size_t>(n), 2);
-    arities[1] = 3;
-    const bnsl::Dataset d = oracle::random_dataset(40 + 25 * (seed % 3), arities, seed, 0.3);
+    const bnsl::Dataset d = tiny_data(seed);
     for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
       const oracle::Families full = oracle::full_table(d, p, -1);
       std::mt19937_64 rng(seed);
@@ -145,10 +150,7 @@ TEST_CASE("exact --classes: each class within epsilon once, as brute force group
 TEST_CASE("exact --classes: past --max-solutions the best classes are listed", "[exact][classes]") {
   std::size_t cases = 0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    const int n = 3 + static_cast<int>(seed % 2);  // 3, 4
-    std::vector<int> arities(static_cast<std::size_t>(n), 2);
-    arities[1] = 3;
-    const bnsl::Dataset d = oracle::random_dataset(40 + 25 * (seed % 3), arities, seed, 0.3);
+    const bnsl::Dataset d = tiny_data(seed);
     for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
       const oracle::Families fam = oracle::full_table(d, p, -1);
       const auto all = oracle::all_dags(fam);         // best first
