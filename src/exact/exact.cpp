@@ -168,12 +168,14 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
   // DAGs in 2.5 s, where the DP takes 20 s at 27 variables); when it does not, the DP runs.
   double ilp_first = 0;
   if (dp && options.method == ExactMethod::automatic && ilp_available() &&
-      cache.n_vars() > static_cast<std::size_t>(kAutoIlpFirstAbove) && options.k_best.k == 0) {
+      cache.n_vars() > static_cast<std::size_t>(kAutoIlpFirstAbove) && options.k_best.k == 0 &&
+      !options.class_nogoods) {
     const auto t_ilp = Clock::now();
     ExactOptions o = options;
     o.method = ExactMethod::ilp;
     const double slice = 0.1 * dp_seconds_estimate(static_cast<int>(cache.n_vars()));
     ExactStats ist;
+    // dp_fits left more than twice the estimate: the slice is a positive deadline
     PoolReport r = solve_exact(cache, o, StopToken(std::min(slice, stop.remaining())), &ist);
     ilp_first = std::chrono::duration<double>(Clock::now() - t_ilp).count();
     const bool finished = ist.optimal && (ist.complete || std::isfinite(ist.listed_above));
