@@ -68,16 +68,15 @@
 #include <cmath>
 #include <condition_variable>
 #include <deque>
-#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
-#include <queue>
 #include <unordered_map>
 #include <utility>
 
 #include <omp.h>
 
+#include "exact/best_list.hpp"
 #include "exact/imset.hpp"
 #include "parallel/slowdown.hpp"
 #include "parallel/threads.hpp"
@@ -152,7 +151,7 @@ using Task = std::vector<Bound>;
 class Shared {
  public:
   Shared(int threads, std::size_t max_solutions, bool classes)
-      : threads_(threads), max_(max_solutions), classes_(classes) {
+      : threads_(threads), max_(max_solutions), classes_(classes), best_(max_solutions) {
     queue_.emplace_back();  // the root region
   }
 
@@ -205,25 +204,14 @@ class Shared {
 
   std::size_t listed() const { return listed_.load(std::memory_order_relaxed); }
 
-  // A DAG (class) scoring `score` within the threshold was met: whether the list takes it.
-  // Below max_solutions it does; then only when it beats the worst listed score, which leaves
-  // the list. From the first DAG past max_solutions, the bar is the worst listed score (see
-  // the file's comment). Not before: pruning by it would hide that there are more.
+  // A DAG (class) scoring `score` within the threshold was met: whether the list takes it
+  // (BestScores::admit), the bar read by the workers without the lock.
   bool admit(double score) {
     std::lock_guard lock(best_mutex_);
-    if (worst_.size() < max_) {
-      worst_.push(score);
-      listed_.store(worst_.size(), std::memory_order_relaxed);
-      return true;
-    }
-    dropped_.store(true, std::memory_order_relaxed);
-    if (max_ == 0) return false;
-    const bool taken = score > worst_.top();
-    if (taken) {
-      worst_.pop();
-      worst_.push(score);
-    }
-    bar_.store(worst_.top(), std::memory_order_relaxed);
+    const bool taken = best_.admit(score);
+    listed_.store(best_.listed(), std::memory_order_relaxed);
+    bar_.store(best_.bar(), std::memory_order_relaxed);
+    dropped_.store(best_.dropped(), std::memory_order_relaxed);
     return taken;
   }
   // The worst listed score once more than max_solutions were met (-inf before): DAGs scoring
@@ -252,8 +240,11 @@ class Shared {
     if (choice < it->second.choice) it->second.choice = std::move(choice);
     return nullptr;
   }
-  void take_classes(std::vector<std::vector<std::uint32_t>>& out) {
-    for (auto& entry : seen_) out.push_back(std::move(entry.second.choice));
+  void take_classes(std::vector<Choice>& out, std::vector<double>& scores) {
+    for (auto& entry : seen_) {
+      out.push_back(std::move(entry.second.choice));
+      scores.push_back(entry.second.score);
+    }
   }
   bool classes() const { return classes_; }
 
@@ -285,7 +276,7 @@ class Shared {
   std::atomic<bool> halted_{false};
   std::atomic<std::size_t> listed_{0};
   std::mutex best_mutex_;
-  std::priority_queue<double, std::vector<double>, std::greater<>> worst_;  // listed scores
+  BestScores best_;
   std::atomic<double> bar_{-kInfinity};
   std::atomic<bool> dropped_{false};
   std::mutex seen_mutex_;
@@ -319,17 +310,20 @@ class Collector {
     }
   }
   const CollectResult& result() const { return out_; }
-  // The DAGs this worker listed that are still in the list (scoring at least the bar).
-  std::vector<std::vector<std::uint32_t>>& dags() {
-    forget_below(shared_.bar());
-    return dags_;
+  // Moves out the DAGs this worker listed that are still in the list (scoring at least the
+  // bar), and their scores.
+  void take_dags(std::vector<Choice>& out, std::vector<double>& scores) {
+    drop_below(dags_, dag_scores_, shared_.bar());
+    for (std::size_t i = 0; i < dags_.size(); ++i) {
+      out.push_back(std::move(dags_[i]));
+      scores.push_back(dag_scores_[i]);
+    }
   }
 
  private:
   enum class Step { prune, again, branch, partition };
   Step process();
   const ImsetKey* take(std::vector<std::uint32_t> choice, double score);
-  void forget_below(double bar);
   bool enumerate_region();
   void enumerate_from(std::size_t k);
   void node(int depth);
@@ -373,6 +367,7 @@ class Collector {
   std::vector<std::uint32_t> enum_choice_;
   std::vector<Mask> enum_children_;  // children of each variable through the picked families
   std::vector<std::vector<std::uint32_t>> enum_found_;
+  std::vector<double> enum_found_scores_;
   double enum_partial_ = 0;
   std::uint64_t enum_steps_ = 0;
   bool enum_aborted_ = false;
@@ -464,16 +459,15 @@ bool Collector::enumerate_region() {
   enum_choice_.assign(static_cast<std::size_t>(n), 0);
   enum_children_.assign(static_cast<std::size_t>(n), 0);
   enum_found_.clear();
+  enum_found_scores_.clear();
   enum_partial_ = 0;
   enum_steps_ = 0;
   enum_aborted_ = false;
   enumerate_from(0);
   if (enum_aborted_) return false;
   ++out_.enumerations;
-  for (auto& choice : enum_found_) {
-    const double score = fam_.score(choice);
-    take(std::move(choice), score);
-  }
+  for (std::size_t i = 0; i < enum_found_.size(); ++i)
+    take(std::move(enum_found_[i]), enum_found_scores_[i]);
   return true;
 }
 
@@ -488,29 +482,18 @@ const ImsetKey* Collector::take(std::vector<std::uint32_t> choice, double score)
   dags_.push_back(std::move(choice));
   dag_scores_.push_back(score);
   if (dags_.size() >= next_forget_) {  // DAGs that left the list: kept under twice the rest
-    forget_below(shared_.bar());
+    drop_below(dags_, dag_scores_, shared_.bar());
     next_forget_ = std::max<std::size_t>(1024, 2 * dags_.size());
   }
   return nullptr;
 }
 
-void Collector::forget_below(double bar) {
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < dags_.size(); ++i)
-    if (dag_scores_[i] >= bar) {
-      if (kept != i) {
-        dags_[kept] = std::move(dags_[i]);
-        dag_scores_[kept] = dag_scores_[i];
-      }
-      ++kept;
-    }
-  dags_.resize(kept);
-  dag_scores_.resize(kept);
-}
-
 void Collector::enumerate_from(std::size_t k) {
   if (k == enum_order_.size()) {
-    if (fam_.score(enum_choice_) >= cut_) enum_found_.push_back(enum_choice_);
+    if (const double score = fam_.score(enum_choice_); score >= cut_) {
+      enum_found_.push_back(enum_choice_);
+      enum_found_scores_.push_back(score);
+    }
     return;
   }
   const int v = enum_order_[k];
@@ -729,7 +712,8 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
   error.rethrow();
 
   CollectResult out;
-  std::vector<std::vector<std::uint32_t>> found;
+  std::vector<Choice> found;
+  std::vector<double> scores;
   for (auto& worker : team) {
     const CollectResult& r = worker->result();
     out.nodes += r.nodes;
@@ -740,27 +724,16 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
     out.nogoods += r.nogoods;
     out.dags_reached += r.dags_reached;
     out.handed += r.handed;
-    for (auto& choice : worker->dags()) found.push_back(std::move(choice));
+    worker->take_dags(found, scores);
   }
-  if (shared.classes()) shared.take_classes(found);
+  if (shared.classes()) shared.take_classes(found, scores);
   out.complete = shared.exhausted() && !shared.dropped();
   out.truncated = shared.dropped();
   if (out.truncated && shared.exhausted()) out.listed_above = shared.bar();
   out.workers = shared.workers();
   // Ties with the bar (and classes that left the list and are still known) may pass
-  // max_solutions: the worst are dropped, each scored once.
-  if (found.size() > max_solutions) {
-    std::vector<double> score(found.size());
-    for (std::size_t i = 0; i < found.size(); ++i) score[i] = fam.score(found[i]);
-    while (found.size() > max_solutions) {
-      const std::size_t worst =
-          static_cast<std::size_t>(std::min_element(score.begin(), score.end()) - score.begin());
-      std::swap(found[worst], found.back());
-      std::swap(score[worst], score.back());
-      found.pop_back();
-      score.pop_back();
-    }
-  }
+  // max_solutions: the worst leave.
+  keep_best(found, scores, max_solutions);
   for (auto& choice : found) dags.push_back(std::move(choice));
   return out;
 }

@@ -39,6 +39,7 @@
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,14 +69,6 @@ std::string gib(std::size_t bytes) {
 
 constexpr std::uint64_t kChunk = 1 << 14;  // subsets per parallel task
 constexpr int kScanSamples = 4096;         // candidate sets drawn per variable to cost its scan
-
-// splitmix64: the sampler's generator (deterministic, seeded per variable).
-inline std::uint64_t splitmix64(std::uint64_t& x) {
-  std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 }  // namespace
 
@@ -124,17 +117,14 @@ void SubsetDp::choose_tables() {
   const std::uint32_t others = (std::uint32_t{1} << (n_ - 1)) - 1;  // candidates, squeezed
   std::vector<std::pair<double, int>> cost(static_cast<std::size_t>(n_));
   parallel_for(n_, threads_, 1, [&](long v) {
-    std::uint64_t seed = 0x5eed0000u + static_cast<std::uint64_t>(v);
-    const auto& masks = scan_masks_[static_cast<std::size_t>(v)];
+    std::mt19937_64 rng(0x5eed0000u + static_cast<std::uint64_t>(v));  // seeded per variable
     double steps = 0;
     for (int k = 0; k < kScanSamples; ++k) {
-      const auto squeezed = static_cast<std::uint32_t>(splitmix64(seed)) & others;
+      const auto squeezed = static_cast<std::uint32_t>(rng()) & others;
       // unsqueeze: bit v of the candidates is never set
       const std::uint32_t low = squeezed & ((std::uint32_t{1} << v) - 1);
       const std::uint32_t candidates = low | ((squeezed >> v) << (v + 1));
-      std::size_t i = 0;
-      while (i < masks.size() && (masks[i] & ~candidates) != 0) ++i;
-      steps += static_cast<double>(i + 1);
+      steps += static_cast<double>(scan_position(static_cast<int>(v), candidates) + 1);
     }
     cost[static_cast<std::size_t>(v)] = {steps / kScanSamples, static_cast<int>(v)};
   });
@@ -234,10 +224,16 @@ bool SubsetDp::run(const StopToken& stop) {
 std::uint32_t SubsetDp::best_family(int v, std::uint32_t candidates) const {
   const auto& table = best_family_[static_cast<std::size_t>(v)];
   if (!table.empty()) return table[squeeze(candidates, v)];
+  const std::size_t k = scan_position(v, candidates);
+  const auto& families = scan_families_[static_cast<std::size_t>(v)];
+  return k < families.size() ? families[k] : kNone;
+}
+
+std::size_t SubsetDp::scan_position(int v, std::uint32_t candidates) const {
   const auto& masks = scan_masks_[static_cast<std::size_t>(v)];
-  for (std::size_t k = 0; k < masks.size(); ++k)
-    if ((masks[k] & ~candidates) == 0) return scan_families_[static_cast<std::size_t>(v)][k];
-  return kNone;
+  std::size_t k = 0;
+  while (k < masks.size() && (masks[k] & ~candidates) != 0) ++k;
+  return k;
 }
 
 std::vector<std::uint32_t> SubsetDp::best_choice() const {

@@ -62,6 +62,9 @@ class SubsetDp {
   void fill_best_family(int v);
   void fill_scan_list(int v);
   void choose_tables();
+  // Scanning: the position in v's scan list of the first family within candidates (the
+  // list's size when none is).
+  std::size_t scan_position(int v, std::uint32_t candidates) const;
   bool fill_best_networks(const StopToken& stop);
 
   const FamilyTable& fam_;

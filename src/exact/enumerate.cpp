@@ -57,13 +57,12 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <limits>
-#include <queue>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "exact/best_list.hpp"
 #include "exact/dp.hpp"
 #include "parallel/slowdown.hpp"
 #include "pool/cpdag.hpp"
@@ -89,7 +88,8 @@ class SinkEnumerator {
         stop_(stop),
         classes_(classes),
         choice_(static_cast<std::size_t>(fam.n), 0),
-        parents_(static_cast<std::size_t>(fam.n), 0) {
+        parents_(static_cast<std::size_t>(fam.n), 0),
+        best_(max_solutions) {
     if (!classes_) return;
     index_.resize(static_cast<std::size_t>(fam.n));
     for (int v = 0; v < fam.n; ++v)
@@ -103,19 +103,9 @@ class SinkEnumerator {
     if (max_solutions_ == 0) out_.truncated = true;
     if (dp_.best(all) >= threshold_ && max_solutions_ > 0) visit(all, 0, 0.0);
     out_.complete = !halted_ && !out_.truncated;
-    if (out_.truncated && !halted_ && !worst_.empty()) out_.listed_above = worst_.top();
-    forget_below(threshold_);
-    if (out_.dags.size() > max_solutions_) {  // ties with the last threshold: the first met stay
-      std::vector<std::size_t> order(out_.dags.size());
-      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::stable_sort(order.begin(), order.end(),
-                       [&](std::size_t a, std::size_t b) { return scores_[a] > scores_[b]; });
-      order.resize(max_solutions_);
-      std::sort(order.begin(), order.end());
-      for (std::size_t k = 0; k < order.size(); ++k)
-        if (order[k] != k) out_.dags[k] = std::move(out_.dags[order[k]]);
-      out_.dags.resize(max_solutions_);
-    }
+    if (out_.truncated && !halted_ && max_solutions_ > 0) out_.listed_above = best_.bar();
+    drop_below(out_.dags, scores_, threshold_);
+    keep_best(out_.dags, scores_, max_solutions_);  // ties with the last threshold
     return std::move(out_);
   }
 
@@ -124,7 +114,6 @@ class SinkEnumerator {
   void try_sink(int v, std::uint32_t set, std::uint32_t must, double acc);
   void take_leaf(double score);
   bool admit(double score);
-  void forget_below(double bar);
   bool reversible_covered(int x, std::size_t i, std::uint32_t children) const;
   double family_score(int v, Mask m) const;  // -inf when (v, m) is not in the cache
   bool halt() {
@@ -149,8 +138,8 @@ class SinkEnumerator {
   std::vector<std::uint32_t> code_;
   std::unordered_set<std::vector<std::uint32_t>, CodeHash> seen_;  // classes listed
   Enumeration out_;
-  std::vector<double> scores_;                                              // of out_.dags
-  std::priority_queue<double, std::vector<double>, std::greater<>> worst_;  // listed scores
+  std::vector<double> scores_;      // of out_.dags
+  BestScores best_;                 // past max_solutions: the best listed
   std::size_t next_forget_ = 1024;  // out_.dags's size at which to drop those below threshold_
   bool halted_ = false;
 };
@@ -221,37 +210,13 @@ bool SinkEnumerator::reversible_covered(int x, std::size_t i, std::uint32_t chil
   return false;
 }
 
-// Whether the list takes a DAG (class) of this score: below max_solutions always, then when
-// it beats the worst listed, which leaves the list; from the first DAG past max_solutions the
-// worst listed score is the threshold (see the file's comment; not before: the bound would
-// hide that there are more).
+// Whether the list takes a DAG (class) of this score (BestScores::admit); past max_solutions
+// the bar raises the threshold (see the file's comment).
 bool SinkEnumerator::admit(double score) {
-  if (worst_.size() < max_solutions_) {
-    worst_.push(score);
-    return true;
-  }
-  out_.truncated = true;
-  const bool taken = score > worst_.top();
-  if (taken) {
-    worst_.pop();
-    worst_.push(score);
-  }
-  threshold_ = std::max(threshold_, worst_.top());
+  const bool taken = best_.admit(score);
+  out_.truncated = best_.dropped();
+  threshold_ = std::max(threshold_, best_.bar());
   return taken;
-}
-
-void SinkEnumerator::forget_below(double bar) {
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < out_.dags.size(); ++i)
-    if (scores_[i] >= bar) {
-      if (kept != i) {
-        out_.dags[kept] = std::move(out_.dags[i]);
-        scores_[kept] = scores_[i];
-      }
-      ++kept;
-    }
-  out_.dags.resize(kept);
-  scores_.resize(kept);
 }
 
 void SinkEnumerator::take_leaf(double score) {
@@ -265,7 +230,7 @@ void SinkEnumerator::take_leaf(double score) {
   out_.dags.push_back(choice_);
   scores_.push_back(score);
   if (out_.dags.size() >= next_forget_) {  // DAGs that left the list: kept under twice the rest
-    forget_below(threshold_);
+    drop_below(out_.dags, scores_, threshold_);
     next_forget_ = std::max<std::size_t>(1024, 2 * out_.dags.size());
   }
 }
