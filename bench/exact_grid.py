@@ -10,6 +10,7 @@ usage: bench/exact_grid.py [--sets "iris wine"] [--max-vars 60] [--settings "bic
                            [--deadline 600] [--learn-time 10] [--dp-max-vars 20]
                            [--methods "ilp dp"] [--bnsl BINARY] [--data ROOT] [--out DIR] [--resume]
        bench/exact_grid.py --merge "DIR1 DIR2 ..." --out DIR   # one table from several runs
+       bench/exact_grid.py --before "FILE#HEADING" --out DIR     # before/after table of DIR
 
     bench/exact_grid.py                                   # the whole grid (hours)
     bench/exact_grid.py --sets "iris wine zoo" --deadline 60
@@ -145,9 +146,15 @@ def main():
     ap.add_argument("--resume", action="store_true", help="reuse runs already measured")
     ap.add_argument("--merge", help="output directories of earlier runs: write their rows as "
                     "one table (by variables, data set, setting) to --out and print it")
+    ap.add_argument("--before", help="FILE#HEADING: the grid tables under that markdown heading "
+                    "of FILE (e.g. \"bench/README.md#Exact mode on uci/ (issue 5)\") are the "
+                    "before; write DIR/exact_grid_compare.md, before beside --out's "
+                    "exact_grid.csv, and print it")
     args = ap.parse_args()
     if args.merge:
         return merge(args.merge.split(), args.out)
+    if args.before:
+        return compare(args.before, args.out)
     uci = os.path.join(args.data, "uci")
     names = args.sets.split() if args.sets else sorted(
         f[:-4] for f in os.listdir(uci) if f.endswith(".csv"))
@@ -182,7 +189,11 @@ def main():
             if (name, score) in refs:
                 row["ref"] = refs[(name, score)]
             complete_pool = base + ".pool.json" if row.get("complete") else None
-            if vars_ <= args.dp_max_vars and "dp" in args.methods.split():
+            if vars_ <= args.dp_max_vars and "dp" in args.methods.split() and row.get("vars_cut"):
+                # The DP explores as the ILP does (the same share of the same deadline): its
+                # exploration would be cut as well, and nothing proven; 9 minutes saved a row.
+                row["dp_skipped"] = True
+            elif vars_ <= args.dp_max_vars and "dp" in args.methods.split():
                 dp = base + "-dpe"  # the DP with the setting's epsilon: OPT and its own list
                 m = run([args.bnsl, "exact", csv_path, "-o", dp, "--method", "dp", "--time",
                          str(args.deadline), "--stats", dp + ".stats.json"] + common, dp,
@@ -246,10 +257,103 @@ def merge(dirs, out):
     return 0
 
 
+def markdown_tables(path, heading):
+    """The tables under the markdown heading `heading` of `path` (up to the next heading of the
+    same or a higher level), each a list of {column: cell} rows."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    start = next(i for i, l in enumerate(lines) if l.lstrip("#").strip() == heading)
+    level = len(lines[start]) - len(lines[start].lstrip("#"))
+    tables, head = [], None
+    for line in lines[start + 1:]:
+        if line.startswith("#") and len(line) - len(line.lstrip("#")) <= level:
+            break
+        if not line.startswith("|"):
+            head = None
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if head is None:
+            head = cells
+            tables.append([])
+        elif not set("".join(cells)) <= set("-: "):
+            tables[-1].append(dict(zip(head, cells)))
+    return tables
+
+
+def compare(before, out):
+    """Before/after table: the rows of the grid tables under FILE#HEADING (columns as this
+    script writes them: `ILP proof s`, `ILP DAGs`, `ILP total s`, and `DP DAGs`, `DP total s`
+    where a table has them) beside OUT/exact_grid.csv; writes OUT/exact_grid_compare.md."""
+    path, heading = before.split("#", 1)
+    old = {}
+    for table in markdown_tables(path, heading):
+        for r in table:
+            if {"data", "score", "BF"} <= r.keys():
+                old.setdefault((r["data"], r["score"], float(r["BF"].replace(",", ""))),
+                               {}).update(r)
+    with open(os.path.join(out, "exact_grid.csv")) as f:
+        new = list(csv.DictReader(f))
+
+    def val(r, key, d=1):
+        x = r.get(key)
+        return "" if x in (None, "") else f"{float(x):,.{d}f}"
+
+    def proof(r):
+        if r["vars_cut"] not in ("", "0"):
+            return f"exploration cut ({r['vars_cut']} variables)"
+        if r["optimal"] == "True":
+            return val(r, "t_opt", 2)
+        if r["ilp_best"] and r["bound"]:
+            return f"gap {float(r['bound']) - float(r['ilp_best']):,.2f}"
+        return "not run" if not r["wall_s"] else "no result"
+
+    def dags(r, n, complete, truncated="False", above=""):
+        if not r[n]:
+            return ""
+        text = f"{int(r[n]):,}"
+        if complete == "True":
+            return text
+        if truncated == "True":
+            return text + (" (best, complete above a bar)" if above and r["vars_cut"] in ("", "0")
+                           else " (best found)")
+        return text + " (partial)"
+
+    lines = ["| data | n | score | BF | before: ILP proof s | ILP DAGs | ILP total s | DP DAGs "
+             "| DP total s | after: explore s | ILP proof s | list s | ILP DAGs | ILP total s "
+             "| DP DAGs | DP total s | classes | check |",
+             "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:"
+             "|---:|---|"]
+    for r in new:
+        b = old.get((r["data"], r["score"], float(r["bf"])), {})
+        ran_dp = bool(r["dp_wall_s"])
+        lines.append("| " + " | ".join([
+            r["data"], r["vars"], r["score"], f"{float(r['bf']):g}",
+            b.get("ILP proof s", "not run"), b.get("ILP DAGs", ""), b.get("ILP total s", ""),
+            b.get("DP DAGs", ""), b.get("DP total s", ""),
+            val(r, "explore_s"), proof(r),
+            val(r, "list_s") if r["list_s"] else "partial" if r["optimal"] == "True" else "",
+            dags(r, "dags", r["complete"], r["truncated"], r["listed_above"]),
+            val(r, "wall_s"),
+            dags(r, "dp_dags", r["dp_complete"]) if ran_dp
+            else "not run (cut)" if r.get("dp_skipped") == "True" else "",
+            val(r, "dp_wall_s") if ran_dp else "",
+            f"{int(r['classes']):,}" if r["classes"] else "", r["check"]]) + " |")
+    lines += ["", f"before: the tables under \"{heading}\" in {os.path.relpath(path, REPO)}; "
+              f"after: {os.path.relpath(os.path.join(out, 'exact_grid.csv'), REPO)}. Columns "
+              "as in exact_grid.md. ILP DAGs: `best, complete above a bar` when the list "
+              "passed --max-solutions, kept the best and its search finished."]
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(out, "exact_grid_compare.md"), "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
+    return 0
+
+
 COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound", "explore_s",
-           "t_opt", "list_s", "dags", "truncated", "listed_above", "complete", "wall_s", "peak_rss_mib", "exit", "dp_opt", "dp_dags",
-           "dp_complete", "dp_wall_s", "dp_peak_mib", "same_set", "classes", "ref", "learn_best",
-           "recovered", "vars_cut", "learn_best_search", "recovered_search", "check"]
+           "t_opt", "list_s", "dags", "truncated", "listed_above", "complete", "wall_s",
+           "peak_rss_mib", "exit", "dp_opt", "dp_dags", "dp_complete", "dp_wall_s", "dp_peak_mib",
+           "same_set", "classes", "ref", "learn_best", "recovered", "vars_cut",
+           "learn_best_search", "recovered_search", "check", "dp_skipped"]
 
 
 def write(rows, out):
@@ -305,7 +409,8 @@ def write(rows, out):
                   r.get("listed_above") if r.get("opt") is not None else None),
             num(r.get("wall_s"), 1),
             num(r.get("peak_rss_mib"), 0),
-            agree(r.get("ilp_best"), r.get("dp_opt")) if "wall_s" in r
+            "not run (cut)" if r.get("dp_skipped")
+            else agree(r.get("ilp_best"), r.get("dp_opt")) if "wall_s" in r
             else ("proof" if r.get("dp_opt") is not None
                   else "cut" if r.get("vars_cut") else ""),
             count(r.get("dp_dags"), r.get("dp_complete")), num(r.get("dp_wall_s"), 1),
@@ -329,7 +434,8 @@ def write(rows, out):
               "check` on every pool of the row (ILP, DP, learn). DP and "
               "ref: `=` when equal to the ILP's best (ref: OPT, else the best found) within 1e-6 "
               "relative, else the other value "
-              "(DP: `proof` when the ILP did not run). "
+              "(DP: `proof` when the ILP did not run; `not run (cut)`: the ILP's exploration was "
+              "cut, and the DP's, which explores the same way within the same deadline, would be). "
               "same set: the ILP's and the DP's complete lists are the same DAGs. recovered: "
               "share of the complete list (the ILP's, else the DP's) in the `learn` pool "
               "(`learn` is exact up to 22 variables); search only: the same for `learn "
