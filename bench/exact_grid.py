@@ -338,6 +338,31 @@ def compare(before, out):
             else "not run (cut)" if r.get("dp_skipped") == "True" else "",
             val(r, "dp_wall_s") if ran_dp else "",
             f"{int(r['classes']):,}" if r["classes"] else "", r["check"]]) + " |")
+    def before_status(b):
+        proof, dp = b.get("ILP proof s", ""), b.get("DP", "")
+        proven = proof[:1].isdigit() or dp in ("=", "proof")
+        complete = any(b.get(k) and "(" not in b[k] for k in ("ILP DAGs", "DP DAGs"))
+        return proven, complete, "cut" in proof
+
+    def after_status(r):
+        proven = r["optimal"] == "True" or bool(r["dp_opt"])
+        complete = r["complete"] == "True" or r["dp_complete"] == "True"
+        return proven, complete, r["vars_cut"] not in ("", "0")
+
+    tally = {}
+    for r in new:
+        b = old.get((r["data"], r["score"], float(r["bf"])))
+        for side, st in (("before", before_status(b) if b else None), ("after", after_status(r))):
+            t = tally.setdefault(side, [0, 0, 0, 0])
+            if st is None:
+                t[3] += 1
+                continue
+            t[0] += st[0]
+            t[1] += st[1]
+            t[2] += st[2]
+    lines += ["", f"{len(new)} rows. " + "; ".join(
+        f"{side}: OPT proven on {t[0]}, complete list on {t[1]}, exploration cut on {t[2]}"
+        + (f", not run on {t[3]}" if t[3] else "") for side, t in tally.items()) + "."]
     lines += ["", f"before: the tables under \"{heading}\" in {os.path.relpath(path, REPO)}; "
               f"after: {os.path.relpath(os.path.join(out, 'exact_grid.csv'), REPO)}. Columns "
               "as in exact_grid.md. ILP DAGs: `best, complete above a bar` when the list "
