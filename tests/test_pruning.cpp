@@ -305,12 +305,14 @@ TEST_CASE("pruning: every family within eps of OPT survives (unlimited in-degree
   CHECK(kept_bdeu < full_bdeu);
   CHECK(tally.kept[0][0] < tally.full[0][0]);  // even at eps = 0
   CHECK(tally.kept[1][0] < tally.full[1][0]);
-  INFO("pruned by rule 1: " << rules.pruned_rule1 << ", rule 2: " << rules.pruned_rule2
-                            << ", rule 3: " << rules.pruned_rule3
-                            << ", rule 6: " << rules.pruned_rule6);
+  INFO(bnsl::to_string(method) << ": pruned by rule 1: " << rules.pruned_rule1 << ", rule 2: "
+                               << rules.pruned_rule2 << ", rule 3: " << rules.pruned_rule3
+                               << ", rule 4: " << rules.pruned_rule4
+                               << ", rule 6: " << rules.pruned_rule6);
   CHECK(rules.pruned_rule1 > 0);  // every rule was exercised by the safety check
   CHECK(rules.pruned_rule2 > 0);
   CHECK(rules.pruned_rule3 > 0);
+  CHECK(rules.pruned_rule4 > 0);
   CHECK(rules.pruned_rule6 > 0);
 }
 

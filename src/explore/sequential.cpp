@@ -188,12 +188,14 @@ class SequentialExplorer {
         extendable = false;
         ++stats_.pruned_rule3;
       }
+      // Rules 6 and 4 drop the set and its supersets. The set itself rule 1 has dropped
+      // already (each exhibits a subset more than eps better): they count for the supersets.
       if (rules_.bdeu && prune::bdeu_bound(best_sub, f.cells, r_child_, task_.eps)) {
-        if (keep) ++stats_.pruned_rule6;
+        if (extendable) ++stats_.pruned_rule6;
         keep = extendable = false;
       }
       if (rules_.bic && extendable && entropy_cut(&f)) {
-        if (keep) ++stats_.pruned_rule4;
+        ++stats_.pruned_rule4;
         keep = extendable = false;
       }
     }
