@@ -1,5 +1,5 @@
 // The exploration driver: runs one explorer per variable, in parallel over variables
-// (OpenMP, dynamic schedule, one Counter of scratch buffers per thread), and hands out the
+// (OpenMP, dynamic schedule, one Counter and one ExploreScratch per thread), and hands out the
 // wall-clock budget. With --time T the budget is shared: each variable, when it starts, is
 // allotted remaining_time * threads / variables_left, so a variable that finishes early
 // gives its time back to those after it. With retry_cut (exact mode), the variables cut at
@@ -45,10 +45,10 @@ int in_degree_limit(const ExploreOptions& o, std::size_t n_vars) {
   return o.method == ExploreMethod::seq ? 3 : -1;
 }
 
-void explore_var(Counter& counter, ExploreMethod m, const VarTask& task, VarCache& out,
-                 ExploreStats& stats) {
+void explore_var(Counter& counter, ExploreScratch& scratch, ExploreMethod m, const VarTask& task,
+                 VarCache& out, ExploreStats& stats) {
   if (m == ExploreMethod::seq)
-    explore_sequential(counter, task, out, stats);
+    explore_sequential(counter, task, out, stats, scratch);
   else
     explore_best_first(counter, task,
                        m == ExploreMethod::is       ? BestFirstKind::independence
@@ -338,6 +338,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
 #pragma omp parallel num_threads(threads)
     {
       Counter counter(data, options.score, groups);
+      ExploreScratch scratch;
       ExploreStats local;
       std::vector<int> mine;
       for (ItemRange items = queue.next_items(); items.begin < items.end;
@@ -388,7 +389,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
             const std::uint64_t scored_before = local.sets_scored;
             const std::uint64_t cut_before = local.vars_out_of_time;
             cache.var(v) = VarCache();
-            explore_var(counter, options.method, task, cache.var(v), local);
+            explore_var(counter, scratch, options.method, task, cache.var(v), local);
             cache.var(v).sort_best_first();
             ++local.vars_explored;
             cut[i] = local.vars_out_of_time > cut_before && !run_stop.stop_requested();

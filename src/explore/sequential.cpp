@@ -14,7 +14,8 @@
 // there as not extendable (after), so no superset of it is generated, as the rule requires.
 // Kept entries go to the cache as soon as they are scored; only two levels live in memory
 // (their size counts towards the memory cap, VarTask::max_bytes: a level that outgrows it
-// stops the variable as a deadline does).
+// stops the variable as a deadline does), in buffers the thread keeps from variable to
+// variable (ExploreScratch).
 // With required parents the levels hold the free parents, and each family scored is the
 // required parents plus them (explorer.hpp).
 #include <algorithm>
@@ -38,30 +39,61 @@ struct Record {
 };
 
 struct Level {
-  explicit Level(bool narrow) : sets(narrow) {}
+  explicit Level(bool narrow) : sets(narrow, /*runs=*/true) {}
+  void clear() {
+    sets.clear();
+    recs.clear();
+  }
   SetTable sets;
   std::vector<Record> recs;
 };
 
+}  // namespace
+
+struct SequentialLevels {
+  explicit SequentialLevels(bool narrow) : narrow(narrow), a(narrow), b(narrow) {}
+  std::size_t bytes() const {
+    return a.sets.bytes() + b.sets.bytes() +
+           (a.recs.capacity() + b.recs.capacity()) * sizeof(Record);
+  }
+  bool narrow;
+  Level a, b;
+};
+
+ExploreScratch::ExploreScratch() = default;
+ExploreScratch::~ExploreScratch() = default;
+
+namespace {
+
 class SequentialExplorer {
  public:
-  SequentialExplorer(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats)
+  SequentialExplorer(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats,
+                     ExploreScratch& scratch)
       : counter_(counter),
         task_(task),
         out_(out),
         stats_(stats),
         rules_(prune_rules(counter.params())),
         r_child_(counter.data().arity(task.child)),
-        narrow_(counter.data().n_vars() <= 64) {}
+        narrow_(counter.data().n_vars() <= 64) {
+    // Memory kept from an earlier variable counts towards this one's cap (over_memory): past
+    // the cap it is given back, so that it cannot stop this variable before it starts.
+    if (!scratch.seq || scratch.seq->narrow != narrow_ ||
+        (task.max_bytes > 0 && scratch.seq->bytes() > task.max_bytes))
+      scratch.seq = std::make_unique<SequentialLevels>(narrow_);
+    levels_ = scratch.seq.get();
+  }
 
   void run() {
-    auto level = std::make_unique<Level>(narrow_);
+    Level* level = &levels_->a;
+    Level* next = &levels_->b;
+    level->clear();
     score_empty(*level);
     for (int k = 1; k <= task_.max_parents && !stopped_; ++k) {
-      auto next = std::make_unique<Level>(narrow_);
+      next->clear();
       expand(*level, *next);
       if (next->sets.size() == 0) break;
-      level = std::move(next);
+      std::swap(level, next);
     }
     if (out_of_memory_)
       ++stats_.vars_out_of_memory;
@@ -104,7 +136,7 @@ class SequentialExplorer {
     cand_.assign(base.begin(), base.end());
     cand_.push_back(y);
     ++stats_.sets_generated;
-    if ((stats_.sets_generated & 31) == 0 && (task_.expired() || over_memory(level, next))) {
+    if ((stats_.sets_generated & 31) == 0 && (task_.expired() || over_memory())) {
       stopped_ = true;
       return false;
     }
@@ -169,11 +201,9 @@ class SequentialExplorer {
     return false;
   }
 
-  bool over_memory(const Level& level, const Level& next) {
+  bool over_memory() {
     if (task_.max_bytes == 0) return false;
-    const std::size_t bytes = level.sets.bytes() + next.sets.bytes() +
-                              (level.recs.capacity() + next.recs.capacity()) * sizeof(Record);
-    out_of_memory_ = bytes > task_.max_bytes;
+    out_of_memory_ = levels_->bytes() > task_.max_bytes;
     return out_of_memory_;
   }
 
@@ -211,7 +241,8 @@ class SequentialExplorer {
   ExploreStats& stats_;
   const PruneRules rules_;  // the rules proven for the score (rule 1 always applies)
   const int r_child_;
-  const bool narrow_;  // sets as bitmasks (set_table.hpp)
+  const bool narrow_;         // sets as bitmasks (set_table.hpp)
+  SequentialLevels* levels_;  // the thread's two levels (ExploreScratch)
   bool stopped_ = false;
   bool out_of_memory_ = false;  // stopped by task_.max_bytes
   std::vector<std::int32_t> cand_, sub_;
@@ -222,8 +253,9 @@ class SequentialExplorer {
 
 }  // namespace
 
-void explore_sequential(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats) {
-  SequentialExplorer(counter, task, out, stats).run();
+void explore_sequential(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats,
+                        ExploreScratch& scratch) {
+  SequentialExplorer(counter, task, out, stats, scratch).run();
 }
 
 }  // namespace bnsl
