@@ -338,6 +338,7 @@ def compare(before, out):
             else "not run (cut)" if r.get("dp_skipped") == "True" else "",
             val(r, "dp_wall_s") if ran_dp else "",
             f"{int(r['classes']):,}" if r["classes"] else "", r["check"]]) + " |")
+
     def before_status(b):
         proof, dp = b.get("ILP proof s", ""), b.get("DP", "")
         proven = proof[:1].isdigit() or dp in ("=", "proof")
