@@ -298,15 +298,6 @@ def compare(before, out):
         x = r.get(key)
         return "" if x in (None, "") else f"{float(x):,.{d}f}"
 
-    def proof(r):
-        if r["vars_cut"] not in ("", "0"):
-            return f"exploration cut ({r['vars_cut']} variables)"
-        if r["optimal"] == "True":
-            return val(r, "t_opt", 2)
-        if r["ilp_best"] and r["bound"]:
-            return f"gap {float(r['bound']) - float(r['ilp_best']):,.2f}"
-        return "not run" if not r["wall_s"] else "no result"
-
     def dags(r, n, complete, truncated="False", above=""):
         if not r[n]:
             return ""
@@ -330,7 +321,7 @@ def compare(before, out):
             r["data"], r["vars"], r["score"], f"{float(r['bf']):g}",
             b.get("ILP proof s", "not run"), b.get("ILP DAGs", ""), b.get("ILP total s", ""),
             b.get("DP DAGs", ""), b.get("DP total s", ""),
-            val(r, "explore_s"), proof(r),
+            val(r, "explore_s"), proof_text(typed(r)),
             val(r, "list_s") if r["list_s"] else "partial" if r["optimal"] == "True" else "",
             dags(r, "dags", r["complete"], r["truncated"], r["listed_above"]),
             val(r, "wall_s"),
@@ -375,6 +366,31 @@ def compare(before, out):
     return 0
 
 
+def typed(row):
+    """A row of exact_grid.csv with its values typed as write() gets them (None when empty)."""
+    def value(text):
+        if text in ("", "True", "False"):
+            return None if text == "" else text == "True"
+        for kind in (int, float):
+            try:
+                return kind(text)
+            except ValueError:
+                pass
+        return text
+    return {k: value(v) for k, v in row.items()}
+
+
+def proof_text(r):
+    """The ILP proof column of a row: seconds to OPT, the gap at the deadline, or why not."""
+    if r.get("vars_cut"):
+        return f"exploration cut ({r['vars_cut']} variables)"
+    if r.get("optimal"):
+        return f"{r['t_opt']:,.2f}" if r.get("t_opt") is not None else ""
+    if r.get("ilp_best") is not None and r.get("bound") is not None:
+        return f"gap {r['bound'] - r['ilp_best']:,.2f}"
+    return "not run" if r.get("wall_s") is None else "no result"
+
+
 COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound", "explore_s",
            "t_opt", "list_s", "dags", "truncated", "listed_above", "complete", "wall_s",
            "peak_rss_mib", "exit", "dp_opt", "dp_dags", "dp_complete", "dp_wall_s", "dp_peak_mib",
@@ -412,16 +428,7 @@ def write(rows, out):
              "|---|---:|---:|---:|---:|"]
     for r in rows:
         learn, opt, heur = r.get("learn_best"), r.get("opt"), r.get("learn_best_search")
-        if r.get("vars_cut"):
-            proof = f"exploration cut ({r['vars_cut']} variables)"
-        elif r.get("optimal"):
-            proof = num(r.get("t_opt"))
-        elif r.get("ilp_best") is not None and r.get("bound") is not None:
-            proof = f"gap {r['bound'] - r['ilp_best']:,.2f}"
-        elif "wall_s" not in r:
-            proof = "not run"
-        else:
-            proof = "no result"
+        proof = proof_text(r)
         same = {True: "yes", False: "**no**"}.get(r.get("same_set"), "")
         # Unproven: the best DAG found is a lower bound on OPT (its score is exact).
         opt_text = (num(opt) if opt is not None else
