@@ -26,6 +26,9 @@
 #include "bnsl/score.hpp"
 #include "bnsl/stop.hpp"
 #include "oracle.hpp"
+#include "prune/ll_ceiling.hpp"
+#include "score/counting.hpp"
+#include "score/row_groups.hpp"
 
 namespace {
 
@@ -84,6 +87,33 @@ Dataset scenario_data(const Scenario& sc) {
     c.arities.back() = c.arities.front();
   }
   return Dataset::from_codes(c.columns, c.arities);
+}
+
+// The LL ceiling of rules 2 to 4 (prune/ll_ceiling.hpp) against the oracle's own counts: LL of
+// the child given every other variable, raised by at most its documented margin, and no family
+// of the full table above it.
+void check_ll_ceiling(const Dataset& d, const ScoreParams& p, const bnsl::RowGroups* groups,
+                      const std::string& ctx, Failures& fail) {
+  bnsl::Counter counter(d, p, groups);
+  const double rows = static_cast<double>(d.n_rows());
+  const double margin = 1e-9 * rows * std::log(std::max(rows, 2.0));
+  const oracle::Families full = oracle::full_table(d, ScoreParams{}, static_cast<int>(d.n_vars()));
+  for (std::size_t v = 0; v < d.n_vars(); ++v) {
+    std::vector<int> others;
+    for (std::size_t u = 0; u < d.n_vars(); ++u)
+      if (u != v) others.push_back(static_cast<int>(u));
+    const double c = bnsl::prune::ll_ceiling(counter, static_cast<int>(v));
+    const double ll = oracle::log_likelihood(oracle::count(d, static_cast<int>(v), others));
+    const std::string where = ctx + " var " + std::to_string(v);
+    if (c < std::min(0.0, ll) - 1e-9 || c > std::min(0.0, ll + margin) + 1e-9)
+      fail.add(where + ": ceiling " + std::to_string(c) + ", LL given the rest " +
+               std::to_string(ll));
+    for (const auto& [m, bic] : full[v]) {
+      const double ll_p =
+          oracle::log_likelihood(oracle::count(d, static_cast<int>(v), oracle::from_mask(m)));
+      if (ll_p > c) fail.add(where + " " + oracle::mask_str(m) + ": LL above the ceiling");
+    }
+  }
 }
 
 std::vector<int> parents_of(const bnsl::VarCache& vc, std::size_t i) {
@@ -314,6 +344,36 @@ TEST_CASE("pruning: every family within eps of OPT survives (unlimited in-degree
   CHECK(rules.pruned_rule3 > 0);
   CHECK(rules.pruned_rule4 > 0);
   CHECK(rules.pruned_rule6 > 0);
+  CHECK(rules.vars_ll_ceiling > 0);  // rules 2 to 4 ran with an LL ceiling below 0
+}
+
+TEST_CASE("pruning: the LL ceiling is the log-likelihood given every other variable",
+          "[pruning][explore]") {
+  // By hand: X = (0, 1, 0, 0), Y = (0, 0, 1, 1). Given Y = 0, X is 0 once and 1 once: LL(X|Y)
+  // = 2 ln(1/2); given Y = 1 it is 0 twice. Y given X: X = 0 holds Y = 0, 1, 1 (ln(1/3) +
+  // 2 ln(2/3)), X = 1 holds Y = 0.
+  const Dataset d = Dataset::from_codes({{0, 1, 0, 0}, {0, 0, 1, 1}}, {2, 2});
+  bnsl::Counter counter(d, ScoreParams{});
+  CHECK(bnsl::prune::ll_ceiling(counter, 0) == Approx(-2 * std::log(2.0)).margin(1e-6));
+  CHECK(bnsl::prune::ll_ceiling(counter, 1) ==
+        Approx(std::log(1.0 / 3) + 2 * std::log(2.0 / 3)).margin(1e-6));
+  // A child that the others determine: 0.
+  const Dataset e = Dataset::from_codes({{0, 1, 1, 0}, {0, 1, 1, 0}}, {2, 2});
+  bnsl::Counter counter_e(e, ScoreParams{});
+  CHECK(bnsl::prune::ll_ceiling(counter_e, 0) == 0.0);
+
+  Failures fail;
+  for (int n = 2; n <= 6; ++n)
+    for (std::size_t rows : {5, 50, 1000})
+      for (std::uint64_t seed = 0; seed < 4; ++seed) {
+        const Scenario sc{ScoreParams{}, n, rows, seed};
+        const Dataset data = scenario_data(sc);
+        check_ll_ceiling(data, ScoreParams{}, nullptr, sc.str(), fail);
+        if (const auto g = bnsl::group_rows(data, 1.0))  // the distinct rows, weighted
+          check_ll_ceiling(data, ScoreParams{}, &*g, sc.str() + " grouped", fail);
+      }
+  INFO(fail.report());
+  CHECK(fail.count == 0);
 }
 
 TEST_CASE("pruning: tiny row counts (exact ties, zero log-likelihoods) and huge eps",

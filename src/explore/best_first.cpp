@@ -527,7 +527,8 @@ class BestFirstExplorer {
   // Rules 2 (BIC) and 6 (BDeu) before counting; counts and returns true when cut.
   bool cut_before_counting(double best_sub, double q, std::uint32_t cells_lb) {
     if (!task_.prune) return false;
-    if (rules_.bic && prune::bic_bound(best_sub, counter_.penalty(task_.child, q), task_.eps)) {
+    if (rules_.bic &&
+        prune::bic_bound(best_sub, counter_.penalty(task_.child, q), task_.ll_ceiling, task_.eps)) {
       ++stats_.pruned_rule2;
       return true;
     }
@@ -558,7 +559,8 @@ class BestFirstExplorer {
         s.keep = s.extendable = false;
       }
     }
-    if (task_.prune && rules_.bic && prune::size_bound(f.penalty, f.ll, task_.eps)) {
+    if (task_.prune && rules_.bic &&
+        prune::size_bound(std::max(best_sub, f.score), f.penalty, task_.ll_ceiling, task_.eps)) {
       ++stats_.pruned_rule3;
       s.extendable = false;
     }
@@ -578,7 +580,8 @@ class BestFirstExplorer {
     const Scored& b = recs_[base];
     const double n_h_y = n_ * std::max(0.0, s.h - b.h);
     const double pen_b = counter_.penalty(task_.child, b.q);
-    if (prune::entropy_rule(-b.ll, n_h_y, counter_.data().arity(y), pen_b, task_.eps)) {
+    if (prune::entropy_rule(b.ll, task_.ll_ceiling, n_h_y, counter_.data().arity(y), pen_b,
+                            task_.eps)) {
       ++stats_.pruned_rule4;
       if (s.keep) s.keep = false;
       s.extendable = false;

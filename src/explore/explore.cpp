@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <optional>
 
@@ -27,6 +28,7 @@
 #include "explore/explorer.hpp"
 #include "parallel/threads.hpp"
 #include "parallel/wire.hpp"
+#include "prune/ll_ceiling.hpp"
 #include "prune/rules.hpp"
 #include "score/bit_columns.hpp"
 #include "score/pair_stats.hpp"
@@ -331,6 +333,11 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   // variables not yet drawn). Returns the variables it cut by their share (not by the run's
   // stop or the memory cap). Tells on_variable of each variable it ends, unless the caller's
   // stop (a signal, the caller's deadline) cut it or, when `retry` follows, its share did.
+  // Each variable's LL ceiling (rules 2 to 4, prune/ll_ceiling.hpp), counted when the variable
+  // is first explored (NaN until then; a pass gives each variable to one thread).
+  const bool bic_rules = options.prune && prune_rules(options.score).bic;
+  std::vector<double> ceilings(data.n_vars(), std::numeric_limits<double>::quiet_NaN());
+
   auto pass = [&](const std::vector<int>& vars, Comm& queue, bool retry) {
     std::vector<char> cut(vars.size(), 0);
     queue.open_queue(vars.size(), threads);
@@ -368,6 +375,17 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
               task.bits = nullptr;
             }
             task.eps = eps;
+            if (bic_rules && data.arity(v) >= 2) {
+              double& c = ceilings[static_cast<std::size_t>(v)];
+              if (std::isnan(c)) {
+                c = prune::ll_ceiling(counter, v);
+                if (c < 0) {
+                  ++local.vars_ll_ceiling;
+                  local.ll_ceiling_sum -= c;
+                }
+              }
+              task.ll_ceiling = c;
+            }
             task.max_parents =
                 std::min(max_parents - static_cast<int>(task.required.size()), k_best_cap);
             task.prune = options.prune;

@@ -40,9 +40,10 @@ struct VarTask {
   const Constraints* constraints = nullptr;
   // The child's required parents, ascending: in every family scored, never candidates.
   std::vector<int> required;
-  double eps = 0;                     // pruning slack
-  int max_parents = 3;                // in-degree limit of the free parents (beside `required`)
-  bool prune = true;                  // apply the pruning rules (false: keep every scored set)
+  double eps = 0;         // pruning slack
+  double ll_ceiling = 0;  // LL of the child given every other variable (rules 2 to 4; 0: none)
+  int max_parents = 3;    // in-degree limit of the free parents (beside `required`)
+  bool prune = true;      // apply the pruning rules (false: keep every scored set)
   const StopToken* global = nullptr;  // run-wide stop (deadline or signal)
   Clock::time_point deadline;         // this variable's own deadline
   bool has_deadline = false;

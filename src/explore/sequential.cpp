@@ -20,6 +20,7 @@
 // required parents plus them (explorer.hpp).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "explore/explorer.hpp"
@@ -109,7 +110,8 @@ class SequentialExplorer {
     ++stats_.sets_scored;
     ++stats_.sets_generated;
     out_.add(f.score, task_.family({}, family_));
-    bool extendable = !(task_.prune && rules_.bic && prune::size_bound(f.penalty, f.ll, task_.eps));
+    bool extendable = !(task_.prune && rules_.bic &&
+                        prune::size_bound(f.score, f.penalty, task_.ll_ceiling, task_.eps));
     if (!extendable) ++stats_.pruned_rule3;
     level.sets.insert({});
     level.recs.push_back(
@@ -146,7 +148,7 @@ class SequentialExplorer {
     if (!subsets_alive(level, id, best_sub, cells_lb)) return true;
     const double q = br.q * counter_.data().arity(y);
     if (task_.prune && rules_.bic &&
-        prune::bic_bound(best_sub, counter_.penalty(task_.child, q), task_.eps)) {
+        prune::bic_bound(best_sub, counter_.penalty(task_.child, q), task_.ll_ceiling, task_.eps)) {
       ++stats_.pruned_rule2;
       return true;
     }
@@ -187,16 +189,18 @@ class SequentialExplorer {
     });
   }
 
-  // Rule 4 on each split of cand_ into S = cand_ minus one member Y and Y: with H(X|S) alone
-  // (f null: before counting), or with min(H(X|S), H(Y|S)), H(Y|S) = H(cand_) - H(S).
+  // Rule 4 on each split of cand_ into S = cand_ minus one member Y and Y: with H(X|S) - H(X|U)
+  // alone (f null: before counting), or with min(H(X|S) - H(X|U), H(Y|S)), where
+  // H(Y|S) = H(cand_) - H(S) and N H(X|U) = -task_.ll_ceiling.
   bool entropy_cut(const FamilyScore* f) const {
     const double n = static_cast<double>(counter_.data().n_rows());
     for (std::size_t drop = 0; drop < cand_.size(); ++drop) {
       const Record& s = *split_[drop];
       const int r_y = counter_.data().arity(cand_[drop]);
       const double pen = counter_.penalty(task_.child, s.q);
-      const double n_h_y = f ? n * std::max(0.0, f->h_parents - s.h) : -s.ll;
-      if (prune::entropy_rule(-s.ll, n_h_y, r_y, pen, task_.eps)) return true;
+      const double n_h_y =
+          f ? n * std::max(0.0, f->h_parents - s.h) : std::numeric_limits<double>::infinity();
+      if (prune::entropy_rule(s.ll, task_.ll_ceiling, n_h_y, r_y, pen, task_.eps)) return true;
     }
     return false;
   }
@@ -214,7 +218,8 @@ class SequentialExplorer {
         keep = false;
         ++stats_.pruned_rule1;
       }
-      if (rules_.bic && prune::size_bound(f.penalty, f.ll, task_.eps)) {
+      if (rules_.bic &&
+          prune::size_bound(std::max(best_sub, f.score), f.penalty, task_.ll_ceiling, task_.eps)) {
         extendable = false;
         ++stats_.pruned_rule3;
       }

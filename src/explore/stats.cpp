@@ -20,6 +20,8 @@ void ExploreStats::add(const ExploreStats& o) {
   pruned_rule4 += o.pruned_rule4;
   pruned_inherited += o.pruned_inherited;
   pruned_rule6 += o.pruned_rule6;
+  vars_ll_ceiling += o.vars_ll_ceiling;
+  ll_ceiling_sum += o.ll_ceiling_sum;
   vars_out_of_time += o.vars_out_of_time;
   vars_out_of_memory += o.vars_out_of_memory;
   memory_per_var = std::max(memory_per_var, o.memory_per_var);
@@ -54,6 +56,11 @@ void ExploreStats::print(std::ostream& out) const {
       << "  rule 4 (entropy)  " << pruned_rule4 << " dropped with supersets\n"
       << "  inherited         " << pruned_inherited << " cut: a subset's supersets were cut\n"
       << "  rule 6 (BDeu)     " << pruned_rule6 << " dropped with supersets\n"
+      << (vars_ll_ceiling ? "  LL ceiling        " + std::to_string(vars_ll_ceiling) +
+                                " variables below 0 for rules 2 to 4 (N H(X | the rest) summing "
+                                "to " +
+                                std::to_string(ll_ceiling_sum) + ")\n"
+                          : std::string())
       << (k_best_max_parents >= 0 ? "  rule 7 (k-best)   sets of more than " +
                                         std::to_string(k_best_max_parents) + " parents cut\n"
                                   : std::string())
@@ -77,6 +84,8 @@ std::string ExploreStats::to_json() const {
                         {"rule4", pruned_rule4},
                         {"rule6", pruned_rule6},
                         {"inherited", pruned_inherited}}},
+                      {"vars_ll_ceiling", vars_ll_ceiling},
+                      {"ll_ceiling_sum", ll_ceiling_sum},
                       {"vars_out_of_time", vars_out_of_time},
                       {"vars_out_of_memory", vars_out_of_memory},
                       {"memory_per_var", memory_per_var},

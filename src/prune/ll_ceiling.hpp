@@ -1,0 +1,20 @@
+// The LL ceiling of pruning rules 2 to 4 (rules.hpp): C = LL(X | every other variable), the
+// most log-likelihood any parent set of X can reach on the data.
+#pragma once
+
+#include <cstddef>
+
+#include "score/counting.hpp"
+
+namespace bnsl::prune {
+
+// Computed up to this many variables. It costs one count of X against every other variable,
+// O(rows x variables) per child, and it is below 0 only where rows that agree on every other
+// variable disagree on X: with hundreds of variables rows hardly repeat so, and C = 0.
+inline constexpr std::size_t kLlCeilingMaxVars = 128;
+
+// C for `child`: LL of the child given every other variable of the counter's data, at most 0;
+// 0 (no ceiling: the plain rules) above kLlCeilingMaxVars variables.
+double ll_ceiling(Counter& counter, int child);
+
+}  // namespace bnsl::prune
