@@ -276,9 +276,9 @@ struct Tally {
 //   BDeu    2092   2681   3595    4217   5018   (needed 1139 / 1872 / 2999 / 3746 / 4700)
 // i.e. at eps = 0 about 79% of the BIC table and 67% of the BDeu table is pruned (on average
 // 13.8 of 18.6 families per BIC run), and the caches stay close to the "needed" sets
-// (families some network within eps of OPT uses), so the safety check is sharp. Rules 1, 2, 3
-// and 6 all fire in these runs (asserted below). Print the current figures with
-// `bnsl_tests "pruning: every family*" -s`.
+// (families some network within eps of OPT uses), so the safety check is sharp. Rules 1, 2, 3,
+// 4 and 6 all fire in these runs, and the LL ceiling is below 0 (asserted below). Print the
+// current figures with `bnsl_tests "pruning: every family*" -s`.
 TEST_CASE("pruning: every family within eps of OPT survives (unlimited in-degree)",
           "[pruning][explore]") {
   const bnsl::ExploreMethod method =

@@ -328,16 +328,16 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   Comm& comm = options.comm ? *options.comm : alone;
   std::vector<int> explored;  // by this process
 
-  // One pass over `vars`, drawn from `queue`: each variable, when it starts, gets its share of
-  // what is left (the time left times the threads of every process sharing the queue, over the
-  // variables not yet drawn). Returns the variables it cut by their share (not by the run's
-  // stop or the memory cap). Tells on_variable of each variable it ends, unless the caller's
-  // stop (a signal, the caller's deadline) cut it or, when `retry` follows, its share did.
   // Each variable's LL ceiling (rules 2 to 4, prune/ll_ceiling.hpp), counted when the variable
   // is first explored (NaN until then; a pass gives each variable to one thread).
   const bool bic_rules = options.prune && prune_rules(options.score).bic;
   std::vector<double> ceilings(data.n_vars(), std::numeric_limits<double>::quiet_NaN());
 
+  // One pass over `vars`, drawn from `queue`: each variable, when it starts, gets its share of
+  // what is left (the time left times the threads of every process sharing the queue, over the
+  // variables not yet drawn). Returns the variables it cut by their share (not by the run's
+  // stop or the memory cap). Tells on_variable of each variable it ends, unless the caller's
+  // stop (a signal, the caller's deadline) cut it or, when `retry` follows, its share did.
   auto pass = [&](const std::vector<int>& vars, Comm& queue, bool retry) {
     std::vector<char> cut(vars.size(), 0);
     queue.open_queue(vars.size(), threads);

@@ -23,7 +23,7 @@ inline bool clearly_greater(double a, double b) {
 // a > b beyond rounding noise, where a and b were computed from terms as large as `scale` (a
 // difference of large sums is only as exact as the sums).
 inline bool clearly_greater(double a, double b, double scale) {
-  return a > b + kScoreTolerance * std::max({1.0, std::fabs(a), std::fabs(b), std::fabs(scale)});
+  return a > b + std::max(score_tolerance(a, b), kScoreTolerance * std::fabs(scale));
 }
 
 // a and b equal within rounding noise.
