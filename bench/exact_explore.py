@@ -8,14 +8,19 @@ peak RSS. Run it with two binaries (--bnsl) for a before and after.
 
 usage: bench/exact_explore.py [--sets "wdbc alarm bands"] [--settings "bic:20"]
                               [--deadline 120] [--threads 2] [--method ilp] [--bnsl BINARY]
-                              [--max-solutions N] [--data ROOT] [--out DIR] [--resume]
+                              [--max-solutions N] [--max-parents K] [--data ROOT]
+                              [--out DIR] [--resume]
 
 With --max-solutions (passed to bnsl exact), also how good a list cut there is: the gap from
 the best score to the worst and to the mean score listed, and OPT minus `listed_above` (the
 score above which every DAG is listed, when the search finished; binaries before a3fbe3d
 list the first DAGs met and report none).
 
+With --max-parents K (bnsl exact's in-degree limit), the exploration stops at K parents and
+`exhaustive`, OPT and the list are those of the networks with at most K parents per variable.
+
     bench/exact_explore.py --sets "sensors steel wdbc alarm bands" --settings "bic:20 bdeu:20"
+    bench/exact_explore.py --sets "insurance1000 autos" --settings bdeu:20 --max-parents 2
     bench/exact_explore.py --bnsl out/bin/bnsl-before --out out/exact-explore-before
 
 Writes DIR/exact_explore.csv and .md (default out/exact-explore) and prints the markdown.
@@ -84,6 +89,7 @@ def main():
     ap.add_argument("--data", default=os.path.join(REPO, "..", "shared", "datasets"))
     ap.add_argument("--out", default=os.path.join(REPO, "out", "exact-explore"))
     ap.add_argument("--max-solutions", type=int, help="bnsl exact's --max-solutions")
+    ap.add_argument("--max-parents", type=int, help="bnsl exact's --max-parents")
     ap.add_argument("--resume", action="store_true", help="reuse runs already measured")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -100,6 +106,8 @@ def main():
                 argv += ["--ess", "1"]
             if args.max_solutions:
                 argv += ["--max-solutions", str(args.max_solutions)]
+            if args.max_parents is not None:
+                argv += ["--max-parents", str(args.max_parents)]
             m = run(argv, prefix, args.deadline, args.resume)
             rows.append(dict(data=name, score=score, bf=bf, **m))
     fields = ["data", "score", "bf", "exit", "explore_s", "scored", "generated", "cut",

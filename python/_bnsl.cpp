@@ -172,7 +172,7 @@ Run learn(const bnsl::Dataset& data, double time, const std::string& score, doub
 Run exact(const bnsl::Dataset& data, double time, const std::string& score, double ess,
           std::optional<double> epsilon, double bayes_factor, int threads, const ArcList& require,
           const ArcList& forbid, const TierList& tiers, bool quiet, const std::string& method,
-          std::size_t max_solutions, bool classes) {
+          std::size_t max_solutions, bool classes, std::optional<int> max_parents) {
   bnsl::ExactLearnOptions o;
   o.score = make_score(score, ess);
   o.exact.epsilon = make_epsilon(epsilon, bayes_factor);
@@ -180,6 +180,10 @@ Run exact(const bnsl::Dataset& data, double time, const std::string& score, doub
   o.exact.max_solutions = max_solutions;
   o.exact.classes = classes;
   o.constraints = make_constraints(data, require, forbid, tiers);
+  if (max_parents) {
+    if (*max_parents < 0) throw bnsl::InputError("max_parents must be >= 0");
+    o.constraints.max_parents = *max_parents;
+  }
   o.threads = threads;
   o.progress = !quiet;
   return report_run(time, [&](const bnsl::StopToken& stop) {
@@ -320,7 +324,7 @@ PYBIND11_MODULE(_bnsl, m) {
   m.def("exact", &exact, py::arg("data"), py::arg("time"), py::arg("score"), py::arg("ess"),
         py::arg("epsilon"), py::arg("bayes_factor"), py::arg("threads"), py::arg("require"),
         py::arg("forbid"), py::arg("tiers"), py::arg("quiet"), py::arg("method"),
-        py::arg("max_solutions"), py::arg("classes"));
+        py::arg("max_solutions"), py::arg("classes"), py::arg("max_parents"));
   m.def("score_cache", &score_cache, py::arg("data"), py::arg("time"), py::arg("score"),
         py::arg("ess"), py::arg("epsilon"), py::arg("bayes_factor"), py::arg("threads"),
         py::arg("require"), py::arg("forbid"), py::arg("tiers"), py::arg("quiet"));

@@ -1,15 +1,17 @@
-// Required and forbidden arcs and tiers (bnsl/constraints.hpp): the files' reader, and every
-// mode against brute force over the DAGs that satisfy them. The oracle scores every parent set
-// of tiny random data without bnsl's scorer, drops the families the constraints forbid (a
-// forbidden parent, or a required one missing), and enumerates every acyclic assignment: the
-// DAGs within epsilon of the constrained optimum, their classes (skeleton and v-structures)
-// and the DAG-weighted edge probabilities. Exact mode (the exploration under the constraints,
-// then the DP or the ILP), and the search over a cache explored without forbidden arcs and
-// tiers and filtered by search_cache() (or, with required arcs, explored with them), must
-// report exactly those.
+// Required and forbidden arcs, tiers and the in-degree limit (bnsl/constraints.hpp): the
+// files' reader, and every mode against brute force over the DAGs that satisfy them. The
+// oracle scores every parent set of tiny random data without bnsl's scorer, drops the
+// families the constraints forbid (a forbidden parent, a required one missing, or more
+// parents than the limit), and enumerates every acyclic assignment: the DAGs within epsilon
+// of the constrained optimum, their classes (skeleton and v-structures) and the DAG-weighted
+// edge probabilities. Exact mode (the exploration under the constraints, then the DP or the
+// ILP), and the search over a cache explored without forbidden arcs, tiers and the limit and
+// filtered by search_cache() (or, with required arcs, explored with them), must report
+// exactly those.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <map>
 #include <random>
@@ -88,8 +90,10 @@ Constraints random_constraints(int n, std::uint64_t seed, bool required = false)
   return c;
 }
 
-// Whether the family `f` of v satisfies the constraints: allowed parents, required ones held.
+// Whether the family `f` of v satisfies the constraints: allowed parents, required ones held,
+// no more than the in-degree limit.
 bool family_allowed(const Constraints& c, int v, Mask f) {
+  if (c.max_parents >= 0 && std::popcount(f) > c.max_parents) return false;
   for (int p : oracle::from_mask(f))
     if (!c.allowed(p, v)) return false;
   for (const auto& [from, to] : c.required)
@@ -168,6 +172,7 @@ void check_report(const bnsl::PoolReport& r, const Truth& t, const Constraints& 
   CHECK(r.constraints.required == c.required);
   CHECK(r.constraints.forbidden == c.forbidden);
   CHECK(r.constraints.tiers == c.tiers);
+  CHECK(r.constraints.max_parents == c.max_parents);
 }
 
 // Exact mode from the data under the constraints (the exploration, then `method`): optimal,
@@ -436,4 +441,100 @@ TEST_CASE("constraints: required parents exceeding the in-degree limit are refus
   REQUIRE(cache.var(3).size() == 1);
   const auto ps = cache.var(3).parents(0);
   CHECK(std::vector<int>(ps.begin(), ps.end()) == std::vector<int>{0, 1});
+}
+
+TEST_CASE("constraints: every DAG of a Markov equivalence class has the same in-degrees",
+          "[constraints]") {
+  // Every DAG on 4 and 5 nodes, grouped by skeleton and v-structures: the sorted in-degrees
+  // are the class's (what lets an in-degree limit take or drop whole classes).
+  for (int n : {4, 5}) {
+    oracle::Families every(static_cast<std::size_t>(n));
+    for (int v = 0; v < n; ++v)
+      for (Mask m = 0; m < (Mask{1} << n); ++m)
+        if (!(m >> v & 1)) every[static_cast<std::size_t>(v)].emplace_back(m, 0.0);
+    std::map<oracle::ClassKey, std::vector<int>> degrees;
+    std::size_t dags = 0, shared = 0;
+    for (const oracle::Scored& s : oracle::all_dags(every)) {
+      std::vector<int> d;
+      for (Mask m : s.dag) d.push_back(std::popcount(m));
+      std::sort(d.begin(), d.end());
+      const auto [it, fresh] = degrees.emplace(oracle::class_key(s.dag), d);
+      CHECK(it->second == d);
+      ++dags;
+      shared += !fresh;
+    }
+    CHECK(dags == (n == 4 ? 543u : 29281u));  // OEIS A003024
+    CHECK(shared > dags / 2);                 // most DAGs share their class
+  }
+}
+
+TEST_CASE("constraints: with an in-degree limit, exact mode and the search equal brute force",
+          "[constraints][exact][search]") {
+  std::size_t checked = 0, listed = 0, cut = 0;
+  for (std::uint64_t seed = 21; seed <= 28; ++seed) {
+    const int n = 4 + static_cast<int>(seed % 2);  // 4..5
+    std::vector<int> arities(static_cast<std::size_t>(n), 2);
+    arities[0] = 3;
+    const bnsl::Dataset d = oracle::random_dataset(80 + 40 * (seed % 3), arities, seed, 0.4);
+    // The limit alone on half the seeds, with arcs and tiers (and required arcs) on the others.
+    Constraints c = seed % 2 ? Constraints() : random_constraints(n, seed, seed % 4 == 0);
+    // 1 or 2, or the most required parents of a variable
+    c.max_parents =
+        std::max(1 + static_cast<int>(seed / 2 % 2), static_cast<int>(c.max_required_parents()));
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}})
+      for (double eps : {0.0, 1.0, std::log(20.0)}) {
+        INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " eps " << eps << " "
+                     << c.describe());
+        const Truth t = brute_force(d, p, c, eps);
+        Constraints unlimited = c;
+        unlimited.max_parents = -1;
+        cut += brute_force(d, p, unlimited, eps).opt > t.opt + 1e-9;
+        for (const bnsl::ExactMethod m : exact_test::methods()) check_exact(d, p, eps, c, m, t);
+        // The search over a cache explored without the limit (with the required arcs, as
+        // they must be), filtered by search_cache.
+        bnsl::ExploreOptions o;
+        o.score = p;
+        o.epsilon = bnsl::Epsilon::epsilon(eps);
+        o.method = bnsl::ExploreMethod::seq;
+        o.max_parents = n - 1;
+        o.threads = 1;
+        o.constraints = unlimited;
+        check_search(bnsl::explore(d, o, bnsl::StopToken()), d, p, eps, c, t);
+        ++checked;
+        listed += t.dags.size();
+      }
+  }
+  CHECK(checked == 48);
+  CHECK(listed > 100);
+  CHECK(cut > 10);  // the limit cuts off the unlimited optimum on many cases
+}
+
+TEST_CASE("constraints: the in-degree limit in the pool file, its description and the check",
+          "[constraints]") {
+  Constraints c;
+  CHECK(c.empty());
+  c.max_parents = 2;
+  CHECK(!c.empty());
+  CHECK(c.arcs_empty());
+  CHECK(c.fingerprint() == "none");  // a cache explored without it may be filtered by it
+  CHECK(c.describe() == "at most 2 parents per variable");
+  c.forbidden = {{0, 1}};
+  CHECK(c.describe() == "1 forbidden arc, at most 2 parents per variable");
+  Constraints arcs = c;
+  arcs.max_parents = -1;
+  CHECK(c.fingerprint() == arcs.fingerprint());
+  CHECK(c.same_arcs(arcs));
+  const bnsl::ParentSets three = {{}, {}, {}, {0, 1, 2}};
+  const auto v = c.violation(three);
+  REQUIRE(v);
+  CHECK(v->in_degree);
+  CHECK(v->to == 3);
+  CHECK(!c.violation({{}, {}, {}, {0, 1}}));
+  bnsl::ScoreCache cache(4);
+  cache.var(3).add(-10, std::vector<int>{0, 1, 2});
+  cache.var(3).add(-11, std::vector<int>{0, 2});
+  cache.var(3).add(-12, std::vector<int>{});
+  cache.var(3).sort_best_first();
+  CHECK(c.apply(cache) == 1);
+  CHECK(cache.var(3).size() == 2);
 }

@@ -1,7 +1,9 @@
 // Domain knowledge: arcs a network must or may not hold. `--require FILE` lists arcs every
 // network holds (bnlearn's whitelist), `--forbid FILE` arcs none holds (its blacklist),
 // `--tiers FILE` puts variables in tiers, and no arc may go from a later tier into an earlier
-// one (age and sex before exposure, exposure before outcome).
+// one (age and sex before exposure, exposure before outcome). `exact --max-parents K` limits
+// every variable's in-degree to K, required parents included (GOBNILP's parent limit): the
+// proof and the list are then those of the networks with at most K parents per variable.
 //
 //   bnsl::Constraints c = bnsl::read_constraints({"require.csv", "forbid.csv", "tiers.csv"},
 //                                                data.names());
@@ -35,6 +37,16 @@
 // The classes of a constrained run are classes of the constrained space: the DAGs of a Markov
 // equivalence class that hold no forbidden arc. Their sizes, listed members and orientation
 // fractions count those DAGs only (src/pool/summarize.cpp), and the pool file says so.
+//
+// The in-degree limit needs no such care: every DAG of a class has the same in-degrees, so a
+// class is all in or all out. Reversing a covered arc u -> v (pa(v) = pa(u) + u) gives u the
+// parents pa(u) + v and v the parents pa(u): u's in-degree becomes v's and v's becomes u's,
+// and any two DAGs of a class are joined by covered-arc reversals (Chickering 1995), so the
+// multiset of in-degrees is the class's (tests/test_constraints.cpp checks it on every DAG of
+// up to 5 nodes). Filtering a cache by it is safe as filtering by forbidden arcs is: every
+// subset of a set within the limit is within it. It is not part of the fingerprint: a cache
+// explored with or without it may be filtered by it (its provenance records the limit it was
+// explored with, CacheProvenance::max_parents).
 #pragma once
 
 #include <cstddef>
@@ -53,8 +65,16 @@ struct Constraints {
   std::vector<std::pair<int, int>> required;   // (from, to), sorted, distinct, acyclic
   std::vector<std::pair<int, int>> forbidden;  // (from, to), sorted, distinct
   std::vector<int> tiers;  // per variable: its tier (>= 0) or -1; empty: no tiers
+  int max_parents = -1;    // in-degree limit of every variable, required parents included
+                           // (-1: none)
 
-  bool empty() const { return required.empty() && forbidden.empty() && tiers.empty(); }
+  bool empty() const { return arcs_empty() && max_parents < 0; }
+  // No required or forbidden arc and no tiers (the in-degree limit aside).
+  bool arcs_empty() const { return required.empty() && forbidden.empty() && tiers.empty(); }
+  // The same required and forbidden arcs and tiers (the in-degree limit aside).
+  bool same_arcs(const Constraints& o) const {
+    return required == o.required && forbidden == o.forbidden && tiers == o.tiers;
+  }
   bool operator==(const Constraints&) const = default;
   // Whether the arc from -> to may appear: not forbidden, not against the tiers, and not the
   // reverse of a required arc.
@@ -67,18 +87,21 @@ struct Constraints {
   std::size_t max_required_parents() const;
   struct Violation {
     int from = 0, to = 0;
-    bool missing = false;  // a required arc the DAG lacks (else an arc it may not hold)
+    bool missing = false;    // a required arc the DAG lacks (else an arc it may not hold)
+    bool in_degree = false;  // `to` has more than max_parents parents (`from` is one of them)
   };
   // The first arc of a DAG (parents[v]: v's parents) that breaks them: one it may not hold,
-  // or a required one it lacks.
+  // or a required one it lacks; else the first variable with more parents than the limit.
   std::optional<Violation> violation(const std::vector<std::vector<int>>& parents) const;
-  // Removes every cache entry with a parent not allowed into its variable, or without one of
-  // its required parents; returns how many.
+  // Removes every cache entry with a parent not allowed into its variable, without one of its
+  // required parents, or with more parents than the limit; returns how many.
   std::size_t apply(ScoreCache& cache) const;
-  // "2 required arcs, 3 forbidden arcs, 4 tiers over 10 variables" (empty: "none").
+  // "2 required arcs, 3 forbidden arcs, 4 tiers over 10 variables, at most 3 parents per
+  // variable" (empty: "none").
   std::string describe() const;
   // "none", or a hash of the arcs and tiers (16 hex digits): a cache's provenance records it,
-  // so that a resumed exploration or merged parts are checked to share the constraints.
+  // so that a resumed exploration or merged parts are checked to share the constraints. (Not
+  // of the in-degree limit: see above.)
   std::string fingerprint() const;
 };
 

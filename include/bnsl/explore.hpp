@@ -160,9 +160,13 @@ struct ExploreStats {
   // Every variable explored to the end, without an in-degree limit: the caches hold every
   // family that a network within epsilon of the optimum uses. (Not claimed for a resumed run:
   // how the earlier run ended its variables is not known.)
-  bool exhaustive() const {
-    return vars_out_of_time == 0 && vars_out_of_memory == 0 && max_parents < 0 && candidates == 0 &&
-           vars_resumed == 0;
+  bool exhaustive() const { return exhaustive(-1); }
+  // The same for the networks with at most `in_degree_limit` parents per variable (-1: no
+  // limit; Constraints::max_parents): the exploration's own limit, if any, is no lower.
+  bool exhaustive(int in_degree_limit) const {
+    return vars_out_of_time == 0 && vars_out_of_memory == 0 && candidates == 0 &&
+           vars_resumed == 0 &&
+           (max_parents < 0 || (in_degree_limit >= 0 && max_parents >= in_degree_limit));
   }
 
   void add(const ExploreStats& other);

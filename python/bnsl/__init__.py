@@ -180,13 +180,15 @@ def exact(data, time: float = 0, score: str = "bic", bayes_factor: float = 20,
           epsilon: float | None = None, ess: float = 1.0, threads: int = 0, require=None,
           forbid=None, tiers=None, quiet: bool = False, method: str = "auto",
           max_solutions: int = 1_000_000, classes: bool = False, header: bool = True,
-          delimiter: str = ",", missing_as_state: bool = False) -> Result:
+          delimiter: str = ",", missing_as_state: bool = False,
+          max_parents: int | None = None) -> Result:
     """Prove the optimum and list every network within epsilon of it (`bnsl exact`); time 0:
-    no limit. classes=True lists each equivalence class once."""
+    no limit. classes=True lists each equivalence class once. max_parents=K: among the
+    networks with at most K parents per variable (`--max-parents`)."""
     d, r, f, t = _common(data, header, delimiter, missing_as_state, score, bayes_factor,
                          epsilon, require, forbid, tiers)
     report = _bnsl.exact(d, time, score, ess, epsilon, bayes_factor, threads, r, f, t, quiet,
-                         method, max_solutions, classes)
+                         method, max_solutions, classes, max_parents)
     return Result(report, d)
 
 

@@ -45,6 +45,18 @@ def test_exact_equals_the_command_line(tmp_path):
         assert row.p == pytest.approx(p[(names.index(row[1]), names.index(row.to))], abs=1e-12)
 
 
+def test_exact_with_an_in_degree_limit_equals_the_command_line(tmp_path):
+    r = bnsl.exact(WINE, header=False, bayes_factor=3, threads=2, max_parents=1, quiet=True)
+    pool = cli_pool(tmp_path, "exact", WINE, "--no-header", "--bayes-factor", "3",
+                    "--threads", "2", "--max-parents", "1")
+    assert r.optimal and r.complete and pool["constraints"]["max_parents"] == 1
+    assert r.best_score == pytest.approx(pool["best_score"], rel=1e-12)
+    assert len(r.dags) == pool["dags_listed"]
+    assert all(g.in_degree(v) <= 1 for g in r.dags for v in g)
+    with pytest.raises(ValueError):
+        bnsl.exact(WINE, header=False, max_parents=-1, quiet=True)
+
+
 def test_exact_past_max_solutions_keeps_the_best(tmp_path):
     r = bnsl.exact(WINE, header=False, bayes_factor=20, threads=2, max_solutions=100, quiet=True)
     pool = cli_pool(tmp_path, "exact", WINE, "--no-header", "--bayes-factor", "20",

@@ -151,12 +151,13 @@ class Checker {
   }
 
   // Every DAG (listed, and each class's) satisfies the file's constraints and those given; the
-  // given ones must be the file's, since its classes count the DAGs that satisfy its own.
+  // given arcs and tiers must be the file's, since its classes count the DAGs that satisfy its
+  // own (its in-degree limit, if any, takes whole classes: bnsl/constraints.hpp).
   void check_constraints(const PoolReport& pool) {
     const Constraints* given = options_.constraints;
     if (pool.constraints.empty() && (!given || given->empty())) return;
     std::vector<std::string> problems;
-    if (given && *given != pool.constraints)
+    if (given && !given->same_arcs(pool.constraints))
       problems.push_back("the pool was learned under " + pool.constraints.describe() +
                          ", not the " + given->describe() + " given");
     const auto name = [&](int v) { return data_.name(static_cast<std::size_t>(v)); };
@@ -166,7 +167,12 @@ class Checker {
           if (const auto arc = c->violation(parents)) {
             const std::string whose = c == given ? "given" : "pool's";
             const std::string held = name(arc->from) + " -> " + name(arc->to);
-            if (arc->missing)
+            if (arc->in_degree)
+              problems.push_back(at + " gives " + name(arc->to) + " " +
+                                 std::to_string(parents[static_cast<std::size_t>(arc->to)].size()) +
+                                 " parents, more than the " + whose + " limit of " +
+                                 std::to_string(c->max_parents));
+            else if (arc->missing)
               problems.push_back(at + " lacks the arc " + held + ", which the " + whose +
                                  " constraints require");
             else if (std::binary_search(c->required.begin(), c->required.end(),

@@ -38,12 +38,14 @@
 namespace bnsl {
 namespace {
 
-// The in-degree limit applied (-1: none; a limit of n - 1 parents or more limits nothing).
-// Sequential exploration gets one by default, 3 (with pruning the rules end it too, but without
-// it would score every subset); best-first explorers are capped by rule 3.
+// The in-degree limit applied (-1: none; a limit of n - 1 parents or more limits nothing): the
+// lower of max_parents and the constraints' limit. Sequential exploration gets one by default,
+// 3 (with pruning the rules end it too, but without it would score every subset); best-first
+// explorers are capped by rule 3.
 int in_degree_limit(const ExploreOptions& o, std::size_t n_vars) {
-  if (o.max_parents >= 0)
-    return static_cast<std::size_t>(o.max_parents) + 1 >= n_vars ? -1 : o.max_parents;
+  int limit = o.max_parents;
+  if (const int c = o.constraints.max_parents; c >= 0) limit = limit < 0 ? c : std::min(limit, c);
+  if (limit >= 0) return static_cast<std::size_t>(limit) + 1 >= n_vars ? -1 : limit;
   return o.method == ExploreMethod::seq ? 3 : -1;
 }
 
@@ -366,7 +368,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
                            std::back_inserter(task.candidates), [v](int c) { return c != v; });
             }
             task.required = required[static_cast<std::size_t>(v)];
-            if (!options.constraints.empty()) {
+            if (!options.constraints.arcs_empty()) {  // (the in-degree limit: max_parents)
               task.constraints = &options.constraints;
               std::erase_if(task.candidates, [&](int p) { return !task.allowed(p); });
             }

@@ -61,6 +61,9 @@ void ExploreStats::print(std::ostream& out) const {
                                 "to " +
                                 std::to_string(ll_ceiling_sum) + ")\n"
                           : std::string())
+      << (max_parents >= 0 ? "  in-degree limit   sets of more than " +
+                                 std::to_string(max_parents) + " parents never generated\n"
+                           : std::string())
       << (k_best_max_parents >= 0 ? "  rule 7 (k-best)   sets of more than " +
                                         std::to_string(k_best_max_parents) + " parents cut\n"
                                   : std::string())

@@ -1,5 +1,5 @@
-// Required and forbidden arcs and tiers (bnsl/constraints.hpp): the checks, and the files read
-// by the readers of src/io/arcs.cpp.
+// Required and forbidden arcs, tiers and the in-degree limit (bnsl/constraints.hpp): the checks,
+// and the files read by the readers of src/io/arcs.cpp.
 #include "bnsl/constraints.hpp"
 
 #include <xxhash.h>
@@ -60,6 +60,10 @@ std::optional<Constraints::Violation> Constraints::violation(
     const auto& ps = parents[static_cast<std::size_t>(to)];
     if (std::find(ps.begin(), ps.end(), from) == ps.end()) return Violation{from, to, true};
   }
+  if (max_parents >= 0)
+    for (std::size_t v = 0; v < parents.size(); ++v)
+      if (parents[v].size() > static_cast<std::size_t>(max_parents))
+        return Violation{parents[v].front(), static_cast<int>(v), false, true};
   return std::nullopt;
 }
 
@@ -74,7 +78,8 @@ std::size_t Constraints::apply(ScoreCache& cache) const {
     bool any = false;
     for (std::size_t i = 0; i < vc.size(); ++i) {
       const auto ps = vc.parents(i);
-      bool ok = std::includes(ps.begin(), ps.end(), must.begin(), must.end());
+      bool ok = std::includes(ps.begin(), ps.end(), must.begin(), must.end()) &&
+                (max_parents < 0 || ps.size() <= static_cast<std::size_t>(max_parents));
       for (std::size_t k = 0; k < ps.size() && ok; ++k) ok = allowed(ps[k], static_cast<int>(v));
       if (!ok) {
         keep[i] = false;
@@ -113,11 +118,14 @@ std::string Constraints::describe() const {
     s += std::to_string(count) + " tier" + (count == 1 ? "" : "s") + " over " +
          std::to_string(placed) + " variable" + (placed == 1 ? "" : "s");
   }
+  if (max_parents >= 0)
+    s += (s.empty() ? "" : ", ") + std::string("at most ") + std::to_string(max_parents) +
+         " parent" + (max_parents == 1 ? "" : "s") + " per variable";
   return s;
 }
 
 std::string Constraints::fingerprint() const {
-  if (empty()) return "none";
+  if (arcs_empty()) return "none";
   XXH3_state_t* state = XXH3_createState();
   XXH3_64bits_reset(state);
   const std::uint64_t sizes[2] = {forbidden.size(), tiers.size()};

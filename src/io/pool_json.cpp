@@ -192,7 +192,8 @@ std::vector<std::pair<int, int>> parse_pairs(const json& j, const Field& f, long
 }
 
 // null, or {"required": [[from, to], ...], "forbidden": [[from, to], ...], "tiers": [tier of
-// each variable, -1: none] or null, "classes": what a class counts}.
+// each variable, -1: none] or null, "max_parents": the in-degree limit (absent: none),
+// "classes": what a class counts}.
 std::string constraints_json(const PoolReport& r) {
   const Constraints& c = r.constraints;
   if (c.empty()) return "null";
@@ -206,6 +207,7 @@ std::string constraints_json(const PoolReport& r) {
   std::string out =
       "{\"required\": " + pairs(c.required) + ", \"forbidden\": " + pairs(c.forbidden);
   out += ", \"tiers\": " + (c.tiers.empty() ? std::string("null") : dump(json(c.tiers)));
+  if (c.max_parents >= 0) out += ", \"max_parents\": " + std::to_string(c.max_parents);
   out +=
       ", \"classes\": \"each class counts, lists and orients only its DAGs that satisfy these "
       "constraints\"}";
@@ -231,6 +233,8 @@ Constraints parse_constraints(const json& j, const Field& f, long long n) {
     for (std::size_t v = 0; v < t.size(); ++v)
       c.tiers.push_back(static_cast<int>(integer(t[v], g.at(v), -1, 1'000'000)));
   }
+  if (const json& m = member(j, f, "max_parents", false); !m.is_null())
+    c.max_parents = static_cast<int>(integer(m, f.at("max_parents"), 0, 1'000'000));
   return c;
 }
 

@@ -47,7 +47,8 @@ std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max,
                                       const Constraints* constraints,
                                       const Clock::time_point* until) {
   if (max == 0) return {};
-  if (constraints && constraints->empty()) constraints = nullptr;
+  // (An in-degree limit alone keeps or drops whole classes: bnsl/constraints.hpp.)
+  if (constraints && constraints->arcs_empty()) constraints = nullptr;
   // The DAGs visited at most: the members listed, or, with constraints, more (the header).
   std::size_t cap = max;
   if (constraints) {

@@ -6,7 +6,8 @@
 # probability is 1; `score` with tiers (and with required arcs) writes a cache whose sets never
 # point from a later tier into an earlier one (and always hold the required parents), and
 # `search` and `exact` over it keep them (asking for the same files, which the cache's header
-# records); bad files are bad input (exit 2) naming the file, line and column.
+# records); `exact --max-parents` keeps its in-degree limit and the pool says so; bad files are
+# bad input (exit 2) naming the file, line and column.
 #
 # Usage: bash constraints.sh PATH_TO_bnsl_BINARY DATASETS_DIR
 # Stops at the first failure with a message and a non-zero status; ends with "N passed, 0 failed".
@@ -168,6 +169,40 @@ for mode in search exact; do
     --require wine-require.csv >check.txt || { cat check.txt >&2; fail "check of $mode --require"; }
 done
 pass "score, search and exact with required arcs; check agrees"
+
+# An in-degree limit: exact --max-parents from the CSV and from a cache; the pool states it,
+# no DAG passes it, check agrees, and a pool that breaks it is named.
+"$BNSL" exact "$DATA/wine.csv" --no-header --max-parents 1 --bayes-factor 3 -o wine-k1 \
+  2>err.txt || { cat err.txt >&2; fail "exact --max-parents exited $?"; }
+grep -q "constraints: at most 1 parent per variable" err.txt &&
+  grep -q "among the networks with at most 1 parents per variable" err.txt ||
+  fail "exact does not say its in-degree limit"
+cp "$DATA/wine.BIC.3" wine-gobnilp.jkl  # GOBNILP's cache, pruned by subsets only
+"$BNSL" exact wine-gobnilp.jkl --max-parents 1 --bayes-factor 3 -o wine-k1-jkl -q ||
+  fail "exact --max-parents over a cache exited $?"
+python3 - wine-k1.pool.json wine-k1-jkl.pool.json <<'PY' || fail "exact --max-parents 1"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for pool in (a, b):
+    graphs = [d["parents"] for d in pool["dags"]] + [c["dag"] for c in pool["classes"]]
+    if pool["constraints"]["max_parents"] != 1 or not pool["optimal"] or not pool["complete"]:
+        sys.exit("the pool does not state the limit, or is not proven")
+    if any(len(ps) > 1 for g in graphs for ps in g) or not graphs:
+        sys.exit("a DAG with two parents")
+if abs(a["dags"][0]["score"] - b["dags"][0]["score"]) > 1e-6 * abs(a["dags"][0]["score"]):
+    sys.exit("the CSV's and the cache's optima differ")
+PY
+"$BNSL" check "$DATA/wine.csv" --no-header wine-k1.pool.json >check.txt ||
+  { cat check.txt >&2; fail "check of exact --max-parents"; }
+sed 's/"max_parents": 1/"max_parents": 0/' wine-k1.pool.json >wine-k0.pool.json
+"$BNSL" check "$DATA/wine.csv" --no-header wine-k0.pool.json >check.txt
+[[ $? -eq 1 ]] && grep -q "parents, more than the pool's limit of 0" check.txt ||
+  { cat check.txt >&2; fail "check of a pool beyond its in-degree limit"; }
+printf 'from,to\nV0,V5\nV1,V5\n' >two.csv
+"$BNSL" exact "$DATA/wine.csv" --no-header --require two.csv --max-parents 1 -o bad -q 2>err.txt
+[[ $? -eq 2 ]] && grep -q "has 2 required parents, more than the in-degree limit of 1" err.txt ||
+  fail "exact --max-parents below the required parents"
+pass "exact --max-parents (CSV and cache): the pool states the limit and keeps it; check agrees"
 
 # expect_input_error FILE_OPTION CONTENT LOCATION PHRASE: exit 2 and "FILE:LOCATION ... PHRASE".
 expect_input_error() {
