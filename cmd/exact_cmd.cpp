@@ -81,7 +81,11 @@ struct ExactCommand {
     r.exact.print(summary);
     if (!r.cache_exhaustive)
       summary << "bnsl: exact: exploration did not finish: the cache may lack families, so the "
-                 "result is neither proven optimal nor complete\n";
+                 "result is neither proven optimal nor complete"
+              << (max_parents < 0 ? " (--max-parents 2 or 3 proves and lists among the networks "
+                                    "with at most that many parents per variable)"
+                                  : "")
+              << "\n";
     if (max_parents >= 0)
       summary << "bnsl: exact: among the networks with at most " << max_parents
               << " parents per variable (--max-parents)\n";
