@@ -509,7 +509,7 @@ TEST_CASE("constraints: with an in-degree limit, exact mode and the search equal
   CHECK(cut > 10);  // the limit cuts off the unlimited optimum on many cases
 }
 
-TEST_CASE("constraints: the in-degree limit in the pool file, its description and the check",
+TEST_CASE("constraints: the in-degree limit: description, fingerprint, violation, cache filter",
           "[constraints]") {
   Constraints c;
   CHECK(c.empty());
