@@ -93,6 +93,9 @@ struct Constraints {
   // The first arc of a DAG (parents[v]: v's parents) that breaks them: one it may not hold,
   // or a required one it lacks; else the first variable with more parents than the limit.
   std::optional<Violation> violation(const std::vector<std::vector<int>>& parents) const;
+  // Throws InputError when a variable (names: every variable's) has more required parents
+  // than `limit` (-1: none), the in-degree limit that applies: it would have no family.
+  void check_required_within(int limit, const std::vector<std::string>& names) const;
   // Removes every cache entry with a parent not allowed into its variable, without one of its
   // required parents, or with more parents than the limit; returns how many.
   std::size_t apply(ScoreCache& cache) const;

@@ -85,20 +85,12 @@ std::vector<int> parent_candidates(const Dataset& data) {
   return c;
 }
 
-// required: each variable's required parents (Constraints::required_by_child).
-void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, std::size_t end,
-              const std::vector<std::vector<int>>& required) {
+void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, std::size_t end) {
   if (begin >= end || end > data.n_vars())
     throw InputError("--vars: empty or out-of-range slice (the data has " +
                      std::to_string(data.n_vars()) + " variables)");
   if (o.time < 0 || o.time_per_var < 0) throw InputError("time budgets must be >= 0");
-  const int limit = in_degree_limit(o, data.n_vars());
-  if (limit < 0) return;
-  for (std::size_t v = 0; v < data.n_vars(); ++v)
-    if (required[v].size() > static_cast<std::size_t>(limit))
-      throw InputError("variable " + data.name(v) + " has " + std::to_string(required[v].size()) +
-                       " required parents, more than the in-degree limit of " +
-                       std::to_string(limit) + " (--max-parents)");
+  o.constraints.check_required_within(in_degree_limit(o, data.n_vars()), data.names());
 }
 
 // The draft cache (ExploreOptions::on_draft): each variable's best single parents by the
@@ -261,7 +253,7 @@ ScoreCache explore(const Dataset& data, const ExploreOptions& options, const Sto
   const std::size_t end = std::min(options.var_end, data.n_vars());
   const std::vector<std::vector<int>> required =
       options.constraints.required_by_child(data.n_vars());
-  validate(data, options, begin, end, required);
+  validate(data, options, begin, end);
   const int threads = resolve_threads(options.threads);
   StopToken run_stop =
       options.time > 0 ? StopToken(std::min(options.time, stop.remaining())) : StopToken(stop);

@@ -67,6 +67,16 @@ std::optional<Constraints::Violation> Constraints::violation(
   return std::nullopt;
 }
 
+void Constraints::check_required_within(int limit, const std::vector<std::string>& names) const {
+  if (limit < 0) return;
+  const std::vector<std::vector<int>> required_of = required_by_child(names.size());
+  for (std::size_t v = 0; v < names.size(); ++v)
+    if (required_of[v].size() > static_cast<std::size_t>(limit))
+      throw InputError("variable " + names[v] + " has " + std::to_string(required_of[v].size()) +
+                       " required parents, more than the in-degree limit of " +
+                       std::to_string(limit) + " (--max-parents)");
+}
+
 std::size_t Constraints::apply(ScoreCache& cache) const {
   if (empty()) return 0;
   std::size_t dropped = 0;

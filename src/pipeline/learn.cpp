@@ -8,10 +8,6 @@
 #include <cmath>
 #include <iostream>
 #include <limits>
-#include <string>
-#include <vector>
-
-#include "bnsl/error.hpp"
 
 namespace bnsl {
 namespace {
@@ -262,16 +258,8 @@ ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& optio
 ExactLearnResult solve_exact_cache(const ScoreCache& cache, const ExactLearnOptions& options,
                                    const Dataset* data, const StopToken& stop) {
   if (options.constraints.empty()) return solve_and_label(cache, options, data, stop, true);
-  const Constraints& c = options.constraints;
-  if (c.max_parents >= 0) {  // (explore() refuses the same)
-    const std::vector<std::vector<int>> required = c.required_by_child(cache.n_vars());
-    for (std::size_t v = 0; v < cache.n_vars(); ++v)
-      if (required[v].size() > static_cast<std::size_t>(c.max_parents))
-        throw InputError("variable " + cache.names_or_defaults()[v] + " has " +
-                         std::to_string(required[v].size()) +
-                         " required parents, more than the in-degree limit of " +
-                         std::to_string(c.max_parents) + " (--max-parents)");
-  }
+  options.constraints.check_required_within(options.constraints.max_parents,
+                                            cache.names_or_defaults());
   ScoreCache allowed = cache;
   options.constraints.apply(allowed);
   return solve_and_label(allowed, options, data, stop, true);
