@@ -335,9 +335,10 @@ void IlpSolver::build() {
     }
   const int binaries = next_col - first_binary;
   const std::vector<CoinBigIndex> starts(static_cast<std::size_t>(binaries) + 1, 0);
-  const std::vector<double> lo(static_cast<std::size_t>(binaries), 0.0);
-  const std::vector<double> up(static_cast<std::size_t>(binaries), 1.0);
-  base_.addCols(binaries, starts.data(), nullptr, nullptr, lo.data(), up.data(), lo.data());
+  const std::vector<double> zeros(static_cast<std::size_t>(binaries), 0.0);
+  const std::vector<double> ones(static_cast<std::size_t>(binaries), 1.0);
+  // bounds [0, 1], objective 0
+  base_.addCols(binaries, starts.data(), nullptr, nullptr, zeros.data(), ones.data(), zeros.data());
   for (int c = first_binary; c < next_col; ++c) base_.setInteger(c);
   rows.flush(base_);
   for (ClusterCut c : first_cuts_) pool_.add(c, false);  // rows at the first solve_once
