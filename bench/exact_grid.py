@@ -204,7 +204,8 @@ def main():
                     row["vars_cut"] = st["vars_cut"]
                 if st and st["optimal"]:
                     row.update(dp_opt=st["best_score"], dp_dags=st["solutions"],
-                               dp_complete=st["complete"])
+                               dp_complete=st["complete"], dp_truncated=st.get("truncated"),
+                               dp_listed_above=st.get("listed_above"))
                     if st["complete"]:
                         row.setdefault("classes", st["classes"])
                         if complete_pool:
@@ -212,6 +213,10 @@ def main():
                         else:
                             complete_pool = dp + ".pool.json"
                             row["classes"] = st["classes"]
+                    elif not complete_pool and st["solutions"] > (row.get("dags") or 0):
+                        row["classes"] = st["classes"]  # of the longer of two partial lists
+            # Classes of a list that is not complete are marked as its DAGs are.
+            row["classes_partial"] = "classes" in row and not complete_pool
             row["opt"] = (row.get("ilp_best") if row.get("optimal") else row.get("dp_opt"))
             pools = [base, base + "-dpe"]
             if complete_pool:
@@ -325,10 +330,12 @@ def compare(before, out):
             val(r, "list_s") if r["list_s"] else "partial" if r["optimal"] == "True" else "",
             dags(r, "dags", r["complete"], r["truncated"], r["listed_above"]),
             val(r, "wall_s"),
-            dags(r, "dp_dags", r["dp_complete"]) if ran_dp
+            dags(r, "dp_dags", r["dp_complete"], r.get("dp_truncated", "False"),
+                 r.get("dp_listed_above", "")) if ran_dp
             else "not run (cut)" if r.get("dp_skipped") == "True" else "",
             val(r, "dp_wall_s") if ran_dp else "",
-            f"{int(r['classes']):,}" if r["classes"] else "", r["check"]]) + " |")
+            (f"{int(r['classes']):,}" + (" (partial)" if r.get("classes_partial") == "True"
+                                         else "")) if r["classes"] else "", r["check"]]) + " |")
 
     def before_status(b):
         proof, dp = b.get("ILP proof s", ""), b.get("DP", "")
@@ -394,7 +401,7 @@ def proof_text(r):
 COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound", "explore_s",
            "t_opt", "list_s", "dags", "truncated", "listed_above", "complete", "wall_s",
            "peak_rss_mib", "exit", "dp_opt", "dp_dags", "dp_complete", "dp_wall_s", "dp_peak_mib",
-           "same_set", "classes", "ref", "learn_best", "recovered", "vars_cut",
+           "dp_truncated", "dp_listed_above", "same_set", "classes", "classes_partial", "ref", "learn_best", "recovered", "vars_cut",
            "learn_best_search", "recovered_search", "check", "dp_skipped"]
 
 
@@ -446,9 +453,12 @@ def write(rows, out):
             else agree(r.get("ilp_best"), r.get("dp_opt")) if "wall_s" in r
             else ("proof" if r.get("dp_opt") is not None
                   else "cut" if r.get("vars_cut") else ""),
-            count(r.get("dp_dags"), r.get("dp_complete")), num(r.get("dp_wall_s"), 1),
+            count(r.get("dp_dags"), r.get("dp_complete"), r.get("dp_truncated"),
+                  r.get("dp_listed_above") if r.get("opt") is not None else None),
+            num(r.get("dp_wall_s"), 1),
             num(r.get("dp_peak_mib"), 0), same,
-            f"{r['classes']:,}" if "classes" in r else "", r.get("check", ""),
+            (f"{r['classes']:,}" + (" (partial)" if r.get("classes_partial") else ""))
+            if "classes" in r else "", r.get("check", ""),
             agree(opt if opt is not None else r.get("ilp_best"), r.get("ref")),
             num(learn - opt) if learn is not None and opt is not None else "",
             f"{100 * r['recovered']:.1f}%" if "recovered" in r else "",
@@ -469,7 +479,9 @@ def write(rows, out):
               "relative, else the other value "
               "(DP: `proof` when the ILP did not run; `not run (cut)`: the ILP's exploration was "
               "cut, and the DP's, which explores the same way within the same deadline, would be). "
-              "same set: the ILP's and the DP's complete lists are the same DAGs. recovered: "
+              "same set: the ILP's and the DP's complete lists are the same DAGs. classes: "
+              "the equivalence classes of the complete list (the ILP's, else the DP's), or of "
+              "the longer list when neither is complete (`partial`). recovered: "
               "share of the complete list (the ILP's, else the DP's) in the `learn` pool "
               "(`learn` is exact up to 22 variables); search only: the same for `learn "
               "--exact-max-vars 0`, the ordering search alone."]
