@@ -215,8 +215,6 @@ def main():
                             row["classes"] = st["classes"]
                     elif not complete_pool and st["solutions"] > (row.get("dags") or 0):
                         row["classes"] = st["classes"]  # of the longer of two partial lists
-            # Classes of a list that is not complete are marked as its DAGs are.
-            row["classes_partial"] = "classes" in row and not complete_pool
             row["opt"] = (row.get("ilp_best") if row.get("optimal") else row.get("dp_opt"))
             pools = [base, base + "-dpe"]
             if complete_pool:
@@ -334,8 +332,9 @@ def compare(before, out):
                  r.get("dp_listed_above", "")) if ran_dp
             else "not run (cut)" if r.get("dp_skipped") == "True" else "",
             val(r, "dp_wall_s") if ran_dp else "",
-            (f"{int(r['classes']):,}" + (" (partial)" if r.get("classes_partial") == "True"
-                                         else "")) if r["classes"] else "", r["check"]]) + " |")
+            (f"{int(r['classes']):,}" + ("" if "True" in (r["complete"], r["dp_complete"])
+                                         else " (partial)")) if r["classes"] else "",
+            r["check"]]) + " |")
 
     def before_status(b):
         proof, dp = b.get("ILP proof s", ""), b.get("DP", "")
@@ -401,8 +400,8 @@ def proof_text(r):
 COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound", "explore_s",
            "t_opt", "list_s", "dags", "truncated", "listed_above", "complete", "wall_s",
            "peak_rss_mib", "exit", "dp_opt", "dp_dags", "dp_complete", "dp_wall_s", "dp_peak_mib",
-           "dp_truncated", "dp_listed_above", "same_set", "classes", "classes_partial", "ref", "learn_best", "recovered", "vars_cut",
-           "learn_best_search", "recovered_search", "check", "dp_skipped"]
+           "dp_truncated", "dp_listed_above", "same_set", "classes", "ref", "learn_best",
+           "recovered", "vars_cut", "learn_best_search", "recovered_search", "check", "dp_skipped"]
 
 
 def write(rows, out):
@@ -457,8 +456,9 @@ def write(rows, out):
                   r.get("dp_listed_above") if r.get("opt") is not None else None),
             num(r.get("dp_wall_s"), 1),
             num(r.get("dp_peak_mib"), 0), same,
-            (f"{r['classes']:,}" + (" (partial)" if r.get("classes_partial") else ""))
-            if "classes" in r else "", r.get("check", ""),
+            (f"{r['classes']:,}" + ("" if r.get("complete") or r.get("dp_complete")
+                                    else " (partial)")) if "classes" in r else "",
+            r.get("check", ""),
             agree(opt if opt is not None else r.get("ilp_best"), r.get("ref")),
             num(learn - opt) if learn is not None and opt is not None else "",
             f"{100 * r['recovered']:.1f}%" if "recovered" in r else "",
