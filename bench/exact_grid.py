@@ -143,7 +143,9 @@ def main():
     ap.add_argument("--bnsl", default=os.path.join(REPO, "build", "bnsl"))
     ap.add_argument("--data", default=os.path.join(REPO, "..", "shared", "datasets"))
     ap.add_argument("--out", default=os.path.join(REPO, "out", "exact-grid"))
-    ap.add_argument("--resume", action="store_true", help="reuse runs already measured")
+    ap.add_argument("--resume", action="store_true", help="reuse runs already measured, and "
+                    "keep as they are the rows of --out's exact_grid.csv (e.g. a copy of "
+                    "bench/results/exact_grid_issue21.csv: rows kept when the runs' files are not)")
     ap.add_argument("--merge", help="output directories of earlier runs: write their rows as "
                     "one table (by variables, data set, setting) to --out and print it")
     ap.add_argument("--before", help="FILE#HEADING: the grid tables under that markdown heading "
@@ -162,12 +164,22 @@ def main():
     sets = [(v, n) for v, n in sets if v <= args.max_vars]
     refs = published(args.data)
     os.makedirs(args.out, exist_ok=True)
+    kept = {}
+    if args.resume and os.path.exists(os.path.join(args.out, "exact_grid.csv")):
+        with open(os.path.join(args.out, "exact_grid.csv")) as f:
+            for r in csv.DictReader(f):
+                r = {k: v for k, v in typed(r).items() if v is not None}
+                kept[(r["data"], r["score"], r["bf"])] = r
     rows = []
     for vars_, name in sets:
         csv_path = os.path.join(uci, name + ".csv")
         for setting in args.settings.split():
             score, bf = setting.split(":")
             tag = f"{name}-{score}-bf{bf}"
+            if (name, score, float(bf)) in kept:
+                rows.append(kept[(name, score, float(bf))])
+                write(rows, args.out)
+                continue
             base = os.path.join(args.out, tag)
             common = ["--no-header", "--score", score, "--bayes-factor", bf,
                       "--threads", str(args.threads), "-q"]
