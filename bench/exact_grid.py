@@ -30,7 +30,10 @@ data and re-checks epsilon, order, classes and edge probabilities); `learn` the 
 and `recovered` the fraction of the complete list (the ILP's, else the DP's) that its pool
 holds; `search only` the same for `learn --exact-max-vars 0` (learn is exact up to 22
 variables; this measures its ordering search alone). Writes DIR/exact_grid.csv and .md
-(default out/exact-grid) and prints the markdown.
+(default out/exact-grid) and prints the markdown. Where a data set's exploration is cut at one
+Bayes factor, the larger Bayes factors of the same score are not run (a larger epsilon prunes
+less, so their explorations do at least the same work within the same deadline); their rows
+say so.
 """
 import argparse
 import csv
@@ -172,85 +175,96 @@ def main():
                 kept[(r["data"], r["score"], r["bf"])] = r
     rows = []
     for vars_, name in sets:
-        csv_path = os.path.join(uci, name + ".csv")
+        cut_at = {}  # score -> the smallest Bayes factor whose exploration was cut
         for setting in args.settings.split():
             score, bf = setting.split(":")
-            tag = f"{name}-{score}-bf{bf}"
             if (name, score, float(bf)) in kept:
                 rows.append(kept[(name, score, float(bf))])
-                write(rows, args.out)
-                continue
-            base = os.path.join(args.out, tag)
-            common = ["--no-header", "--score", score, "--bayes-factor", bf,
-                      "--threads", str(args.threads), "-q"]
-            row = {"data": name, "vars": vars_, "score": score, "bf": float(bf)}
-            st = None
-            if "ilp" in args.methods.split():
-                row.update(run([args.bnsl, "exact", csv_path, "-o", base, "--method", "ilp",
-                                "--time", str(args.deadline), "--stats", base + ".stats.json"]
-                               + common, base, args.deadline, args))
-                st = exact_stats(base)
-            if st:
-                row.update(ilp_best=st["best_score"], optimal=st["optimal"], bound=st["bound"],
-                           t_opt=round(st["seconds_opt"], 3), complete=st["complete"],
-                           dags=st["solutions"], classes=st["classes"],
-                           vars_cut=st["vars_cut"], explore_s=st["explore_s"],
-                           truncated=st.get("truncated"),
-                           listed_above=st.get("listed_above") if not st["vars_cut"] else None,
-                           list_s=round(st["seconds"], 3) if st["complete"] else None)
-            if (name, score) in refs:
-                row["ref"] = refs[(name, score)]
-            complete_pool = base + ".pool.json" if row.get("complete") else None
-            if vars_ <= args.dp_max_vars and "dp" in args.methods.split() and row.get("vars_cut"):
-                # The DP explores as the ILP does (the same share of the same deadline): its
-                # exploration would be cut as well, and nothing proven; 9 minutes saved a row.
-                row["dp_skipped"] = True
-            elif vars_ <= args.dp_max_vars and "dp" in args.methods.split():
-                dp = base + "-dpe"  # the DP with the setting's epsilon: OPT and its own list
-                m = run([args.bnsl, "exact", csv_path, "-o", dp, "--method", "dp", "--time",
-                         str(args.deadline), "--stats", dp + ".stats.json"] + common, dp,
-                        args.deadline, args)
-                row["dp_wall_s"], row["dp_peak_mib"] = m["wall_s"], m["peak_rss_mib"]
-                st = exact_stats(dp) if m["exit"] == 0 else None
-                if st and "wall_s" not in row:  # DP-only row: its exploration decides
-                    row["vars_cut"] = st["vars_cut"]
-                if st and st["optimal"]:
-                    row.update(dp_opt=st["best_score"], dp_dags=st["solutions"],
-                               dp_complete=st["complete"], dp_truncated=st.get("truncated"),
-                               dp_listed_above=st.get("listed_above"))
-                    if st["complete"]:
-                        row.setdefault("classes", st["classes"])
-                        if complete_pool:
-                            row["same_set"] = compare_pools(complete_pool, dp + ".pool.json")[1]
-                        else:
-                            complete_pool = dp + ".pool.json"
-                            row["classes"] = st["classes"]
-                    elif not complete_pool and st["solutions"] > (row.get("dags") or 0):
-                        row["classes"] = st["classes"]  # of the longer of two partial lists
-            row["opt"] = (row.get("ilp_best") if row.get("optimal") else row.get("dp_opt"))
-            pools = [base, base + "-dpe"]
-            if complete_pool:
-                # learn as a user runs it (exact up to 22 variables), and its ordering search
-                # alone (--exact-max-vars 0), the heuristic this column is meant to measure
-                for key, extra in (("", []), ("_search", ["--exact-max-vars", "0"])):
-                    lp = base + "-learn" + key.replace("_", "-")
-                    run([args.bnsl, "learn", csv_path, "-o", lp, "--time", str(args.learn_time)]
-                        + extra + common, lp, args.learn_time, args)
-                    pools.append(lp)
-                    if os.path.exists(lp + ".pool.json"):
-                        row["learn_best" + key] = suite.pool_header(lp + ".pool.json")["best_score"]
-                        row["recovered" + key] = compare_pools(complete_pool,
-                                                               lp + ".pool.json")[0]
-            checked = {p: check(csv_path, p, args) for p in pools}
-            checked = {p: ok for p, ok in checked.items() if ok is not None}
-            if checked:
-                failed = [os.path.basename(p) for p, ok in checked.items() if not ok]
-                row["check"] = "ok" if not failed else "FAIL " + " ".join(failed)
-            rows.append(row)
+            elif cut_at.get(score, float(bf)) < float(bf):
+                # A larger epsilon prunes a subset of what a smaller one prunes, so this
+                # exploration does at least that work within the same deadline: cut as well.
+                rows.append({"data": name, "vars": vars_, "score": score, "bf": float(bf),
+                             "implied_cut": cut_at[score]})
+            else:
+                rows.append(grid_row(name, vars_, score, bf, refs, args))
+            if rows[-1].get("vars_cut") or rows[-1].get("implied_cut"):
+                cut_at.setdefault(score, rows[-1].get("implied_cut") or float(bf))
             write(rows, args.out)
     with open(os.path.join(args.out, "exact_grid.md")) as f:
         sys.stdout.write(f.read())
     return 0
+
+
+def grid_row(name, vars_, score, bf, refs, args):
+    """Runs one row of the grid: the ILP, the DP, learn, and check on every pool written."""
+    csv_path = os.path.join(args.data, "uci", name + ".csv")
+    base = os.path.join(args.out, f"{name}-{score}-bf{bf}")
+    common = ["--no-header", "--score", score, "--bayes-factor", bf,
+              "--threads", str(args.threads), "-q"]
+    row = {"data": name, "vars": vars_, "score": score, "bf": float(bf)}
+    st = None
+    if "ilp" in args.methods.split():
+        row.update(run([args.bnsl, "exact", csv_path, "-o", base, "--method", "ilp",
+                        "--time", str(args.deadline), "--stats", base + ".stats.json"]
+                       + common, base, args.deadline, args))
+        st = exact_stats(base)
+    if st:
+        row.update(ilp_best=st["best_score"], optimal=st["optimal"], bound=st["bound"],
+                   t_opt=round(st["seconds_opt"], 3), complete=st["complete"],
+                   dags=st["solutions"], classes=st["classes"],
+                   vars_cut=st["vars_cut"], explore_s=st["explore_s"],
+                   truncated=st.get("truncated"),
+                   listed_above=st.get("listed_above") if not st["vars_cut"] else None,
+                   list_s=round(st["seconds"], 3) if st["complete"] else None)
+    if (name, score) in refs:
+        row["ref"] = refs[(name, score)]
+    complete_pool = base + ".pool.json" if row.get("complete") else None
+    if vars_ <= args.dp_max_vars and "dp" in args.methods.split() and row.get("vars_cut"):
+        # The DP explores as the ILP does (the same share of the same deadline): its
+        # exploration would be cut as well, and nothing proven; 9 minutes saved a row.
+        row["dp_skipped"] = True
+    elif vars_ <= args.dp_max_vars and "dp" in args.methods.split():
+        dp = base + "-dpe"  # the DP with the setting's epsilon: OPT and its own list
+        m = run([args.bnsl, "exact", csv_path, "-o", dp, "--method", "dp", "--time",
+                 str(args.deadline), "--stats", dp + ".stats.json"] + common, dp,
+                args.deadline, args)
+        row["dp_wall_s"], row["dp_peak_mib"] = m["wall_s"], m["peak_rss_mib"]
+        st = exact_stats(dp) if m["exit"] == 0 else None
+        if st and "wall_s" not in row:  # DP-only row: its exploration decides
+            row["vars_cut"] = st["vars_cut"]
+        if st and st["optimal"]:
+            row.update(dp_opt=st["best_score"], dp_dags=st["solutions"],
+                       dp_complete=st["complete"], dp_truncated=st.get("truncated"),
+                       dp_listed_above=st.get("listed_above"))
+            if st["complete"]:
+                row.setdefault("classes", st["classes"])
+                if complete_pool:
+                    row["same_set"] = compare_pools(complete_pool, dp + ".pool.json")[1]
+                else:
+                    complete_pool = dp + ".pool.json"
+                    row["classes"] = st["classes"]
+            elif not complete_pool and st["solutions"] > (row.get("dags") or 0):
+                row["classes"] = st["classes"]  # of the longer of two partial lists
+    row["opt"] = (row.get("ilp_best") if row.get("optimal") else row.get("dp_opt"))
+    pools = [base, base + "-dpe"]
+    if complete_pool:
+        # learn as a user runs it (exact up to 22 variables), and its ordering search
+        # alone (--exact-max-vars 0), the heuristic this column is meant to measure
+        for key, extra in (("", []), ("_search", ["--exact-max-vars", "0"])):
+            lp = base + "-learn" + key.replace("_", "-")
+            run([args.bnsl, "learn", csv_path, "-o", lp, "--time", str(args.learn_time)]
+                + extra + common, lp, args.learn_time, args)
+            pools.append(lp)
+            if os.path.exists(lp + ".pool.json"):
+                row["learn_best" + key] = suite.pool_header(lp + ".pool.json")["best_score"]
+                row["recovered" + key] = compare_pools(complete_pool,
+                                                       lp + ".pool.json")[0]
+    checked = {p: check(csv_path, p, args) for p in pools}
+    checked = {p: ok for p, ok in checked.items() if ok is not None}
+    if checked:
+        failed = [os.path.basename(p) for p, ok in checked.items() if not ok]
+        row["check"] = "ok" if not failed else "FAIL " + " ".join(failed)
+    return row
 
 
 def merge(dirs, out):
@@ -357,7 +371,7 @@ def compare(before, out):
     def after_status(r):
         proven = r["optimal"] == "True" or bool(r["dp_opt"])
         complete = r["complete"] == "True" or r["dp_complete"] == "True"
-        return proven, complete, r["vars_cut"] not in ("", "0")
+        return proven, complete, r["vars_cut"] not in ("", "0") or bool(r.get("implied_cut"))
 
     tally = {}
     for r in new:
@@ -402,6 +416,8 @@ def proof_text(r):
     """The ILP proof column of a row: seconds to OPT, the gap at the deadline, or why not."""
     if r.get("vars_cut"):
         return f"exploration cut ({r['vars_cut']} variables)"
+    if r.get("implied_cut"):
+        return f"not run (cut at BF {r['implied_cut']:g})"
     if r.get("optimal"):
         return f"{r['t_opt']:,.2f}" if r.get("t_opt") is not None else ""
     if r.get("ilp_best") is not None and r.get("bound") is not None:
@@ -413,7 +429,8 @@ COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound",
            "t_opt", "list_s", "dags", "truncated", "listed_above", "complete", "wall_s",
            "peak_rss_mib", "exit", "dp_opt", "dp_dags", "dp_complete", "dp_wall_s", "dp_peak_mib",
            "dp_truncated", "dp_listed_above", "same_set", "classes", "ref", "learn_best",
-           "recovered", "vars_cut", "learn_best_search", "recovered_search", "check", "dp_skipped"]
+           "recovered", "vars_cut", "learn_best_search", "recovered_search", "check", "dp_skipped",
+           "implied_cut"]
 
 
 def write(rows, out):
@@ -491,6 +508,9 @@ def write(rows, out):
               "relative, else the other value "
               "(DP: `proof` when the ILP did not run; `not run (cut)`: the ILP's exploration was "
               "cut, and the DP's, which explores the same way within the same deadline, would be). "
+              "ILP proof s `not run (cut at BF b)`: the data set's exploration at the smaller "
+              "Bayes factor b was cut, and a larger one prunes less, so its exploration would "
+              "be cut as well. "
               "same set: the ILP's and the DP's complete lists are the same DAGs. classes: "
               "the equivalence classes of the complete list (the ILP's, else the DP's), or of "
               "the longer list when neither is complete (`partial`). recovered: "
