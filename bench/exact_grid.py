@@ -147,8 +147,8 @@ def main():
     ap.add_argument("--data", default=os.path.join(REPO, "..", "shared", "datasets"))
     ap.add_argument("--out", default=os.path.join(REPO, "out", "exact-grid"))
     ap.add_argument("--resume", action="store_true", help="reuse runs already measured, and "
-                    "keep as they are the rows of --out's exact_grid.csv (e.g. a copy of "
-                    "bench/results/exact_grid_issue21.csv: rows kept when the runs' files are not)")
+                    "keep as they are the rows of --out's exact_grid.csv (a copy of "
+                    "bench/results/exact_grid_issue21.csv carries its rows to a new machine)")
     ap.add_argument("--merge", help="output directories of earlier runs: write their rows as "
                     "one table (by variables, data set, setting) to --out and print it")
     ap.add_argument("--before", help="FILE#HEADING: the grid tables under that markdown heading "
