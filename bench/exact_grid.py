@@ -187,8 +187,9 @@ def main():
                              "implied_cut": cut_at[score]})
             else:
                 rows.append(grid_row(name, vars_, score, bf, refs, args))
-            if rows[-1].get("vars_cut") or rows[-1].get("implied_cut"):
-                cut_at.setdefault(score, rows[-1].get("implied_cut") or float(bf))
+            cut = rows[-1].get("implied_cut") or (float(bf) if rows[-1].get("vars_cut") else None)
+            if cut:
+                cut_at[score] = min(cut, cut_at.get(score, cut))
             write(rows, args.out)
     with open(os.path.join(args.out, "exact_grid.md")) as f:
         sys.stdout.write(f.read())
@@ -358,9 +359,7 @@ def compare(before, out):
                  r.get("dp_listed_above", "")) if ran_dp
             else "not run (cut)" if r.get("dp_skipped") == "True" else "",
             val(r, "dp_wall_s") if ran_dp else "",
-            (f"{int(r['classes']):,}" + ("" if "True" in (r["complete"], r["dp_complete"])
-                                         else " (partial)")) if r["classes"] else "",
-            r["check"]]) + " |")
+            classes_text(typed(r)), r["check"]]) + " |")
 
     def before_status(b):
         proof, dp = b.get("ILP proof s", ""), b.get("DP", "")
@@ -425,6 +424,13 @@ def proof_text(r):
     return "not run" if r.get("wall_s") is None else "no result"
 
 
+def classes_text(r):
+    """The classes column of a row: the count, `partial` unless one of the lists is complete."""
+    if r.get("classes") is None:
+        return ""
+    return f"{r['classes']:,}" + ("" if r.get("complete") or r.get("dp_complete") else " (partial)")
+
+
 COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound", "explore_s",
            "t_opt", "list_s", "dags", "truncated", "listed_above", "complete", "wall_s",
            "peak_rss_mib", "exit", "dp_opt", "dp_dags", "dp_complete", "dp_wall_s", "dp_peak_mib",
@@ -485,9 +491,7 @@ def write(rows, out):
                   r.get("dp_listed_above") if r.get("opt") is not None else None),
             num(r.get("dp_wall_s"), 1),
             num(r.get("dp_peak_mib"), 0), same,
-            (f"{r['classes']:,}" + ("" if r.get("complete") or r.get("dp_complete")
-                                    else " (partial)")) if "classes" in r else "",
-            r.get("check", ""),
+            classes_text(r), r.get("check", ""),
             agree(opt if opt is not None else r.get("ilp_best"), r.get("ref")),
             num(learn - opt) if learn is not None and opt is not None else "",
             f"{100 * r['recovered']:.1f}%" if "recovered" in r else "",
