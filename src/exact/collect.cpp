@@ -71,6 +71,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -138,6 +139,7 @@ namespace {
 constexpr int kCutRoundsPerNode = 25;
 constexpr double kMinViolation = 1e-4;
 constexpr std::size_t kCutsPerRound = 32;
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Column bounds that differ from [0, 1]: a region of the search, handed between workers.
 struct Bound {
@@ -362,7 +364,12 @@ class Collector {
   // enumerate_region: per variable (in enumeration order) its usable families in this region,
   // the best score of the variables after position k, and the choice being built.
   std::vector<int> enum_order_;
-  std::vector<std::vector<std::uint32_t>> enum_lists_;
+  std::vector<std::vector<std::uint32_t>> enum_lists_;  // by increasing penalty
+  std::vector<std::vector<double>> enum_pens_;          // their penalties p(v, i)
+  std::vector<double> enum_least_;                      // m_v, per variable
+  std::vector<std::pair<double, std::uint32_t>> enum_sort_;
+  double enum_budget_ = 0;   // U - cut: the most a choice's penalties may add up to
+  double enum_penalty_ = 0;  // of the families picked
   std::vector<double> enum_suffix_;
   std::vector<std::uint32_t> enum_choice_;
   std::vector<Mask> enum_children_;  // children of each variable through the picked families
@@ -406,18 +413,29 @@ Collector::Step Collector::process() {
   return Step::branch;
 }
 
-// Lists the region's DAGs within the threshold directly when that is cheap. A family is usable
-// in the region when its column bounds allow 1 and, if it is at 0 with reduced cost d > 0, the
-// LP bound minus d still reaches the threshold (every point of the region with that column at
-// 1 scores at most bound - d: LP duality; the region's rows hold for every DAG within the
-// threshold). A depth-first search then picks one usable family per variable (fewest choices
-// first), skipping a family that closes a cycle with the families already picked or that
-// leaves the best still reachable below the threshold, and lists each complete choice scoring
+// Lists the region's DAGs within the threshold directly when that is cheap, by a depth-first
+// search that picks one usable family per variable (fewest choices first), skips a family that
+// closes a cycle with the families already picked, and lists each complete choice scoring
 // >= threshold: exactly the region's part of the list. It gives up after enumerate_steps_
 // families tried (the region is then branched on as before, and what it found is dropped):
 // 2^18 by default, about the cost of tens of the collector's LP solves. uci/hepatitis (BIC BF
 // 20, trial runs of 60 s): 7,173 DAGs listed without it, 14,667 with 2^16, 19,547 with 2^18,
 // 19,913 with 2^20; zoo BF 20 all 1,111 in 19.4, 9.3, 10.2 and 8.8 s.
+//
+// The search's bound is the LP's, by Lagrangian duality, family by family. With the LP's row
+// duals y (any y: optimality is not assumed) and reduced costs d = c - A^T y of the
+// minimisation (c = -score), every DAG x of the region (its column bounds, and every row r in
+// its range [lo_r, hi_r]: the region's rows hold for every DAG within the threshold) has
+//   -score(x) = d.x + y.Ax >= sum_v d(v, x_v) + Y,   Y = sum_r min(y_r lo_r, y_r hi_r).
+// With m_v = min d(v, i) over the families the region allows v, U = -Y - sum_v m_v and the
+// penalty p(v, i) = d(v, i) - m_v >= 0: score(x) <= U - sum_v p(v, x_v). So a family with U -
+// p(v, i) below the threshold is unusable, and a partial choice whose penalties exceed U - cut
+// has no completion within it; each variable's families are tried by increasing penalty, so
+// the first to exceed it ends the variable's loop. U is the LP bound when y is optimal. The
+// penalties carry the cluster rows' duals, which the plain bound (the best usable family of
+// each variable left, ignoring acyclicity) has not: that bound stays, as a second test. Rows
+// with an infinite side and a dual of that side's sign (roundoff) leave no finite Y: then the
+// penalties are 0 and the usable families those the LP point or its bound allow, as before.
 bool Collector::enumerate_region() {
   if (enumerate_steps_ == 0) return false;
   const int n = fam_.n;
@@ -426,25 +444,76 @@ bool Collector::enumerate_region() {
   const double* d = lp_.getReducedCost();
   const double* lo = lp_.getColLower();
   const double* up = lp_.getColUpper();
+  // Y, and whether it is finite
+  const double* y = lp_.getRowPrice();
+  const double* row_lo = lp_.getRowLower();
+  const double* row_up = lp_.getRowUpper();
+  double lagrange = 0;
+  bool dual_bound = true;
+  for (int r = 0, rows = lp_.getNumRows(); r < rows && dual_bound; ++r) {
+    if (y[r] == 0) continue;
+    const double side = y[r] > 0 ? row_lo[r] : row_up[r];
+    if (std::fabs(side) >= 1e30) dual_bound = false;
+    lagrange += y[r] * side;
+  }
+  double upper = -lagrange;  // U once the m_v are subtracted
   enum_lists_.resize(static_cast<std::size_t>(n));
+  enum_pens_.resize(static_cast<std::size_t>(n));
+  enum_least_.resize(static_cast<std::size_t>(n));
+  for (int v = 0; v < n && dual_bound; ++v) {
+    double least = kInf;
+    for (std::size_t i = 0; i < fam_.size(v); ++i) {
+      const std::size_t c = cols_.offset[v] + i;
+      if (up[c] < 0.5) continue;
+      if (lo[c] > 0.5) {  // fixed to 1: the only family of v here
+        least = d[c];
+        break;
+      }
+      least = std::min(least, d[c]);
+    }
+    if (least == kInf) {  // no DAG here at all
+      ++out_.enumerations;
+      return true;
+    }
+    enum_least_[v] = least;
+    upper -= least;
+  }
+  // At the LP optimum U is the LP bound; below it, the duals are not what this derivation
+  // assumes (roundoff): no penalties then.
+  if (!std::isfinite(upper) || upper < bound - 1e-6 * std::max(1.0, std::fabs(bound)))
+    dual_bound = false;
+  const double budget = dual_bound ? upper - cut_ + slack_ : kInf;  // penalties allowed
   for (int v = 0; v < n; ++v) {
     auto& list = enum_lists_[v];
     list.clear();
+    auto& pens = enum_pens_[v];
+    pens.clear();
     for (std::size_t i = 0; i < fam_.size(v); ++i) {
       const std::size_t c = cols_.offset[v] + i;
       if (up[c] < 0.5) continue;
       if (lo[c] > 0.5) {  // fixed to 1: the only family of v here
         list.assign(1, static_cast<std::uint32_t>(i));
+        pens.assign(1, 0.0);
         break;
       }
-      if (x[c] < 1e-9 && d[c] > 0 && bound - d[c] < cut_ - slack_) continue;
+      const double pen = dual_bound ? d[c] - enum_least_[v] : 0.0;
+      if (pen > budget) continue;
+      if (!dual_bound && x[c] < 1e-9 && d[c] > 0 && bound - d[c] < cut_ - slack_) continue;
       list.push_back(static_cast<std::uint32_t>(i));
+      pens.push_back(pen);
     }
-    if (list.empty()) {  // no DAG here at all
+    if (list.empty()) {  // no DAG within the threshold here
       ++out_.enumerations;
       return true;
     }
+    if (dual_bound) {  // by increasing penalty
+      enum_sort_.resize(list.size());
+      for (std::size_t j = 0; j < list.size(); ++j) enum_sort_[j] = {pens[j], list[j]};
+      std::sort(enum_sort_.begin(), enum_sort_.end());
+      for (std::size_t j = 0; j < list.size(); ++j) std::tie(pens[j], list[j]) = enum_sort_[j];
+    }
   }
+  enum_budget_ = budget;
   enum_order_.resize(static_cast<std::size_t>(n));
   for (int v = 0; v < n; ++v) enum_order_[v] = v;
   std::stable_sort(enum_order_.begin(), enum_order_.end(),
@@ -461,6 +530,7 @@ bool Collector::enumerate_region() {
   enum_found_.clear();
   enum_found_scores_.clear();
   enum_partial_ = 0;
+  enum_penalty_ = 0;
   enum_steps_ = 0;
   enum_aborted_ = false;
   enumerate_from(0);
@@ -507,21 +577,27 @@ void Collector::enumerate_from(std::size_t k) {
     desc |= Mask{1} << w;
     frontier |= enum_children_[w] & ~desc;
   }
-  for (const std::uint32_t i : enum_lists_[v]) {
+  const auto& list = enum_lists_[v];
+  const auto& pens = enum_pens_[v];
+  for (std::size_t j = 0; j < list.size(); ++j) {
     if (++enum_steps_ > enumerate_steps_ || ((enum_steps_ & 1023) == 0 && halt())) {
       enum_aborted_ = true;
       return;
     }
+    if (enum_penalty_ + pens[j] > enum_budget_) break;  // and every later family of v
+    const std::uint32_t i = list[j];
     const double s = fam_.scores[v][i];
     if (enum_partial_ + s + enum_suffix_[k + 1] < cut_ - slack_) continue;
     const Mask parents = fam_.masks[v][i];
     if (parents & desc) continue;
     enum_choice_[v] = i;
     enum_partial_ += s;
+    enum_penalty_ += pens[j];
     for (Mask b = parents; b; b &= b - 1) enum_children_[std::countr_zero(b)] |= Mask{1} << v;
     enumerate_from(k + 1);
     for (Mask b = parents; b; b &= b - 1) enum_children_[std::countr_zero(b)] &= ~(Mask{1} << v);
     enum_partial_ -= s;
+    enum_penalty_ -= pens[j];
     if (enum_aborted_) return;
   }
 }
