@@ -51,6 +51,16 @@ def listed_gaps(pool):
     return float(worst), float(mean)
 
 
+def listed_text(r):
+    """The list column: complete, cut at --max-solutions, or partial, with its DAG count."""
+    if not r.get("dags"):
+        return "no"
+    n = "{:,}".format(r["dags"])
+    if r["complete"]:
+        return "yes (%s)" % n
+    return "no: best %s (max solutions)" % n if r.get("truncated") else "no: %s listed" % n
+
+
 def run(argv, prefix, budget, resume):
     if resume and os.path.exists(prefix + ".measure.json"):
         with open(prefix + ".measure.json") as f:
@@ -132,7 +142,7 @@ def main():
                      .format(r["scored"], r["entries"])
                      % (r["data"], r["score"], r["bf"], r["explore_s"], per_set, cut,
                         "yes" if cut == 0 else "no", "yes" if r["optimal"] else "no",
-                        ("yes (%s)" % "{:,}".format(r["dags"])) if r["complete"] else "no",
+                        listed_text(r),
                         r["wall_s"], r["peak_rss_mib"]))
     if args.max_solutions:
         lines += ["", "Lists cut at --max-solutions %s: gaps from the best score (exact s: the "

@@ -184,7 +184,7 @@ def main():
                 # A larger epsilon prunes a subset of what a smaller one prunes, so this
                 # exploration does at least that work within the same deadline: cut as well.
                 rows.append({"data": name, "vars": vars_, "score": score, "bf": float(bf),
-                             "implied_cut": cut_at[score]})
+                             "implied_cut": cut_at[score], "binary": os.path.basename(args.bnsl)})
             else:
                 rows.append(grid_row(name, vars_, score, bf, refs, args))
             cut = rows[-1].get("implied_cut") or (float(bf) if rows[-1].get("vars_cut") else None)
@@ -202,7 +202,8 @@ def grid_row(name, vars_, score, bf, refs, args):
     base = os.path.join(args.out, f"{name}-{score}-bf{bf}")
     common = ["--no-header", "--score", score, "--bayes-factor", bf,
               "--threads", str(args.threads), "-q"]
-    row = {"data": name, "vars": vars_, "score": score, "bf": float(bf)}
+    row = {"data": name, "vars": vars_, "score": score, "bf": float(bf),
+           "binary": os.path.basename(args.bnsl)}  # the build that measured the row
     st = None
     if "ilp" in args.methods.split():
         row.update(run([args.bnsl, "exact", csv_path, "-o", base, "--method", "ilp",
@@ -436,7 +437,7 @@ COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound",
            "peak_rss_mib", "exit", "dp_opt", "dp_dags", "dp_complete", "dp_wall_s", "dp_peak_mib",
            "dp_truncated", "dp_listed_above", "same_set", "classes", "ref", "learn_best",
            "recovered", "vars_cut", "learn_best_search", "recovered_search", "check", "dp_skipped",
-           "implied_cut"]
+           "implied_cut", "binary"]
 
 
 def write(rows, out):
@@ -464,9 +465,10 @@ def write(rows, out):
 
     lines = ["| data | n | score | BF | OPT | explore s | ILP proof s | list s | ILP DAGs "
              "| ILP total s | peak MiB | DP | DP DAGs | DP total s | DP peak MiB | same set "
-             "| classes | check | ref | learn − OPT | recovered | search only: − OPT | recovered |",
+             "| classes | check | ref | learn − OPT | recovered | search only: − OPT | recovered "
+             "| binary |",
              "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---"
-             "|---|---:|---:|---:|---:|"]
+             "|---|---:|---:|---:|---:|---|"]
     for r in rows:
         learn, opt, heur = r.get("learn_best"), r.get("opt"), r.get("learn_best_search")
         proof = proof_text(r)
@@ -496,7 +498,8 @@ def write(rows, out):
             num(learn - opt) if learn is not None and opt is not None else "",
             f"{100 * r['recovered']:.1f}%" if "recovered" in r else "",
             num(heur - opt) if heur is not None and opt is not None else "",
-            f"{100 * r['recovered_search']:.1f}%" if "recovered_search" in r else ""]) + " |")
+            f"{100 * r['recovered_search']:.1f}%" if "recovered_search" in r else "",
+            r.get("binary", "")]) + " |")
     lines += ["", "OPT: proven by the ILP or the DP (`≥ x`: not proven, x is the best DAG's "
               "score). explore s: the ILP run's exhaustive exploration (building its cache). "
               "ILP proof s: seconds to prove OPT (cache "
@@ -520,7 +523,8 @@ def write(rows, out):
               "the longer list when neither is complete (`partial`). recovered: "
               "share of the complete list (the ILP's, else the DP's) in the `learn` pool "
               "(`learn` is exact up to 22 variables); search only: the same for `learn "
-              "--exact-max-vars 0`, the ordering search alone."]
+              "--exact-max-vars 0`, the ordering search alone. binary: the file name of the "
+              "--bnsl build that measured the row."]
     with open(os.path.join(out, "exact_grid.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
