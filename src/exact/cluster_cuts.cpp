@@ -31,6 +31,10 @@
 // returned, so cuts are always valid; a missed one costs bound strength, never correctness:
 // integral points are separated exactly by their cycles (find_cycle) in ilp.cpp and
 // collect.cpp.
+//
+// The functions below that count a family's parents in C (std::popcount) are cloned for the
+// POPCNT instruction (target_clones): the default x86-64 build has none, and libgcc's software
+// popcount is about ten times slower.
 #include "exact/cluster_cuts.hpp"
 
 #include <algorithm>
@@ -45,8 +49,10 @@ ColumnLayout::ColumnLayout(const FamilyTable& fam) {
   for (int v = 0; v < fam.n; ++v) offset[v + 1] = offset[v] + fam.size(v);
 }
 
-ClusterRow cluster_row(const FamilyTable& fam, const ColumnLayout& cols, ClusterCut cut,
-                       bool sparse) {
+__attribute__((target_clones("popcnt", "default"))) ClusterRow cluster_row(const FamilyTable& fam,
+                                                                           const ColumnLayout& cols,
+                                                                           ClusterCut cut,
+                                                                           bool sparse) {
   constexpr double kInf = std::numeric_limits<double>::max();
   ClusterRow few{{}, static_cast<double>(cut.k), kInf};
   ClusterRow many{{}, -kInf, static_cast<double>(std::popcount(cut.nodes) - cut.k)};
@@ -59,8 +65,10 @@ ClusterRow cluster_row(const FamilyTable& fam, const ColumnLayout& cols, Cluster
   return sparse && many.columns.size() < few.columns.size() ? many : few;
 }
 
-double cut_violation(const FamilyTable& fam, const ColumnLayout& cols, const double* x,
-                     ClusterCut cut) {
+__attribute__((target_clones("popcnt", "default"))) double cut_violation(const FamilyTable& fam,
+                                                                         const ColumnLayout& cols,
+                                                                         const double* x,
+                                                                         ClusterCut cut) {
   double lhs = 0;
   for (Mask rest = cut.nodes; rest != 0; rest &= rest - 1) {
     const int v = std::countr_zero(rest);
@@ -107,8 +115,9 @@ std::vector<Support> support_of(const FamilyTable& fam, const ColumnLayout& cols
 using Found = std::vector<std::pair<double, ClusterCut>>;
 
 // Appends every k-cluster cut of C that x violates by more than min_violation.
-void check_cluster(const std::vector<Support>& sup, Mask c, double min_violation,
-                   std::vector<double>& hist, Found& found, int kmax) {
+__attribute__((target_clones("popcnt", "default"))) void check_cluster(
+    const std::vector<Support>& sup, Mask c, double min_violation, std::vector<double>& hist,
+    Found& found, int kmax) {
   const int size = std::popcount(c);
   std::fill(hist.begin(), hist.begin() + size, 0.0);  // a family has at most size - 1 in C
   for (Mask rest = c; rest != 0; rest &= rest - 1)

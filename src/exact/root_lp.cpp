@@ -47,6 +47,32 @@ constexpr double kPriceTol = 1e-7;         // a family prices in below -kPriceTo
 constexpr double kMinViolation = 1e-4;
 constexpr std::size_t kCutsPerRound = 32;
 
+// A cluster row with a nonzero dual, as the pricing of one variable's families sees it.
+struct ActiveRow {
+  Mask nodes;
+  int k;
+  bool few;  // as Row::few
+  double y;  // its dual
+};
+
+// d[i] for the `count` families of one variable (scores, masks) and the least of them:
+// -score - y_v minus the dual of every active row of the variable that holds the family. Cloned
+// for the POPCNT instruction, which the default x86-64 build lacks: libgcc's software popcount
+// took 18% of uci/sensors' BDeu root LP (bench/JOURNAL.md, 2026-11-28).
+__attribute__((target_clones("popcnt", "default"))) double price_variable(
+    const double* scores, const Mask* masks, std::size_t count, double y_v, const ActiveRow* rows,
+    std::size_t n_rows, double* d) {
+  double least = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < count; ++i) {
+    double di = -scores[i] - y_v;
+    for (std::size_t r = 0; r < n_rows; ++r)
+      if ((std::popcount(masks[i] & rows[r].nodes) < rows[r].k) == rows[r].few) di -= rows[r].y;
+    d[i] = di;
+    least = std::min(least, di);
+  }
+  return least;
+}
+
 struct Row {
   ClusterCut cut;
   bool few;  // coefficients on C's families with fewer than k parents in C (else: at least k)
@@ -162,25 +188,20 @@ class RootLp {
     const double* y = lp_.getRowPrice();
     double lagrange = 0;  // Y
     for (int v = 0; v < fam_.n; ++v) lagrange += y[v];
-    std::vector<std::vector<std::pair<const Row*, double>>> active(
-        static_cast<std::size_t>(fam_.n));
+    std::vector<std::vector<ActiveRow>> active(static_cast<std::size_t>(fam_.n));
     for (std::size_t r = 0; r < rows_.size(); ++r) {
       const double yr = y[fam_.n + static_cast<int>(r)];
       if (yr == 0) continue;
       lagrange += std::min(yr * rows_[r].lo, yr * rows_[r].hi);
-      for (Mask rest = rows_[r].cut.nodes; rest != 0; rest &= rest - 1)
-        active[std::countr_zero(rest)].emplace_back(&rows_[r], yr);
+      const ClusterCut& cut = rows_[r].cut;
+      for (Mask rest = cut.nodes; rest != 0; rest &= rest - 1)
+        active[std::countr_zero(rest)].push_back({cut.nodes, cut.k, rows_[r].few, yr});
     }
     min_d_.assign(static_cast<std::size_t>(fam_.n), std::numeric_limits<double>::infinity());
     double bound = -lagrange;
     for (int v = 0; v < fam_.n; ++v) {
-      for (std::size_t i = 0; i < fam_.size(v); ++i) {
-        double d = -fam_.scores[v][i] - y[v];
-        for (const auto& [row, yr] : active[v])
-          if (row->has(v, fam_.masks[v][i])) d -= yr;
-        d_[cols_.offset[v] + i] = d;
-        min_d_[v] = std::min(min_d_[v], d);
-      }
+      min_d_[v] = price_variable(fam_.scores[v].data(), fam_.masks[v].data(), fam_.size(v), y[v],
+                                 active[v].data(), active[v].size(), &d_[cols_.offset[v]]);
       bound -= min_d_[v];
     }
     result_.bound = result_.rounds == 1 ? bound : std::min(result_.bound, bound);
