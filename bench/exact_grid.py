@@ -143,6 +143,10 @@ def main():
                     help="exact methods to run: 'ilp dp' (default), 'ilp' or 'dp' (the DP "
                     "only where n <= --dp-max-vars)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--no-count", action="store_true",
+                    help="do not pass --count to the DP's runs (binaries before it had none); "
+                    "with it, a DP list cut at --max-solutions also counts every DAG within "
+                    "epsilon until the deadline")
     ap.add_argument("--bnsl", default=os.path.join(REPO, "build", "bnsl"))
     ap.add_argument("--data", default=os.path.join(REPO, "..", "shared", "datasets"))
     ap.add_argument("--out", default=os.path.join(REPO, "out", "exact-grid"))
@@ -228,8 +232,8 @@ def grid_row(name, vars_, score, bf, refs, args):
     elif vars_ <= args.dp_max_vars and "dp" in args.methods.split():
         dp = base + "-dpe"  # the DP with the setting's epsilon: OPT and its own list
         m = run([args.bnsl, "exact", csv_path, "-o", dp, "--method", "dp", "--time",
-                 str(args.deadline), "--stats", dp + ".stats.json"] + common, dp,
-                args.deadline, args)
+                 str(args.deadline), "--stats", dp + ".stats.json"] + common
+                + ([] if args.no_count else ["--count"]), dp, args.deadline, args)
         row["dp_wall_s"], row["dp_peak_mib"] = m["wall_s"], m["peak_rss_mib"]
         st = exact_stats(dp) if m["exit"] == 0 else None
         if st and "wall_s" not in row:  # DP-only row: its exploration decides
@@ -238,6 +242,8 @@ def grid_row(name, vars_, score, bf, refs, args):
             row.update(dp_opt=st["best_score"], dp_dags=st["solutions"],
                        dp_complete=st["complete"], dp_truncated=st.get("truncated"),
                        dp_listed_above=st.get("listed_above"))
+            if st.get("truncated") and st.get("dags_within"):  # --count's
+                row.update(dp_within=st["dags_within"], dp_within_exact=st["dags_within_exact"])
             if st["complete"]:
                 row.setdefault("classes", st["classes"])
                 if complete_pool:
@@ -437,7 +443,7 @@ COLUMNS = ["data", "vars", "score", "bf", "opt", "ilp_best", "optimal", "bound",
            "peak_rss_mib", "exit", "dp_opt", "dp_dags", "dp_complete", "dp_wall_s", "dp_peak_mib",
            "dp_truncated", "dp_listed_above", "same_set", "classes", "ref", "learn_best",
            "recovered", "vars_cut", "learn_best_search", "recovered_search", "check", "dp_skipped",
-           "implied_cut", "binary"]
+           "implied_cut", "binary", "dp_within", "dp_within_exact"]
 
 
 def write(rows, out):
@@ -454,11 +460,14 @@ def write(rows, out):
             return ""
         return "=" if abs(a - b) <= 1e-6 * max(1.0, abs(a)) else f"{b:,.2f}"
 
-    def count(n, complete, truncated=False, above=None):
+    def count(n, complete, truncated=False, above=None, within=None, exact=False):
         if n is None:
             return ""
         if complete:
             return f"{n:,}"
+        if truncated and above is not None and within:
+            return (f"{n:,} (best: all above OPT − {r['opt'] - above:,.3g}; "
+                    f"{'' if exact else '≥ '}{within:,} within ε)")
         if truncated and above is not None:
             return f"{n:,} (best: all above OPT − {r['opt'] - above:,.3g})"
         return f"{n:,} (best found)" if truncated else f"{n:,} (partial)"
@@ -490,7 +499,8 @@ def write(rows, out):
             else ("proof" if r.get("dp_opt") is not None
                   else "cut" if r.get("vars_cut") else ""),
             count(r.get("dp_dags"), r.get("dp_complete"), r.get("dp_truncated"),
-                  r.get("dp_listed_above") if r.get("opt") is not None else None),
+                  r.get("dp_listed_above") if r.get("opt") is not None else None,
+                  r.get("dp_within"), r.get("dp_within_exact")),
             num(r.get("dp_wall_s"), 1),
             num(r.get("dp_peak_mib"), 0), same,
             classes_text(r), r.get("check", ""),
@@ -509,7 +519,8 @@ def write(rows, out):
               "complete list (exact's clock; `partial`: OPT proven, list cut). ILP DAGs: "
               "`partial` when cut by the deadline; past --max-solutions the list keeps the best: "
               "`best: all above OPT − x` when its search finished (every DAG within x of OPT is "
-              "listed), `best found` when the deadline cut it. check: `bnsl "
+              "listed), `best found` when the deadline cut it; DP DAGs `N within ε`: the DP's "
+              "count of them all (`--count`; `≥`: the deadline cut the count). check: `bnsl "
               "check` on every pool of the row (ILP, DP, learn). DP and "
               "ref: `=` when equal to the ILP's best (ref: OPT, else the best found) within 1e-6 "
               "relative, else the other value "

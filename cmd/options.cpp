@@ -283,6 +283,11 @@ void add_exact_options(CLI::App& app, ExactOptions& o) {
                  "--time), and the summary gives the score above which it lists every one")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
       ->capture_default_str();
+  app.add_flag("--count", o.count_within,
+               "When more networks lie within epsilon than --max-solutions and the DP's search "
+               "for the best of them finished: enumerate them all again, counting without "
+               "keeping them, until --time (the pool's dags_within, exact or a lower bound; a "
+               "count of billions takes hours: give --time)");
   CLI::Option* dags = app.add_option_function<std::size_t>(
       "--k-best",
       [&o](std::size_t k) {

@@ -172,13 +172,14 @@ Run learn(const bnsl::Dataset& data, double time, const std::string& score, doub
 Run exact(const bnsl::Dataset& data, double time, const std::string& score, double ess,
           std::optional<double> epsilon, double bayes_factor, int threads, const ArcList& require,
           const ArcList& forbid, const TierList& tiers, bool quiet, const std::string& method,
-          std::size_t max_solutions, bool classes, std::optional<int> max_parents) {
+          std::size_t max_solutions, bool classes, std::optional<int> max_parents, bool count) {
   bnsl::ExactLearnOptions o;
   o.score = make_score(score, ess);
   o.exact.epsilon = make_epsilon(epsilon, bayes_factor);
   o.exact.method = bnsl::parse_exact_method(method);
   o.exact.max_solutions = max_solutions;
   o.exact.classes = classes;
+  o.exact.count_within = count;
   o.constraints = make_constraints(data, require, forbid, tiers);
   if (max_parents) {
     if (*max_parents < 0) throw bnsl::InputError("max_parents must be >= 0");
@@ -268,6 +269,9 @@ PYBIND11_MODULE(_bnsl, m) {
       .def_property_readonly("optimal", [](const Run& r) { return r.report.optimal; })
       .def_property_readonly("complete", [](const Run& r) { return r.report.complete; })
       .def_property_readonly("listed_above", [](const Run& r) { return r.report.listed_above; })
+      .def_property_readonly("dags_within", [](const Run& r) { return r.report.dags_within; })
+      .def_property_readonly("dags_within_exact",
+                             [](const Run& r) { return r.report.dags_within_exact; })
       .def_property_readonly("classes", [](const Run& r) { return r.report.classes; })
       .def_property_readonly("dags",
                              [](const Run& r) {
@@ -324,7 +328,7 @@ PYBIND11_MODULE(_bnsl, m) {
   m.def("exact", &exact, py::arg("data"), py::arg("time"), py::arg("score"), py::arg("ess"),
         py::arg("epsilon"), py::arg("bayes_factor"), py::arg("threads"), py::arg("require"),
         py::arg("forbid"), py::arg("tiers"), py::arg("quiet"), py::arg("method"),
-        py::arg("max_solutions"), py::arg("classes"), py::arg("max_parents"));
+        py::arg("max_solutions"), py::arg("classes"), py::arg("max_parents"), py::arg("count"));
   m.def("score_cache", &score_cache, py::arg("data"), py::arg("time"), py::arg("score"),
         py::arg("ess"), py::arg("epsilon"), py::arg("bayes_factor"), py::arg("threads"),
         py::arg("require"), py::arg("forbid"), py::arg("tiers"), py::arg("quiet"));

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -393,6 +394,28 @@ TEST_CASE("exact dp: limits are reported as input errors", "[exact][dp]") {
   CHECK_THROWS_AS(bnsl::solve_exact(empty_var, o, bnsl::StopToken()), bnsl::InputError);
 }
 
+namespace {
+
+// 3 or 4 variables (one of 3 states, the others binary) and 40 to 100 rows, by seed.
+bnsl::Dataset few_variables(std::uint64_t seed) {
+  const int n = 3 + static_cast<int>(seed % 2);
+  std::vector<int> arities(static_cast<std::size_t>(n), 2);
+  arities[0] = 3;
+  return oracle::random_dataset(40 + 30 * (seed % 3), arities, seed, 0.3);
+}
+
+// How many of `all` (every DAG, best first) score within eps of the best.
+std::size_t oracle_within(const std::vector<oracle::Scored>& all, double eps) {
+  const double opt = all.front().score;
+  std::size_t within = 0;
+  while (within < all.size() &&
+         all[within].score >= opt - eps - 1e-9 * std::max(1.0, std::fabs(opt)))
+    ++within;
+  return within;
+}
+
+}  // namespace
+
 // Past --max-solutions the list keeps the best: the max_solutions best DAGs within epsilon
 // (ties with the last broken any way), and stats.listed_above, the last listed score, with
 // every DAG above it listed. Brute force over every DAG of a full table gives the truth.
@@ -400,10 +423,7 @@ TEST_CASE("exact: past --max-solutions the best DAGs are listed, every one above
           "[exact][enum]") {
   std::size_t cases = 0, truncated = 0, tied = 0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    const int n = 3 + static_cast<int>(seed % 2);  // 3, 4
-    std::vector<int> arities(static_cast<std::size_t>(n), 2);
-    arities[0] = 3;
-    const bnsl::Dataset d = oracle::random_dataset(40 + 30 * (seed % 3), arities, seed, 0.3);
+    const bnsl::Dataset d = few_variables(seed);
     for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
       const oracle::Families fam = oracle::full_table(d, p, -1);
       const ScoreCache cache = oracle_cache(fam);
@@ -413,10 +433,7 @@ TEST_CASE("exact: past --max-solutions the best DAGs are listed, every one above
         return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
       };
       for (const double eps : {2.0, 8.0}) {
-        std::size_t within = 0;
-        while (within < all.size() &&
-               all[within].score >= opt - eps - 1e-9 * std::max(1.0, std::fabs(opt)))
-          ++within;
+        const std::size_t within = oracle_within(all, eps);
         for (const std::size_t max : {1, 3, 10, 40}) {
           if (max >= within) continue;             // the complete lists are tested above
           const double last = all[max - 1].score;  // the max-th best score
@@ -453,6 +470,56 @@ TEST_CASE("exact: past --max-solutions the best DAGs are listed, every one above
   CHECK(cases > 40);
   CHECK(truncated == cases);
   CHECK(tied > 0);  // ties at the cut occur (equivalent DAGs share their score)
+}
+
+// --count: past max_solutions the DP counts every DAG within epsilon; the oracle counts them
+// among all DAGs of 3 and 4 variables. Without it the count is known only for complete lists.
+TEST_CASE("exact: the DP's count of the DAGs within epsilon past --max-solutions, brute force",
+          "[exact][enum]") {
+  std::size_t cases = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const bnsl::Dataset d = few_variables(seed);
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
+      const oracle::Families fam = oracle::full_table(d, p, -1);
+      const ScoreCache cache = oracle_cache(fam);
+      const std::vector<oracle::Scored> all = oracle::all_dags(fam);
+      const double opt = all.front().score;
+      for (const double eps : {2.0, 8.0}) {
+        const std::size_t within = oracle_within(all, eps);
+        for (const std::size_t max : {std::size_t{1}, std::size_t{3}, within}) {
+          INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " eps " << eps << " max " << max
+                       << " within " << within);
+          bnsl::ExactOptions o;
+          o.method = ExactMethod::dp;
+          o.epsilon = bnsl::Epsilon::epsilon(eps);
+          o.max_solutions = max;
+          for (const bool count : {false, true}) {
+            o.count_within = count;
+            bnsl::ExactStats st;
+            const bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
+            if (max >= within) {  // complete: the list's size, counted or not
+              REQUIRE(r.complete);
+              CHECK(st.dags_within == within);
+              CHECK(r.dags_within == std::optional<std::uint64_t>(within));
+              CHECK(r.dags_within_exact);
+            } else if (count) {
+              CHECK(st.truncated);
+              CHECK(st.dags_within == within);
+              CHECK(st.dags_within_exact);
+              CHECK(r.dags_within == std::optional<std::uint64_t>(within));
+              CHECK(r.dags_within_exact);
+              CHECK(st.count_nodes > 0);
+              ++cases;
+            } else {
+              CHECK(st.dags_within == 0);
+              CHECK(!r.dags_within);
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK(cases > 10);
 }
 
 TEST_CASE("exact: past --max-solutions on wine, the best DAGs of the complete list", "[exact]") {

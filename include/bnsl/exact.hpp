@@ -109,6 +109,10 @@ struct ExactOptions {
   // More DAGs (classes) within epsilon than this: the list keeps the best max_solutions (then
   // incomplete; see ExactStats::listed_above).
   std::size_t max_solutions = 1000000;
+  // dp, a DAG list cut at max_solutions whose search finished: then enumerate every DAG within
+  // epsilon again, counting them without keeping any, until the deadline (ExactStats::
+  // dags_within). Off by default: without a deadline a count of billions would not end.
+  bool count_within = false;
   int threads = 0;                                  // worker threads (0: all cores)
   bool progress = false;                            // progress lines on stderr
   std::size_t dp_max_bytes = std::size_t{6} << 30;  // dp refuses to allocate more than this
@@ -131,7 +135,13 @@ struct ExactStats {
   // truncated, and the search finished: every DAG (class) scoring above this is listed, so the
   // list is complete within OPT - listed_above, ties with it aside (-inf otherwise)
   double listed_above = -std::numeric_limits<double>::infinity();
-  std::uint64_t solutions = 0;       // DAGs listed
+  std::uint64_t solutions = 0;  // DAGs listed
+  // DAGs within epsilon, when known (0: unknown): a complete DAG list's size, or the count of
+  // count_within past max_solutions; with dags_within_exact false that count stopped at the
+  // deadline, and it is a lower bound.
+  std::uint64_t dags_within = 0;
+  bool dags_within_exact = false;
+  std::uint64_t count_nodes = 0;     // dp, count_within: partial networks the count visited
   bool classes = false;              // ... one per class (classes)
   std::size_t k_best = 0;            // k-best: K asked (0: off) ...
   bool k_best_classes = false;       // ... of classes, not DAGs

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -74,6 +75,11 @@ struct PoolReport {
   // Exact mode past --max-solutions, its search finished: every DAG (class) scoring above this
   // is listed, and none below (the list holds the best within epsilon).
   std::optional<double> listed_above;
+  // Exact mode, DAG lists: how many DAGs lie within epsilon, when known (the complete list's
+  // size, or the count of `bnsl exact --count` past --max-solutions); dags_within_exact false:
+  // that count stopped at the deadline, and it is a lower bound.
+  std::optional<std::uint64_t> dags_within;
+  bool dags_within_exact = false;
   std::vector<PoolDag> dags;       // DAGs of the classes, sorted best first
   int mec_count = 0;               // filled by summarize: classes.size()
   std::vector<PoolClass> classes;  // best first, by class id (summarize derives them from

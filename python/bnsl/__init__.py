@@ -119,6 +119,10 @@ class Result:
         self.complete = report.complete
         # past max_solutions (exact): every DAG scoring above this is listed (else None)
         self.listed_above = report.listed_above
+        # exact: how many DAGs lie within epsilon when known (the complete list's size, or
+        # count=True's count past max_solutions; dags_within_exact False: a lower bound)
+        self.dags_within = report.dags_within
+        self.dags_within_exact = report.dags_within_exact
         self.interrupted = report.interrupted
         self.stats = json.loads(report.stats)
         self.best = _graph(report.best, names)
@@ -181,14 +185,15 @@ def exact(data, time: float = 0, score: str = "bic", bayes_factor: float = 20,
           forbid=None, tiers=None, quiet: bool = False, method: str = "auto",
           max_solutions: int = 1_000_000, classes: bool = False, header: bool = True,
           delimiter: str = ",", missing_as_state: bool = False,
-          max_parents: int | None = None) -> Result:
+          max_parents: int | None = None, count: bool = False) -> Result:
     """Prove the optimum and list every network within epsilon of it (`bnsl exact`); time 0:
     no limit. classes=True lists each equivalence class once. max_parents=K: among the
-    networks with at most K parents per variable (`--max-parents`)."""
+    networks with at most K parents per variable (`--max-parents`). count=True: past
+    max_solutions, count every DAG within epsilon until `time` (`--count`; dags_within)."""
     d, r, f, t = _common(data, header, delimiter, missing_as_state, score, bayes_factor,
                          epsilon, require, forbid, tiers)
     report = _bnsl.exact(d, time, score, ess, epsilon, bayes_factor, threads, r, f, t, quiet,
-                         method, max_solutions, classes, max_parents)
+                         method, max_solutions, classes, max_parents, count)
     return Result(report, d)
 
 

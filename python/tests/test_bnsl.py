@@ -70,6 +70,13 @@ def test_exact_past_max_solutions_keeps_the_best(tmp_path):
     assert r.listed_above == pytest.approx(best[99], rel=1e-12)
     assert pool["listed_above"] == pytest.approx(r.listed_above, rel=1e-12)
     assert full.listed_above is None
+    # the count: unknown past max_solutions unless asked for; a complete list's size
+    assert r.dags_within is None and pool["dags_within"] is None
+    assert full.dags_within == len(full.dags) and full.dags_within_exact
+    counted = bnsl.exact(WINE, header=False, bayes_factor=20, threads=2, max_solutions=100,
+                         count=True, quiet=True)
+    assert counted.dags_within == len(full.dags) and counted.dags_within_exact
+    assert len(counted.dags) == 100
 
 
 def test_learn_a_dataframe_of_strings_round_trips_names_and_states(tmp_path):

@@ -237,6 +237,13 @@ class Checker {
       floor << "listed_above " << *pool.listed_above;
       add("listed_above", floor.str(), std::move(listed));
     }
+    if (pool.dags_within) {  // a count of the DAGs within epsilon holds those listed
+      std::vector<std::string> count;
+      if (*pool.dags_within < pool.dags.size()) count.push_back("below the DAGs listed");
+      if (pool.complete && pool.dags_within_exact && *pool.dags_within != pool.dags.size())
+        count.push_back("differs from the complete list's DAGs");
+      add("dags_within", std::to_string(*pool.dags_within) + " DAGs", std::move(count));
+    }
   }
 
   // The file's class list against the recomputed one (sizes by mec_size and CPDAGs from the

@@ -102,4 +102,16 @@ Enumeration enumerate_within(const FamilyTable& fam, const SubsetDp& dp, double 
                              std::size_t max_solutions, const StopToken& stop,
                              bool classes = false);
 
+struct Count {
+  std::uint64_t dags = 0;  // DAGs scoring >= threshold reached
+  bool finished = false;   // all of them (else stopped: a lower bound)
+  std::uint64_t nodes = 0;
+};
+
+// How many DAGs score >= threshold: the enumeration of enumerate_within, counting instead of
+// listing. It stops on `stop` or when the deadline comes within the report reserve of
+// report_dags DAGs (the list the run will write). dp must have run.
+Count count_within(const FamilyTable& fam, const SubsetDp& dp, double threshold,
+                   std::size_t report_dags, const StopToken& stop);
+
 }  // namespace bnsl::exact

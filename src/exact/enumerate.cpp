@@ -47,6 +47,11 @@
 // family Q is chosen, every child y < x with Pa(y) = Q + {x} is known, and the branch is cut
 // there (a hash of each variable's family masks finds the reversed families).
 //
+// Counting (count_within): the same search with the threshold fixed, each DAG reached counted
+// and not kept, so that a list cut at max_solutions can say how many DAGs lie within the
+// threshold (every DAG is reached exactly once: the canonical sequences above). Its cost grows
+// with that number; stopped, the count is a lower bound.
+//
 // More than max_solutions within the threshold: the list keeps the best max_solutions (of
 // classes: by their first member met). Once it holds that many, a DAG is listed only if it
 // beats the worst listed, which leaves the list, and the threshold rises to the worst listed
@@ -79,14 +84,19 @@ struct CodeHash {
 
 class SinkEnumerator {
  public:
+  // reserve_dags: the DAGs of the report (counting: those listed before), for the reserve
+  // kept before the deadline; 0: the list's own size.
   SinkEnumerator(const FamilyTable& fam, const SubsetDp& dp, double threshold,
-                 std::size_t max_solutions, const StopToken& stop, bool classes)
+                 std::size_t max_solutions, const StopToken& stop, bool classes,
+                 bool counting = false, std::size_t reserve_dags = 0)
       : fam_(fam),
         dp_(dp),
         threshold_(threshold),
         max_solutions_(max_solutions),
         stop_(stop),
         classes_(classes),
+        counting_(counting),
+        reserve_dags_(reserve_dags),
         choice_(static_cast<std::size_t>(fam.n), 0),
         parents_(static_cast<std::size_t>(fam.n), 0),
         best_(max_solutions) {
@@ -96,6 +106,12 @@ class SinkEnumerator {
       for (std::size_t i = 0; i < fam.size(v); ++i)
         index_[static_cast<std::size_t>(v)].emplace(fam.masks[static_cast<std::size_t>(v)][i],
                                                     static_cast<std::uint32_t>(i));
+  }
+
+  Count count() {
+    const std::uint32_t all = (std::uint64_t{1} << fam_.n) - 1;
+    if (dp_.best(all) >= threshold_) visit(all, 0, 0.0);
+    return {counted_, !halted_, out_.nodes};
   }
 
   Enumeration run() {
@@ -119,7 +135,8 @@ class SinkEnumerator {
   bool halt() {
     if (!halted_ && (++out_.nodes & 0x3ff) == 0) {
       load_.sample_thread();
-      halted_ = listing_should_stop(stop_, out_.dags.size(), fam_.n, load_.factor());
+      halted_ = listing_should_stop(stop_, std::max(reserve_dags_, out_.dags.size()), fam_.n,
+                                    load_.factor());
     }
     return halted_;
   }
@@ -131,6 +148,9 @@ class SinkEnumerator {
   const StopToken& stop_;
   Slowdown load_;                      // of this thread's enumeration: scales the report's reserve
   bool classes_;                       // one DAG per equivalence class
+  bool counting_;                      // count DAGs, keep none (count())
+  std::size_t reserve_dags_;           // see the constructor
+  std::uint64_t counted_ = 0;          // counting: DAGs reached
   std::vector<std::uint32_t> choice_;  // family index per removed variable
   std::vector<Mask> parents_;          // parent mask per removed variable
   std::vector<std::unordered_map<Mask, std::uint32_t>> index_;  // classes: family by mask
@@ -220,6 +240,10 @@ bool SinkEnumerator::admit(double score) {
 }
 
 void SinkEnumerator::take_leaf(double score) {
+  if (counting_) {
+    ++counted_;
+    return;
+  }
   if (classes_) {
     ++out_.leaves;
     builder_.build(fam_.parents(choice_));
@@ -240,6 +264,11 @@ void SinkEnumerator::take_leaf(double score) {
 Enumeration enumerate_within(const FamilyTable& fam, const SubsetDp& dp, double threshold,
                              std::size_t max_solutions, const StopToken& stop, bool classes) {
   return SinkEnumerator(fam, dp, threshold, max_solutions, stop, classes).run();
+}
+
+Count count_within(const FamilyTable& fam, const SubsetDp& dp, double threshold,
+                   std::size_t report_dags, const StopToken& stop) {
+  return SinkEnumerator(fam, dp, threshold, 0, stop, false, true, report_dags).count();
 }
 
 }  // namespace bnsl::exact

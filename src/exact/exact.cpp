@@ -90,6 +90,13 @@ class DpLister {
     st_.complete = e.complete;
     st_.truncated = e.truncated;
     st_.listed_above = e.listed_above;
+    if (options_.count_within && !classes && options_.k_best.k == 0 && e.truncated &&
+        std::isfinite(e.listed_above)) {
+      const Count c = count_within(fam_, *dp_, threshold, e.dags.size(), stop_);
+      st_.dags_within = c.dags;
+      st_.dags_within_exact = c.finished;
+      st_.count_nodes = c.nodes;
+    }
     keep_optimum(fam_, e.dags, dp_->best_choice(), options_.max_solutions, classes);
     return std::move(e.dags);
   }
@@ -232,6 +239,14 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
   }
   if (r.dags.empty()) throw RuntimeError("exact search stopped before it found any network");
   st.solutions = r.dags.size();
+  if (!options.classes && options.k_best.k == 0 && st.optimal && st.complete) {
+    st.dags_within = st.solutions;  // the complete list
+    st.dags_within_exact = true;
+  }
+  if (st.dags_within > 0) {
+    r.dags_within = st.dags_within;
+    r.dags_within_exact = st.dags_within_exact;
+  }
   if (options.classes) {  // each class carries its DAG; no list of DAGs beside them
     r.classes.reserve(r.dags.size());
     for (PoolDag& d : r.dags) {
@@ -267,6 +282,9 @@ void ExactStats::print(std::ostream& out) const {
         : truncated ? " (the best found: more are within epsilon than --max-solutions)"
                     : " (partial)")
     << "\n";
+  if (truncated && dags_within > 0)
+    s << "  within epsilon  " << (dags_within_exact ? "" : "at least ") << dags_within
+      << " DAGs (counted" << (dags_within_exact ? "" : " until --time") << ")\n";
   if (std::isfinite(listed_above))
     s << "  listed above    " << std::setprecision(10) << listed_above << std::setprecision(6)
       << ": every " << (classes ? "class" : "DAG") << " scoring above it is listed (within "
@@ -326,6 +344,8 @@ std::string ExactStats::to_json() const {
                       {"truncated", truncated},
                       {"epsilon", epsilon},
                       {"solutions", solutions},
+                      {"dags_within_exact", dags_within_exact},
+                      {"count_nodes", count_nodes},
                       {"classes", classes},
                       {"enum_leaves", enum_leaves},
                       {"covered_cuts", covered_cuts},
@@ -360,6 +380,7 @@ std::string ExactStats::to_json() const {
                       {"seconds", seconds}};
   j["best_score"] = std::isfinite(opt) ? nlohmann::json(opt) : nlohmann::json(nullptr);
   j["bound"] = std::isfinite(bound) ? nlohmann::json(bound) : nlohmann::json(nullptr);
+  j["dags_within"] = dags_within > 0 ? nlohmann::json(dags_within) : nlohmann::json(nullptr);
   j["listed_above"] =
       std::isfinite(listed_above) ? nlohmann::json(listed_above) : nlohmann::json(nullptr);
   j["start_score"] =

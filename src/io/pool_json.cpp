@@ -298,6 +298,11 @@ void parse_header(const json& j, const Field& f, PoolReport& r) {
   r.complete = boolean(member(j, f, "complete"), f.at("complete"));
   if (const json& above = member(j, f, "listed_above", false); !above.is_null())
     r.listed_above = number(above, f.at("listed_above"));
+  if (const json& within = member(j, f, "dags_within", false); !within.is_null())
+    r.dags_within = static_cast<std::uint64_t>(
+        integer(within, f.at("dags_within"), 1, std::numeric_limits<long long>::max()));
+  if (const json& exact = member(j, f, "dags_within_exact", false); !exact.is_null())
+    r.dags_within_exact = boolean(exact, f.at("dags_within_exact"));
   if (const json& kb = member(j, f, "k_best", false); !kb.is_null()) {
     if (!kb.is_object()) f.at("k_best").fail("expected an object or null");
     const Field g = f.at("k_best");
@@ -365,6 +370,9 @@ void write_pool_json(std::ostream& os, const PoolReport& r) {
                                      : dump(r.classes[0].score));
   out += ", \"optimal\": " + dump(r.optimal) + ", \"complete\": " + dump(r.complete);
   out += ", \"listed_above\": " + (r.listed_above ? dump(*r.listed_above) : std::string("null"));
+  out += ", \"dags_within\": " +
+         (r.dags_within ? std::to_string(*r.dags_within) : std::string("null")) +
+         ", \"dags_within_exact\": " + dump(r.dags_within_exact);
   out += ",\n \"k_best\": " + k_best_json(r);
   out += ", \"prefer_arcs\": " + prefer_json(r);
   out += ",\n \"constraints\": " + constraints_json(r);

@@ -119,7 +119,10 @@ ExactLearnResult solve_and_label(const ScoreCache& cache, const ExactLearnOption
 void label_report(PoolReport& r, const ReportContext& context, int threads) {
   r.optimal = r.optimal && context.cache_exhaustive;
   r.complete = r.complete && context.cache_exhaustive;
-  if (!context.cache_exhaustive) r.listed_above.reset();  // the cache may lack better DAGs
+  if (!context.cache_exhaustive) {  // the cache may lack better DAGs, and others within epsilon
+    r.listed_above.reset();
+    r.dags_within.reset();
+  }
   r.score = score_name(context.score);
   r.ess.reset();
   if (score_uses_ess(context.score)) r.ess = context.score.ess;
