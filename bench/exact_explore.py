@@ -7,7 +7,7 @@ exhaustive; then whether OPT was proven and the list completed, and the total wa
 peak RSS; with the ILP, its root LP's seconds and rounds. Run it with two binaries (--bnsl) for
 a before and after.
 
-usage: bench/exact_explore.py [--sets "wdbc alarm bands"] [--settings "bic:20"]
+usage: bench/exact_explore.py [--sets "wdbc alarm bands"] [--settings "bic:20"] [--count]
                               [--deadline 120] [--threads 2] [--method ilp] [--bnsl BINARY]
                               [--max-solutions N] [--max-parents K] [--data ROOT]
                               [--out DIR] [--resume]
@@ -19,6 +19,9 @@ list the first DAGs met and report none).
 
 With --max-parents K (bnsl exact's in-degree limit), the exploration stops at K parents and
 `exhaustive`, OPT and the list are those of the networks with at most K parents per variable.
+
+With --count (bnsl exact's, 8d6d842 on), a DP list cut at --max-solutions also says how many
+DAGs lie within epsilon (`best N of M within ε`; `≥ M`: the deadline cut the count).
 
     bench/exact_explore.py --sets "sensors steel wdbc alarm bands" --settings "bic:20 bdeu:20"
     bench/exact_explore.py --sets "insurance1000 autos" --settings bdeu:20 --max-parents 2
@@ -59,7 +62,12 @@ def listed_text(r):
     n = "{:,}".format(r["dags"])
     if r["complete"]:
         return "yes (%s)" % n
-    return "no: best %s (max solutions)" % n if r.get("truncated") else "no: %s listed" % n
+    if not r.get("truncated"):
+        return "no: %s listed" % n
+    if r.get("within"):  # --count's
+        return "no: best %s of %s%s within ε" % (n, "" if r.get("within_exact") else "≥ ",
+                                                  "{:,}".format(r["within"]))
+    return "no: best %s (max solutions)" % n
 
 
 def run(argv, prefix, budget, resume):
@@ -80,7 +88,8 @@ def run(argv, prefix, budget, resume):
                  entries=ex["cache_entries"], optimal=ez["optimal"], complete=ez["complete"],
                  dags=ez["solutions"], opt_s=round(ez["seconds_opt"], 2),
                  truncated=ez.get("truncated"), exact_s=round(ez["seconds"], 2),
-                 root_s=round(ez.get("seconds_root", 0), 2), root_rounds=ez.get("root_rounds"))
+                 root_s=round(ez.get("seconds_root", 0), 2), root_rounds=ez.get("root_rounds"),
+                 within=ez.get("dags_within"), within_exact=ez.get("dags_within_exact"))
         if ez.get("listed_above") is not None and ez.get("best_score") is not None:
             m["above_gap"] = ez["best_score"] - ez["listed_above"]
         if "--max-solutions" in argv:
@@ -102,6 +111,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(REPO, "out", "exact-explore"))
     ap.add_argument("--max-solutions", type=int, help="bnsl exact's --max-solutions")
     ap.add_argument("--max-parents", type=int, help="bnsl exact's --max-parents")
+    ap.add_argument("--count", action="store_true",
+                    help="bnsl exact's --count: past --max-solutions, the DP counts every DAG "
+                    "within epsilon")
     ap.add_argument("--resume", action="store_true", help="reuse runs already measured")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -120,12 +132,14 @@ def main():
                 argv += ["--max-solutions", str(args.max_solutions)]
             if args.max_parents is not None:
                 argv += ["--max-parents", str(args.max_parents)]
+            if args.count:
+                argv += ["--count"]
             m = run(argv, prefix, args.deadline, args.resume)
             rows.append(dict(data=name, score=score, bf=bf, **m))
     fields = ["data", "score", "bf", "exit", "explore_s", "scored", "generated", "cut",
               "out_of_memory", "retried", "entries", "optimal", "complete", "dags", "opt_s",
               "wall_s", "peak_rss_mib", "truncated", "exact_s", "above_gap", "worst_gap",
-              "mean_gap", "root_s", "root_rounds"]
+              "mean_gap", "root_s", "root_rounds", "within", "within_exact"]
     with open(os.path.join(args.out, "exact_explore.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
