@@ -306,7 +306,7 @@ class Collector {
     Task task;
     while (shared_.pop(task)) {
       for (const Bound& b : task) lp_.setColBounds(b.col, b.lo, b.up);
-      lp_.resolve();
+      resolve();
       node(0);
       for (const Bound& b : task) lp_.setColBounds(b.col, 0.0, 1.0);
     }
@@ -331,6 +331,10 @@ class Collector {
   void node(int depth);
   void partition(int depth);
   void child(int depth, bool last);
+  void resolve() {
+    lp_.resolve();
+    out_.lp_iterations += static_cast<std::uint64_t>(lp_.getIterationCount());
+  }
   int branch_column(const double* x) const;
   std::pair<int, int> branch_arc(const double* x);
   void branch_on_arc(int u, int v, int depth);
@@ -621,7 +625,11 @@ void Collector::partition(int depth) {
 
 // The region the LP's column bounds now describe, a child of the current node: searched here,
 // or, when another worker waits for work and this is not the node's last child, handed to it
-// (then its bounds are those of the LP now, every column not at [0, 1]).
+// (then its bounds are those of the LP now, every column not at [0, 1]). Its LP starts from the
+// basis the search of the previous child left. Restoring the node's basis for each child after
+// the first (CoinWarmStartBasis, resized for the rows added since) was tried: uci/hepatitis,
+// BIC BF 20, 1 thread, its complete list took 55,801 nodes and 1.23 M simplex iterations
+// instead of 25,422 and 0.41 M.
 void Collector::child(int depth, bool last) {
   if (!last && shared_.hungry()) {
     Task task;
@@ -633,7 +641,7 @@ void Collector::child(int depth, bool last) {
     ++out_.handed;
     return;
   }
-  lp_.resolve();
+  resolve();
   node(depth + 1);
 }
 
@@ -702,7 +710,7 @@ void Collector::node(int depth) {
     const Step step = process();
     if (step == Step::prune) return;
     if (step == Step::again) {
-      lp_.resolve();
+      resolve();
       continue;
     }
     if (step == Step::partition) return partition(depth);
@@ -713,7 +721,7 @@ void Collector::node(int depth) {
       add_cluster_rows(fam_, cols_, lp_, cuts, false);
       out_.cluster_cuts += cuts.size();
       if (!cuts.empty()) {
-        lp_.resolve();
+        resolve();
         continue;
       }
     }
@@ -794,6 +802,7 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
     const CollectResult& r = worker->result();
     out.nodes += r.nodes;
     out.lp_solves += r.lp_solves;
+    out.lp_iterations += r.lp_iterations;
     out.cluster_cuts += r.cluster_cuts;
     out.cycle_cuts += r.cycle_cuts;
     out.enumerations += r.enumerations;

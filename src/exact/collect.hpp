@@ -20,6 +20,7 @@ struct CollectResult {
   double listed_above = -std::numeric_limits<double>::infinity();
   std::uint64_t nodes = 0;  // branch-and-bound nodes
   std::uint64_t lp_solves = 0;
+  std::uint64_t lp_iterations = 0;  // simplex iterations of the workers' re-solves
   std::uint64_t cluster_cuts = 0, cycle_cuts = 0;
   std::uint64_t enumerations = 0;  // regions listed by enumeration (few usable families)
   std::uint64_t nogoods = 0;       // classes: class no-good rows added (imset.hpp)

@@ -323,7 +323,8 @@ void ExactStats::print(std::ostream& out) const {
       << root_families << " left to CBC (" << seconds_root << " s)\n"
       << "  collection      " << collect_families << " families usable within epsilon, "
       << collect_enumerations << " regions enumerated, " << collect_workers << " threads, "
-      << collect_handed << " regions handed between them";
+      << collect_handed << " regions handed between them, " << collect_iterations
+      << " simplex iterations";
     if (classes)
       s << ", " << collect_dags << " DAGs reached, " << collect_nogoods << " class no-goods";
     s << "\n";
@@ -370,6 +371,7 @@ std::string ExactStats::to_json() const {
                       {"collect_dags", collect_dags},
                       {"collect_workers", collect_workers},
                       {"collect_handed", collect_handed},
+                      {"collect_iterations", collect_iterations},
                       {"seconds_start", seconds_start},
                       {"root_families", root_families},
                       {"root_lp_columns", root_lp_columns},
