@@ -586,6 +586,7 @@ TEST_CASE("exact ilp: wine, every DAG within ln 3 equals the dp enumeration",
   CHECK(st.collect_enumerations > 0);  // both collection paths ran
   CHECK(st_branch.collect_enumerations == 0);
   CHECK(st_branch.ilp_nodes > st.ilp_nodes);
+  CHECK(st_branch.collect_iterations > 0);  // its LP search pivots (counted, and reported)
   CHECK(st.collect_workers == 1);
   CHECK(st_team.collect_workers == 3);
   CHECK(st_team.collect_handed > 0);  // the workers shared the search
