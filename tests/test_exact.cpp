@@ -563,6 +563,21 @@ TEST_CASE("exact ilp: wine OPT proven from an explored cache and from wine.BIC.3
   CHECK(b.dags[0].score == Approx(kWineOpt).margin(1e-6));
 }
 
+// At ln 150 the collection's LP grows past purge_rows' limit: the list stays the DP's.
+TEST_CASE("exact ilp: wine within ln 150, slack cut rows dropped, the dp's list",
+          "[exact][ilp][wine]") {
+  if (!bnsl::ilp_available()) return;
+  const bnsl::Dataset d = read_wine();
+  const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(150.0));
+  bnsl::ExactStats st;
+  const bnsl::PoolReport dp = solve(cache, ExactMethod::dp, std::log(150.0));
+  const bnsl::PoolReport ilp = solve(cache, ExactMethod::ilp, std::log(150.0), &st);
+  REQUIRE(dp.complete);
+  CHECK(ilp.complete);
+  CHECK(st.collect_rows_purged > 0);
+  CHECK(check_listed(ilp, cache) == check_listed(dp, cache));
+}
+
 TEST_CASE("exact ilp: wine, every DAG within ln 3 equals the dp enumeration",
           "[exact][ilp][wine]") {
   if (!bnsl::ilp_available()) return;

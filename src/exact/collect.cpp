@@ -140,6 +140,7 @@ constexpr int kCutRoundsPerNode = 25;
 constexpr double kMinViolation = 1e-4;
 constexpr std::size_t kCutsPerRound = 32;
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kPurgeAbove = 64;  // purge_rows: cluster rows added before slack ones are dropped
 
 // Column bounds that differ from [0, 1]: a region of the search, handed between workers.
 struct Bound {
@@ -304,6 +305,7 @@ class Collector {
   // Searches the regions the shared queue hands out until none is left.
   void run() {
     Task task;
+    base_rows_ = lp_.getNumRows();
     while (shared_.pop(task)) {
       for (const Bound& b : task) lp_.setColBounds(b.col, b.lo, b.up);
       resolve();
@@ -331,6 +333,7 @@ class Collector {
   void node(int depth);
   void partition(int depth);
   void child(int depth, bool last);
+  bool purge_rows();
   void resolve() {
     lp_.resolve();
     out_.lp_iterations += static_cast<std::uint64_t>(lp_.getIterationCount());
@@ -353,7 +356,8 @@ class Collector {
   const FamilyTable& fam_;
   const ColumnLayout& cols_;
   OsiSolverInterface& lp_;
-  double cut_;  // list DAGs scoring at least this: the threshold, or the bar when last read
+  double cut_;         // list DAGs scoring at least this: the threshold, or the bar when last read
+  int base_rows_ = 0;  // the LP's rows when the search began (purge_rows keeps them)
   double slack_;
   std::uint64_t enumerate_steps_;  // budget of enumerate_region (0: never enumerate)
   bool nogoods_;                   // classes: a no-good row per class listed
@@ -702,6 +706,30 @@ void Collector::branch_on_arc(int u, int v, int depth) {
   }
 }
 
+// Drops the cluster rows this worker added that bind nowhere at the node (zero dual, slack
+// on both sides), once there are more than kPurgeAbove of them: the LP grows by up to
+// kCutsPerRound dense rows a cut round, and on uci/soybean (BIC BF 3) its re-solves had slowed
+// to seconds at 4,200 rows (bench/JOURNAL.md). Every cluster row holds for every DAG, so a
+// dropped row only weakens later LPs until the separator finds it again, and the node's LP
+// keeps its optimum (its basis loses only basic slacks). Not with class no-goods, which the
+// separator cannot find again. Returns whether rows were dropped (the LP was re-solved).
+bool Collector::purge_rows() {
+  const int rows = lp_.getNumRows();
+  if (nogoods_ || rows - base_rows_ <= std::max(kPurgeAbove, 2 * fam_.n)) return false;
+  const double* y = lp_.getRowPrice();
+  const double* act = lp_.getRowActivity();
+  const double* lo = lp_.getRowLower();
+  const double* up = lp_.getRowUpper();
+  std::vector<int> drop;
+  for (int r = base_rows_; r < rows; ++r)
+    if (std::fabs(y[r]) < 1e-9 && act[r] > lo[r] + 1e-6 && act[r] < up[r] - 1e-6) drop.push_back(r);
+  if (drop.empty()) return false;
+  lp_.deleteRows(static_cast<int>(drop.size()), drop.data());
+  out_.rows_purged += drop.size();
+  resolve();  // the same optimum; the solution arrays anew
+  return true;
+}
+
 void Collector::node(int depth) {
   ++out_.nodes;
   int rounds = 0;
@@ -725,6 +753,7 @@ void Collector::node(int depth) {
         continue;
       }
     }
+    if (purge_rows()) x = lp_.getColSolution();
     if (const auto [u, v] = branch_arc(x); u >= 0) {
       branch_on_arc(u, v, depth);
       return;
@@ -803,6 +832,7 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
     out.nodes += r.nodes;
     out.lp_solves += r.lp_solves;
     out.lp_iterations += r.lp_iterations;
+    out.rows_purged += r.rows_purged;
     out.cluster_cuts += r.cluster_cuts;
     out.cycle_cuts += r.cycle_cuts;
     out.enumerations += r.enumerations;
