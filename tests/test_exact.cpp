@@ -414,6 +414,19 @@ std::size_t oracle_within(const std::vector<oracle::Scored>& all, double eps) {
   return within;
 }
 
+// f(seed, score, cache, all) for the full tables of six few_variables data sets under BIC and
+// BDeu, with every DAG of each (oracle::all_dags: best first).
+template <class F>
+void for_each_small_table(F&& f) {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const bnsl::Dataset d = few_variables(seed);
+    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
+      const oracle::Families fam = oracle::full_table(d, p, -1);
+      f(seed, p, oracle_cache(fam), oracle::all_dags(fam));
+    }
+  }
+}
+
 }  // namespace
 
 // Past --max-solutions the list keeps the best: the max_solutions best DAGs within epsilon
@@ -422,51 +435,46 @@ std::size_t oracle_within(const std::vector<oracle::Scored>& all, double eps) {
 TEST_CASE("exact: past --max-solutions the best DAGs are listed, every one above listed_above",
           "[exact][enum]") {
   std::size_t cases = 0, truncated = 0, tied = 0;
-  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    const bnsl::Dataset d = few_variables(seed);
-    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
-      const oracle::Families fam = oracle::full_table(d, p, -1);
-      const ScoreCache cache = oracle_cache(fam);
-      const std::vector<oracle::Scored> all = oracle::all_dags(fam);
-      const double opt = all.front().score;
-      const auto tied_with = [](double a, double b) {
-        return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
-      };
-      for (const double eps : {2.0, 8.0}) {
-        const std::size_t within = oracle_within(all, eps);
-        for (const std::size_t max : {1, 3, 10, 40}) {
-          if (max >= within) continue;             // the complete lists are tested above
-          const double last = all[max - 1].score;  // the max-th best score
-          tied += tied_with(all[max].score, last);
-          for (const ExactMethod m : methods())
-            for (const Collection c : collect_variants(m)) {
-              INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " eps " << eps << " max "
-                           << max << " " << bnsl::to_string(m) << " steps " << c.steps
-                           << " threads " << c.threads);
-              bnsl::ExactOptions o;
-              o.method = m;
-              o.epsilon = bnsl::Epsilon::epsilon(eps);
-              o.threads = c.threads;
-              o.collect_enumerate_steps = c.steps;
-              o.max_solutions = max;
-              bnsl::ExactStats st;
-              const bnsl::PoolReport r = solve_truncated(cache, o, st);
-              CHECK(r.dags[0].score == Approx(opt).epsilon(1e-12));
-              const auto listed = check_listed(r, cache);
-              // The best max: every listed DAG scores at least the max-th best score (or ties
-              // with it), every DAG above it is listed.
-              CHECK((r.dags.back().score >= last || tied_with(r.dags.back().score, last)));
-              for (std::size_t k = 0; k < within; ++k)
-                if (all[k].score > last && !tied_with(all[k].score, last))
-                  CHECK(listed.count(all[k].dag) == 1);
-              CHECK(st.listed_above == Approx(last).epsilon(1e-12));
-              ++cases;
-              truncated += st.truncated;
-            }
-        }
+  for_each_small_table([&](std::uint64_t seed, ScoreParams p, const ScoreCache& cache,
+                           const std::vector<oracle::Scored>& all) {
+    const double opt = all.front().score;
+    const auto tied_with = [](double a, double b) {
+      return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
+    };
+    for (const double eps : {2.0, 8.0}) {
+      const std::size_t within = oracle_within(all, eps);
+      for (const std::size_t max : {1, 3, 10, 40}) {
+        if (max >= within) continue;             // the complete lists are tested above
+        const double last = all[max - 1].score;  // the max-th best score
+        tied += tied_with(all[max].score, last);
+        for (const ExactMethod m : methods())
+          for (const Collection c : collect_variants(m)) {
+            INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " eps " << eps << " max "
+                         << max << " " << bnsl::to_string(m) << " steps " << c.steps << " threads "
+                         << c.threads);
+            bnsl::ExactOptions o;
+            o.method = m;
+            o.epsilon = bnsl::Epsilon::epsilon(eps);
+            o.threads = c.threads;
+            o.collect_enumerate_steps = c.steps;
+            o.max_solutions = max;
+            bnsl::ExactStats st;
+            const bnsl::PoolReport r = solve_truncated(cache, o, st);
+            CHECK(r.dags[0].score == Approx(opt).epsilon(1e-12));
+            const auto listed = check_listed(r, cache);
+            // The best max: every listed DAG scores at least the max-th best score (or ties
+            // with it), every DAG above it is listed.
+            CHECK((r.dags.back().score >= last || tied_with(r.dags.back().score, last)));
+            for (std::size_t k = 0; k < within; ++k)
+              if (all[k].score > last && !tied_with(all[k].score, last))
+                CHECK(listed.count(all[k].dag) == 1);
+            CHECK(st.listed_above == Approx(last).epsilon(1e-12));
+            ++cases;
+            truncated += st.truncated;
+          }
       }
     }
-  }
+  });
   CHECK(cases > 40);
   CHECK(truncated == cases);
   CHECK(tied > 0);  // ties at the cut occur (equivalent DAGs share their score)
@@ -477,48 +485,42 @@ TEST_CASE("exact: past --max-solutions the best DAGs are listed, every one above
 TEST_CASE("exact: the DP's count of the DAGs within epsilon past --max-solutions, brute force",
           "[exact][enum]") {
   std::size_t cases = 0;
-  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    const bnsl::Dataset d = few_variables(seed);
-    for (ScoreParams p : {ScoreParams{ScoreKind::bic, 1.0}, ScoreParams{ScoreKind::bdeu, 1.0}}) {
-      const oracle::Families fam = oracle::full_table(d, p, -1);
-      const ScoreCache cache = oracle_cache(fam);
-      const std::vector<oracle::Scored> all = oracle::all_dags(fam);
-      const double opt = all.front().score;
-      for (const double eps : {2.0, 8.0}) {
-        const std::size_t within = oracle_within(all, eps);
-        for (const std::size_t max : {std::size_t{1}, std::size_t{3}, within}) {
-          INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " eps " << eps << " max " << max
-                       << " within " << within);
-          bnsl::ExactOptions o;
-          o.method = ExactMethod::dp;
-          o.epsilon = bnsl::Epsilon::epsilon(eps);
-          o.max_solutions = max;
-          for (const bool count : {false, true}) {
-            o.count_within = count;
-            bnsl::ExactStats st;
-            const bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
-            if (max >= within) {  // complete: the list's size, counted or not
-              REQUIRE(r.complete);
-              CHECK(st.dags_within == within);
-              CHECK(r.dags_within == std::optional<std::uint64_t>(within));
-              CHECK(r.dags_within_exact);
-            } else if (count) {
-              CHECK(st.truncated);
-              CHECK(st.dags_within == within);
-              CHECK(st.dags_within_exact);
-              CHECK(r.dags_within == std::optional<std::uint64_t>(within));
-              CHECK(r.dags_within_exact);
-              CHECK(st.count_nodes > 0);
-              ++cases;
-            } else {
-              CHECK(st.dags_within == 0);
-              CHECK(!r.dags_within);
-            }
+  for_each_small_table([&](std::uint64_t seed, ScoreParams p, const ScoreCache& cache,
+                           const std::vector<oracle::Scored>& all) {
+    for (const double eps : {2.0, 8.0}) {
+      const std::size_t within = oracle_within(all, eps);
+      for (const std::size_t max : {std::size_t{1}, std::size_t{3}, within}) {
+        INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " eps " << eps << " max " << max
+                     << " within " << within);
+        bnsl::ExactOptions o;
+        o.method = ExactMethod::dp;
+        o.epsilon = bnsl::Epsilon::epsilon(eps);
+        o.max_solutions = max;
+        for (const bool count : {false, true}) {
+          o.count_within = count;
+          bnsl::ExactStats st;
+          const bnsl::PoolReport r = bnsl::solve_exact(cache, o, bnsl::StopToken(), &st);
+          if (max >= within) {  // complete: the list's size, counted or not
+            REQUIRE(r.complete);
+            CHECK(st.dags_within == within);
+            CHECK(r.dags_within == std::optional<std::uint64_t>(within));
+            CHECK(r.dags_within_exact);
+          } else if (count) {
+            CHECK(st.truncated);
+            CHECK(st.dags_within == within);
+            CHECK(st.dags_within_exact);
+            CHECK(r.dags_within == std::optional<std::uint64_t>(within));
+            CHECK(r.dags_within_exact);
+            CHECK(st.count_nodes > 0);
+            ++cases;
+          } else {
+            CHECK(st.dags_within == 0);
+            CHECK(!r.dags_within);
           }
         }
       }
     }
-  }
+  });
   CHECK(cases > 10);
 }
 

@@ -71,7 +71,6 @@
 #include <limits>
 #include <memory>
 #include <mutex>
-#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -372,10 +371,15 @@ class Collector {
   // enumerate_region: per variable (in enumeration order) its usable families in this region,
   // the best score of the variables after position k, and the choice being built.
   std::vector<int> enum_order_;
-  std::vector<std::vector<std::uint32_t>> enum_lists_;  // by increasing penalty
-  std::vector<std::vector<double>> enum_pens_;          // their penalties p(v, i)
-  std::vector<double> enum_least_;                      // m_v, per variable
-  std::vector<std::pair<double, std::uint32_t>> enum_sort_;
+  struct Usable {
+    double penalty;  // p(v, i)
+    std::uint32_t i;
+    bool operator<(const Usable& o) const {
+      return penalty != o.penalty ? penalty < o.penalty : i < o.i;
+    }
+  };
+  std::vector<std::vector<Usable>> enum_lists_;  // by increasing penalty
+  std::vector<double> enum_least_;               // m_v, per variable
   double enum_budget_ = 0;   // U - cut: the most a choice's penalties may add up to
   double enum_penalty_ = 0;  // of the families picked
   std::vector<double> enum_suffix_;
@@ -466,7 +470,6 @@ bool Collector::enumerate_region() {
   }
   double upper = -lagrange;  // U once the m_v are subtracted
   enum_lists_.resize(static_cast<std::size_t>(n));
-  enum_pens_.resize(static_cast<std::size_t>(n));
   enum_least_.resize(static_cast<std::size_t>(n));
   for (int v = 0; v < n && dual_bound; ++v) {
     double least = kInf;
@@ -494,32 +497,24 @@ bool Collector::enumerate_region() {
   for (int v = 0; v < n; ++v) {
     auto& list = enum_lists_[v];
     list.clear();
-    auto& pens = enum_pens_[v];
-    pens.clear();
     for (std::size_t i = 0; i < fam_.size(v); ++i) {
       const std::size_t c = cols_.offset[v] + i;
+      const auto index = static_cast<std::uint32_t>(i);
       if (up[c] < 0.5) continue;
       if (lo[c] > 0.5) {  // fixed to 1: the only family of v here
-        list.assign(1, static_cast<std::uint32_t>(i));
-        pens.assign(1, 0.0);
+        list.assign(1, {0.0, index});
         break;
       }
       const double pen = dual_bound ? d[c] - enum_least_[v] : 0.0;
       if (pen > budget) continue;
       if (!dual_bound && x[c] < 1e-9 && d[c] > 0 && bound - d[c] < cut_ - slack_) continue;
-      list.push_back(static_cast<std::uint32_t>(i));
-      pens.push_back(pen);
+      list.push_back({pen, index});
     }
     if (list.empty()) {  // no DAG within the threshold here
       ++out_.enumerations;
       return true;
     }
-    if (dual_bound) {  // by increasing penalty
-      enum_sort_.resize(list.size());
-      for (std::size_t j = 0; j < list.size(); ++j) enum_sort_[j] = {pens[j], list[j]};
-      std::sort(enum_sort_.begin(), enum_sort_.end());
-      for (std::size_t j = 0; j < list.size(); ++j) std::tie(pens[j], list[j]) = enum_sort_[j];
-    }
+    if (dual_bound) std::sort(list.begin(), list.end());  // by increasing penalty
   }
   enum_budget_ = budget;
   enum_order_.resize(static_cast<std::size_t>(n));
@@ -530,7 +525,7 @@ bool Collector::enumerate_region() {
   for (int k = n - 1; k >= 0; --k) {
     const int v = enum_order_[k];
     double best = -INFINITY;
-    for (const std::uint32_t i : enum_lists_[v]) best = std::max(best, fam_.scores[v][i]);
+    for (const Usable& u : enum_lists_[v]) best = std::max(best, fam_.scores[v][u.i]);
     enum_suffix_[k] = enum_suffix_[k + 1] + best;
   }
   enum_choice_.assign(static_cast<std::size_t>(n), 0);
@@ -585,27 +580,24 @@ void Collector::enumerate_from(std::size_t k) {
     desc |= Mask{1} << w;
     frontier |= enum_children_[w] & ~desc;
   }
-  const auto& list = enum_lists_[v];
-  const auto& pens = enum_pens_[v];
-  for (std::size_t j = 0; j < list.size(); ++j) {
+  for (const auto& [pen, i] : enum_lists_[v]) {
     if (++enum_steps_ > enumerate_steps_ || ((enum_steps_ & 1023) == 0 && halt())) {
       enum_aborted_ = true;
       return;
     }
-    if (enum_penalty_ + pens[j] > enum_budget_) break;  // and every later family of v
-    const std::uint32_t i = list[j];
+    if (enum_penalty_ + pen > enum_budget_) break;  // and every later family of v
     const double s = fam_.scores[v][i];
     if (enum_partial_ + s + enum_suffix_[k + 1] < cut_ - slack_) continue;
     const Mask parents = fam_.masks[v][i];
     if (parents & desc) continue;
     enum_choice_[v] = i;
     enum_partial_ += s;
-    enum_penalty_ += pens[j];
+    enum_penalty_ += pen;
     for (Mask b = parents; b; b &= b - 1) enum_children_[std::countr_zero(b)] |= Mask{1} << v;
     enumerate_from(k + 1);
     for (Mask b = parents; b; b &= b - 1) enum_children_[std::countr_zero(b)] &= ~(Mask{1} << v);
     enum_partial_ -= s;
-    enum_penalty_ -= pens[j];
+    enum_penalty_ -= pen;
     if (enum_aborted_) return;
   }
 }
