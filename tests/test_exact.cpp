@@ -565,8 +565,9 @@ TEST_CASE("exact ilp: wine OPT proven from an explored cache and from wine.BIC.3
   CHECK(b.dags[0].score == Approx(kWineOpt).margin(1e-6));
 }
 
-// At ln 150 the collection's LP grows past purge_rows' limit: the list stays the DP's.
-TEST_CASE("exact ilp: wine within ln 150, slack cut rows dropped, the dp's list",
+// At ln 150 the collection's LP grows past purge_rows' limit, and its nodes fix columns by
+// reduced cost: the list stays the DP's.
+TEST_CASE("exact ilp: wine within ln 150, slack cut rows dropped, columns fixed, the dp's list",
           "[exact][ilp][wine]") {
   if (!bnsl::ilp_available()) return;
   const bnsl::Dataset d = read_wine();
@@ -577,6 +578,7 @@ TEST_CASE("exact ilp: wine within ln 150, slack cut rows dropped, the dp's list"
   REQUIRE(dp.complete);
   CHECK(ilp.complete);
   CHECK(st.collect_rows_purged > 0);
+  CHECK(st.collect_fixed > 0);
   CHECK(check_listed(ilp, cache) == check_listed(dp, cache));
 }
 

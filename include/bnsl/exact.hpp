@@ -170,6 +170,7 @@ struct ExactStats {
   std::uint64_t collect_handed = 0;        // ilp: regions handed from one worker to another
   std::uint64_t collect_iterations = 0;    // ilp: simplex iterations of the collection's LPs
   std::uint64_t collect_rows_purged = 0;   // ilp: slack cluster rows the collection dropped
+  std::uint64_t collect_fixed = 0;  // ilp: family columns the collection fixed by reduced cost
   double start_score = -std::numeric_limits<double>::infinity();  // ilp: first incumbent
   double seconds_start = 0;                                       // ilp: the search for it
   double root_bound = std::numeric_limits<double>::infinity();    // ilp: root LP's bound

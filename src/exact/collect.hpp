@@ -22,6 +22,7 @@ struct CollectResult {
   std::uint64_t lp_solves = 0;
   std::uint64_t lp_iterations = 0;  // simplex iterations of the workers' re-solves
   std::uint64_t rows_purged = 0;    // slack cluster rows the workers dropped (purge_rows)
+  std::uint64_t columns_fixed = 0;  // family columns fixed to 0 by reduced cost, node by node
   std::uint64_t cluster_cuts = 0, cycle_cuts = 0;
   std::uint64_t enumerations = 0;  // regions listed by enumeration (few usable families)
   std::uint64_t nogoods = 0;       // classes: class no-good rows added (imset.hpp)

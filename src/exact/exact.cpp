@@ -324,7 +324,8 @@ void ExactStats::print(std::ostream& out) const {
       << "  collection      " << collect_families << " families usable within epsilon, "
       << collect_enumerations << " regions enumerated, " << collect_workers << " threads, "
       << collect_handed << " regions handed between them, " << collect_iterations
-      << " simplex iterations, " << collect_rows_purged << " slack cut rows dropped";
+      << " simplex iterations, " << collect_rows_purged << " slack cut rows dropped, "
+      << collect_fixed << " columns fixed by reduced cost";
     if (classes)
       s << ", " << collect_dags << " DAGs reached, " << collect_nogoods << " class no-goods";
     s << "\n";
@@ -373,6 +374,7 @@ std::string ExactStats::to_json() const {
                       {"collect_handed", collect_handed},
                       {"collect_iterations", collect_iterations},
                       {"collect_rows_purged", collect_rows_purged},
+                      {"collect_fixed", collect_fixed},
                       {"seconds_start", seconds_start},
                       {"root_families", root_families},
                       {"root_lp_columns", root_lp_columns},

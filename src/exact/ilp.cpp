@@ -544,6 +544,7 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
   stats_.collect_handed = r.handed;
   stats_.collect_iterations = r.lp_iterations;
   stats_.collect_rows_purged = r.rows_purged;
+  stats_.collect_fixed = r.columns_fixed;
   stats_.collect_dags = r.dags_reached;
   pool_.lp_cuts += r.cluster_cuts;
   pool_.cycle_cuts += r.cycle_cuts;
