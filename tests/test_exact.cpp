@@ -168,13 +168,17 @@ std::vector<Collection> collect_variants(ExactMethod m) {
 }
 
 // Returns the number of DAGs within eps.
+// Adds to *fixed the family columns the ILP's collection fixed by reduced cost, if given.
 std::size_t check_enumeration(const ScoreCache& cache, ExactMethod method, double eps,
-                              const std::string& ctx, Collection c = {}) {
+                              const std::string& ctx, Collection c = {},
+                              std::uint64_t* fixed = nullptr) {
   INFO(ctx << " method " << bnsl::to_string(method) << " eps " << eps << " enumerate steps "
            << c.steps << " threads " << c.threads);
   double opt = 0;
   const auto truth = brute_force_within(cache, eps, &opt);
-  bnsl::PoolReport r = solve(cache, method, eps, nullptr, c.steps, c.threads);
+  bnsl::ExactStats st;
+  bnsl::PoolReport r = solve(cache, method, eps, &st, c.steps, c.threads);
+  if (fixed) *fixed += st.collect_fixed;
   CHECK(r.optimal);
   CHECK(r.complete);
   REQUIRE(!r.dags.empty());
@@ -229,6 +233,7 @@ TEST_CASE("exact dp: OPT equals the oracle's brute force over orders", "[exact][
 
 TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[exact][enum]") {
   std::size_t listed = 0, max_listed = 0;
+  std::uint64_t fixed = 0;  // columns the ILP's collection fixed by reduced cost
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
     const int n = 3 + static_cast<int>(seed % 3);  // 3..5
     std::vector<int> arities(static_cast<std::size_t>(n), 2);
@@ -241,7 +246,7 @@ TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[e
         for (double eps : kEpsilons)
           for (ExactMethod m : methods())
             for (const Collection c : collect_variants(m)) {
-              const std::size_t k = check_enumeration(full, m, eps, ctx + " full", c);
+              const std::size_t k = check_enumeration(full, m, eps, ctx + " full", c, &fixed);
               listed += k;
               max_listed = std::max(max_listed, k);
             }
@@ -250,12 +255,13 @@ TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[e
         const ScoreCache pruned = explore_cache(d, p, eps);
         for (ExactMethod m : methods())
           for (const Collection c : collect_variants(m))
-            listed += check_enumeration(pruned, m, eps, ctx + " pruned", c);
+            listed += check_enumeration(pruned, m, eps, ctx + " pruned", c, &fixed);
       }
     }
   }
   CHECK(max_listed > 50);  // the cases are not trivial
   CHECK(listed > 1000);
+  if (bnsl::ilp_available()) CHECK(fixed > 0);  // the oracle sees the fixing at work
 }
 
 // The DP without its best-family tables (dp.cpp: each variable's families scanned) lists what
