@@ -337,7 +337,16 @@ class Collector {
   void child(int depth, bool last);
   bool purge_rows();
   std::vector<int> fix_by_reduced_cost();
-  bool lagrangian(double& upper, std::vector<double>& least) const;
+  // What the node's LP rules out (screen()): a family column whose penalty exceeds `allowed`
+  // is used by no DAG of the region that reaches the cut.
+  struct Screen {
+    bool dual;       // the Lagrangian bound U (penalties d - m_v); else the LP optimum's d
+    double allowed;  // U - cut (or z - cut, z the LP bound)
+  };
+  Screen screen();
+  double penalty(const Screen& s, int v, std::size_t c, const double* d) const {
+    return s.dual ? d[c] - least_[v] : d[c];
+  }
   void resolve() {
     lp_.resolve();
     out_.lp_iterations += static_cast<std::uint64_t>(lp_.getIterationCount());
@@ -384,8 +393,7 @@ class Collector {
     }
   };
   std::vector<std::vector<Usable>> enum_lists_;  // by increasing penalty
-  std::vector<double> enum_least_;               // m_v, per variable
-  std::vector<double> fix_least_;                // m_v, per variable, of fix_by_reduced_cost
+  std::vector<double> least_;                    // m_v per variable, of the last screen()
   double enum_budget_ = 0;   // U - cut: the most a choice's penalties may add up to
   double enum_penalty_ = 0;  // of the families picked
   std::vector<double> enum_suffix_;
@@ -457,15 +465,12 @@ Collector::Step Collector::process() {
 bool Collector::enumerate_region() {
   if (enumerate_steps_ == 0) return false;
   const int n = fam_.n;
-  const double bound = -lp_.getObjValue();
   const double* x = lp_.getColSolution();
   const double* d = lp_.getReducedCost();
   const double* lo = lp_.getColLower();
   const double* up = lp_.getColUpper();
   enum_lists_.resize(static_cast<std::size_t>(n));
-  double upper = 0;
-  const bool dual_bound = lagrangian(upper, enum_least_);
-  const double budget = dual_bound ? upper - cut_ + slack_ : kInf;  // penalties allowed
+  const Screen screened = screen();
   for (int v = 0; v < n; ++v) {
     auto& list = enum_lists_[v];
     list.clear();
@@ -477,18 +482,18 @@ bool Collector::enumerate_region() {
         list.assign(1, {0.0, index});
         break;
       }
-      const double pen = dual_bound ? d[c] - enum_least_[v] : 0.0;
-      if (pen > budget) continue;
-      if (!dual_bound && x[c] < 1e-9 && d[c] > 0 && bound - d[c] < cut_ - slack_) continue;
-      list.push_back({pen, index});
+      // without U, only a family at 0 in the LP point is ruled out (by its reduced cost)
+      const double pen = penalty(screened, v, c, d);
+      if (pen > screened.allowed && (screened.dual || x[c] < 1e-9)) continue;
+      list.push_back({screened.dual ? pen : 0.0, index});
     }
     if (list.empty()) {  // no DAG within the threshold here
       ++out_.enumerations;
       return true;
     }
-    if (dual_bound) std::sort(list.begin(), list.end());  // by increasing penalty
+    if (screened.dual) std::sort(list.begin(), list.end());  // by increasing penalty
   }
-  enum_budget_ = budget;
+  enum_budget_ = screened.dual ? screened.allowed : kInf;
   enum_order_.resize(static_cast<std::size_t>(n));
   for (int v = 0; v < n; ++v) enum_order_[v] = v;
   std::stable_sort(enum_order_.begin(), enum_order_.end(),
@@ -694,12 +699,13 @@ bool Collector::purge_rows() {
   return true;
 }
 
-// U and the m_v of enumerate_region()'s Lagrangian bound at the LP's current duals, in `upper`
-// and `least` (m_v = +inf for a variable no family of which is allowed: then U = -inf). False
-// when some row with a nonzero dual has an infinite side (no finite Y), or U is not finite or
-// below the LP bound (at the LP optimum U is the LP bound; below it, roundoff): the penalties
-// are then not used.
-bool Collector::lagrangian(double& upper, std::vector<double>& least) const {
+// enumerate_region()'s Lagrangian bound at the LP's current duals: U, and the m_v in least_
+// (+inf for a variable no family of which is allowed: then U = -inf). Without a finite Y (a row
+// with a nonzero dual has an infinite side), or with U not finite or below the LP bound z (at
+// the LP optimum U is z; below it, roundoff), the penalties are not used: the screen is then the
+// LP optimum's reduced costs against z. z >= cut - slack at every node searched (process()
+// prunes the others), so `allowed` is then >= 0.
+Collector::Screen Collector::screen() {
   const int n = fam_.n;
   const double* d = lp_.getReducedCost();
   const double* lo = lp_.getColLower();
@@ -707,45 +713,45 @@ bool Collector::lagrangian(double& upper, std::vector<double>& least) const {
   const double* y = lp_.getRowPrice();
   const double* row_lo = lp_.getRowLower();
   const double* row_up = lp_.getRowUpper();
+  const double bound = -lp_.getObjValue();
+  const Screen plain{false, bound - (cut_ - slack_)};
   double lagrange = 0;  // Y
   for (int r = 0, rows = lp_.getNumRows(); r < rows; ++r) {
     if (y[r] == 0) continue;
     const double side = y[r] > 0 ? row_lo[r] : row_up[r];
-    if (std::fabs(side) >= 1e30) return false;
+    if (std::fabs(side) >= 1e30) return plain;
     lagrange += y[r] * side;
   }
-  upper = -lagrange;
-  least.assign(static_cast<std::size_t>(n), kInf);
+  double upper = -lagrange;  // U once the m_v are subtracted
+  least_.assign(static_cast<std::size_t>(n), kInf);
   for (int v = 0; v < n; ++v) {
     for (std::size_t i = 0; i < fam_.size(v); ++i) {
       const std::size_t c = cols_.offset[v] + i;
       if (up[c] < 0.5) continue;
       if (lo[c] > 0.5) {  // fixed to 1: the only family of v here
-        least[v] = d[c];
+        least_[v] = d[c];
         break;
       }
-      least[v] = std::min(least[v], d[c]);
+      least_[v] = std::min(least_[v], d[c]);
     }
-    upper -= least[v];
+    upper -= least_[v];
   }
-  const double bound = -lp_.getObjValue();
-  return std::isfinite(upper) && upper >= bound - 1e-6 * std::max(1.0, std::fabs(bound));
+  if (!std::isfinite(upper) || upper < bound - 1e-6 * std::max(1.0, std::fabs(bound))) return plain;
+  return {true, upper - (cut_ - slack_)};
 }
 
 // Reduced-cost fixing: by enumerate_region()'s Lagrangian bound (valid for any duals), every
 // DAG of the node's region that uses family (v, i) scores at most U - p(v, i), p(v, i) =
 // d(v, i) - m_v; where that is below the cut, (v, i) is fixed to 0 for the node's children
-// (their LPs, with other duals, might otherwise use it). Without a finite U (see lagrangian()),
+// (their LPs, with other duals, might otherwise use it). Without a finite U (see screen()),
 // the LP optimum's classic form: a column at 0 with reduced cost d_j > 0 gives every point of
 // the region with x_j = 1 a score at most z - d_j, z the LP bound. Only columns at 0 in the LP
 // point are fixed, so the node's point stays optimal. Returns the columns fixed, which node()
 // frees again when it returns.
 std::vector<int> Collector::fix_by_reduced_cost() {
   std::vector<int> fixed;
-  double upper = 0;
-  const bool dual_bound = lagrangian(upper, fix_least_);
-  // the most a family's penalty (or reduced cost) may be and still allow the cut
-  const double allowed = (dual_bound ? upper : -lp_.getObjValue()) - (cut_ - slack_);
+  const Screen screened = screen();
+  const double allowed = screened.allowed;
   if (!(allowed >= 0)) return fixed;
   const double* d = lp_.getReducedCost();
   const double* lo = lp_.getColLower();
@@ -755,8 +761,7 @@ std::vector<int> Collector::fix_by_reduced_cost() {
     for (std::size_t i = 0; i < fam_.size(v); ++i) {
       const std::size_t c = cols_.offset[v] + i;
       if (up[c] < 0.5 || lo[c] > 0.5 || x[c] >= 1e-9) continue;
-      const double pen = dual_bound ? d[c] - fix_least_[v] : d[c];
-      if (pen > allowed + 1e-6 * (1 + allowed)) {
+      if (penalty(screened, v, c, d) > allowed + 1e-6 * (1 + allowed)) {
         lp_.setColUpper(static_cast<int>(c), 0.0);
         fixed.push_back(static_cast<int>(c));
       }
