@@ -155,30 +155,39 @@ bnsl::PoolReport solve_truncated(const ScoreCache& cache, const bnsl::ExactOptio
   return r;
 }
 
-// The ILP's collection: its default, branching only, and an enumeration budget so small that
-// some regions are enumerated and others given up and branched on; the last two also with 3
-// threads, which hand regions to each other (collect.cpp).
+// The ILP's collection: its default, branching only, and enumeration budgets so small that
+// some regions are enumerated and others stopped and split (3: most of them, few families
+// into each enumeration); branching and the budget of 24 also with 3 threads, which hand
+// regions to each other (collect.cpp).
 struct Collection {
   std::uint64_t steps = kDefaultSteps;
   int threads = 1;
 };
 std::vector<Collection> collect_variants(ExactMethod m) {
   if (m != ExactMethod::ilp) return {Collection{}};
-  return {{kDefaultSteps, 1}, {kBranchOnly, 1}, {24, 1}, {kBranchOnly, 3}, {24, 3}};
+  return {{kDefaultSteps, 1}, {kBranchOnly, 1}, {24, 1}, {3, 1}, {kBranchOnly, 3}, {24, 3}};
 }
 
-// Returns the number of DAGs within eps.
-// Adds to *fixed the family columns the ILP's collection fixed by reduced cost, if given.
+// What the ILP's collection did over several runs: family columns fixed by reduced cost, and
+// enumerations stopped on their budget and split.
+struct CollectTally {
+  std::uint64_t fixed = 0, splits = 0;
+};
+
+// Returns the number of DAGs within eps. Adds to *tally what the ILP's collection did, if given.
 std::size_t check_enumeration(const ScoreCache& cache, ExactMethod method, double eps,
                               const std::string& ctx, Collection c = {},
-                              std::uint64_t* fixed = nullptr) {
+                              CollectTally* tally = nullptr) {
   INFO(ctx << " method " << bnsl::to_string(method) << " eps " << eps << " enumerate steps "
            << c.steps << " threads " << c.threads);
   double opt = 0;
   const auto truth = brute_force_within(cache, eps, &opt);
   bnsl::ExactStats st;
   bnsl::PoolReport r = solve(cache, method, eps, &st, c.steps, c.threads);
-  if (fixed) *fixed += st.collect_fixed;
+  if (tally) {
+    tally->fixed += st.collect_fixed;
+    tally->splits += st.collect_splits;
+  }
   CHECK(r.optimal);
   CHECK(r.complete);
   REQUIRE(!r.dags.empty());
@@ -233,7 +242,7 @@ TEST_CASE("exact dp: OPT equals the oracle's brute force over orders", "[exact][
 
 TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[exact][enum]") {
   std::size_t listed = 0, max_listed = 0;
-  std::uint64_t fixed = 0;  // columns the ILP's collection fixed by reduced cost
+  CollectTally tally;
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
     const int n = 3 + static_cast<int>(seed % 3);  // 3..5
     std::vector<int> arities(static_cast<std::size_t>(n), 2);
@@ -246,7 +255,7 @@ TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[e
         for (double eps : kEpsilons)
           for (ExactMethod m : methods())
             for (const Collection c : collect_variants(m)) {
-              const std::size_t k = check_enumeration(full, m, eps, ctx + " full", c, &fixed);
+              const std::size_t k = check_enumeration(full, m, eps, ctx + " full", c, &tally);
               listed += k;
               max_listed = std::max(max_listed, k);
             }
@@ -255,13 +264,16 @@ TEST_CASE("exact: enumeration (dp and ilp) equals brute force on tiny data", "[e
         const ScoreCache pruned = explore_cache(d, p, eps);
         for (ExactMethod m : methods())
           for (const Collection c : collect_variants(m))
-            listed += check_enumeration(pruned, m, eps, ctx + " pruned", c, &fixed);
+            listed += check_enumeration(pruned, m, eps, ctx + " pruned", c, &tally);
       }
     }
   }
   CHECK(max_listed > 50);  // the cases are not trivial
   CHECK(listed > 1000);
-  if (bnsl::ilp_available()) CHECK(fixed > 0);  // the oracle sees the fixing at work
+  if (bnsl::ilp_available()) {  // the oracle sees the fixing and the splits at work
+    CHECK(tally.fixed > 0);
+    CHECK(tally.splits > 0);
+  }
 }
 
 // The DP without its best-family tables (dp.cpp: each variable's families scanned) lists what
@@ -571,21 +583,27 @@ TEST_CASE("exact ilp: wine OPT proven from an explored cache and from wine.BIC.3
   CHECK(b.dags[0].score == Approx(kWineOpt).margin(1e-6));
 }
 
-// At ln 150 the collection's LP grows past purge_rows' limit, and its nodes fix columns by
-// reduced cost: the list stays the DP's.
+// At ln 150, searching by its LP alone, the collection's LP grows past purge_rows' limit and
+// its nodes fix columns by reduced cost; with its enumeration, the enumerations stopped on
+// their budget split the rest of their regions: the lists stay the DP's.
 TEST_CASE("exact ilp: wine within ln 150, slack cut rows dropped, columns fixed, the dp's list",
           "[exact][ilp][wine]") {
   if (!bnsl::ilp_available()) return;
   const bnsl::Dataset d = read_wine();
   const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(150.0));
-  bnsl::ExactStats st;
+  bnsl::ExactStats st, st_branch;
   const bnsl::PoolReport dp = solve(cache, ExactMethod::dp, std::log(150.0));
   const bnsl::PoolReport ilp = solve(cache, ExactMethod::ilp, std::log(150.0), &st);
+  const bnsl::PoolReport branch =
+      solve(cache, ExactMethod::ilp, std::log(150.0), &st_branch, kBranchOnly);
   REQUIRE(dp.complete);
   CHECK(ilp.complete);
-  CHECK(st.collect_rows_purged > 0);
-  CHECK(st.collect_fixed > 0);
+  CHECK(branch.complete);
+  CHECK(st.collect_splits > 0);
+  CHECK(st_branch.collect_rows_purged > 0);
+  CHECK(st_branch.collect_fixed > 0);
   CHECK(check_listed(ilp, cache) == check_listed(dp, cache));
+  CHECK(check_listed(branch, cache) == check_listed(dp, cache));
 }
 
 TEST_CASE("exact ilp: wine, every DAG within ln 3 equals the dp enumeration",

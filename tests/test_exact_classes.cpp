@@ -134,6 +134,9 @@ TEST_CASE("exact --classes: each class within epsilon once, as brute force group
             check_classes(full, m, eps, true, 0, nogoods);
             check_classes(thin(full, 0.35, rng), m, eps, false, 0, nogoods);
           }
+          INFO("enumerations stopped after 3 families, the rest split");
+          check_classes(full, m, eps, true, 3);
+          check_classes(thin(full, 0.35, rng), m, eps, false, 3);
           INFO("the ILP's LP search alone on 3 threads");
           check_classes(full, m, eps, true, 0, false, 3);
           check_classes(thin(full, 0.35, rng), m, eps, false, 0, false, 3);

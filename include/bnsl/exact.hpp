@@ -163,6 +163,7 @@ struct ExactStats {
   bool cut_budget_hit = false;       // ilp: CBC's tree stopped separating at fractional points
   std::size_t collect_families = 0;  // ilp: families left to the collection (reduced costs)
   std::uint64_t collect_enumerations = 0;  // ilp: collection regions listed by enumeration
+  std::uint64_t collect_splits = 0;        // ilp: enumerations stopped on their budget, rest split
   std::uint64_t collect_nogoods = 0;       // ilp, classes: class no-good rows (one per class
                                            // the LP search listed; imset.hpp)
   std::uint64_t collect_dags = 0;          // ilp, classes: DAGs the collection reached

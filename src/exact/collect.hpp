@@ -25,6 +25,7 @@ struct CollectResult {
   std::uint64_t columns_fixed = 0;  // family columns fixed to 0 by reduced cost, node by node
   std::uint64_t cluster_cuts = 0, cycle_cuts = 0;
   std::uint64_t enumerations = 0;  // regions listed by enumeration (few usable families)
+  std::uint64_t splits = 0;        // enumerations stopped on their budget, the rest split in parts
   std::uint64_t nogoods = 0;       // classes: class no-good rows added (imset.hpp)
   std::uint64_t dags_reached = 0;  // classes: DAGs within the threshold met (several per class)
   std::uint64_t handed = 0;        // regions handed from one worker to another

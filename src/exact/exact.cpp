@@ -322,10 +322,11 @@ void ExactStats::print(std::ostream& out) const {
       << ", " << root_rounds << " rounds, " << root_lp_columns << " families priced in, "
       << root_families << " left to CBC (" << seconds_root << " s)\n"
       << "  collection      " << collect_families << " families usable within epsilon, "
-      << collect_enumerations << " regions enumerated, " << collect_workers << " threads, "
-      << collect_handed << " regions handed between them, " << collect_iterations
-      << " simplex iterations, " << collect_rows_purged << " slack cut rows dropped, "
-      << collect_fixed << " columns fixed by reduced cost";
+      << collect_enumerations << " regions enumerated, " << collect_splits
+      << " enumerations split, " << collect_workers << " threads, " << collect_handed
+      << " regions handed between them, " << collect_iterations << " simplex iterations, "
+      << collect_rows_purged << " slack cut rows dropped, " << collect_fixed
+      << " columns fixed by reduced cost";
     if (classes)
       s << ", " << collect_dags << " DAGs reached, " << collect_nogoods << " class no-goods";
     s << "\n";
@@ -368,6 +369,7 @@ std::string ExactStats::to_json() const {
                       {"cut_budget_hit", cut_budget_hit},
                       {"collect_families", collect_families},
                       {"collect_enumerations", collect_enumerations},
+                      {"collect_splits", collect_splits},
                       {"collect_nogoods", collect_nogoods},
                       {"collect_dags", collect_dags},
                       {"collect_workers", collect_workers},

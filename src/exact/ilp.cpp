@@ -539,6 +539,7 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
     for (int v = 0; v < fam_.n; ++v) choice[v] = original[v][choice[v]];
   stats_.ilp_nodes += r.nodes;
   stats_.collect_enumerations = r.enumerations;
+  stats_.collect_splits = r.splits;
   stats_.collect_nogoods = r.nogoods;
   stats_.collect_workers = r.workers;
   stats_.collect_handed = r.handed;
