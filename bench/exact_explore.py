@@ -75,9 +75,10 @@ def run(argv, prefix, budget, resume):
         with open(prefix + ".measure.json") as f:
             return json.load(f)
     print("exact_explore: " + " ".join(argv), file=sys.stderr, flush=True)
-    code, wall, _, rss = suite.measure(argv + ["--stats", prefix + ".stats.json"],
-                                       prefix + ".stderr", budget)
-    m = {"exit": code, "wall_s": round(wall, 2), "peak_rss_mib": round(rss, 1)}
+    code, wall, cpu, rss = suite.measure(argv + ["--stats", prefix + ".stats.json"],
+                                         prefix + ".stderr", budget)
+    m = {"exit": code, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
+         "peak_rss_mib": round(rss, 1)}
     if code == 0:
         with open(prefix + ".stats.json") as f:
             st = json.load(f)
@@ -90,6 +91,7 @@ def run(argv, prefix, budget, resume):
                  truncated=ez.get("truncated"), exact_s=round(ez["seconds"], 2),
                  root_s=round(ez.get("seconds_root", 0), 2), root_rounds=ez.get("root_rounds"),
                  collect_iterations=ez.get("collect_iterations"), collect_fixed=ez.get("collect_fixed"),
+                 collect_splits=ez.get("collect_splits"), nodes=ez.get("ilp_nodes"),
                  within=ez.get("dags_within"), within_exact=ez.get("dags_within_exact"))
         if ez.get("listed_above") is not None and ez.get("best_score") is not None:
             m["above_gap"] = ez["best_score"] - ez["listed_above"]
@@ -141,7 +143,7 @@ def main():
               "out_of_memory", "retried", "entries", "optimal", "complete", "dags", "opt_s",
               "wall_s", "peak_rss_mib", "truncated", "exact_s", "above_gap", "worst_gap",
               "mean_gap", "root_s", "root_rounds", "within", "within_exact",
-              "collect_iterations", "collect_fixed"]
+              "collect_iterations", "collect_fixed", "collect_splits", "nodes", "cpu_s"]
     with open(os.path.join(args.out, "exact_explore.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
@@ -189,17 +191,23 @@ def main():
                  and r.get("collect_iterations") is not None]
     if collected:
         lines += ["", "The ILP's collection after OPT: its seconds (exact's clock, OPT to the end), "
-                  "the DAGs listed, the simplex iterations of its LP re-solves (work that the load "
-                  "does not change) and the family columns it fixed by reduced cost (none before "
-                  "the commit that added it).", "",
+                  "the DAGs listed, the simplex iterations of its LP re-solves and its nodes with "
+                  "CBC's (work that the load does not change), the family columns it fixed by "
+                  "reduced cost and the enumerations it split (blank before the commits that "
+                  "added them), and the process's CPU seconds (user and system, exploration "
+                  "included: less sensitive to other jobs than the wall).", "",
                   "| data | score | BF | collection s | DAGs | complete | simplex iterations "
-                  "| columns fixed |", "|---|---|---:|---:|---:|---|---:|---:|"]
+                  "| nodes | columns fixed | splits | CPU s |",
+                  "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|"]
         for r in collected:
-            fixed = r.get("collect_fixed")
-            lines.append("| %s | %s | %s | %.1f | {:,} | %s | {:,} | %s |".format(
+            def num(key):
+                return "{:,}".format(r[key]) if r.get(key) is not None else ""
+            lines.append("| %s | %s | %s | %.1f | {:,} | %s | {:,} | %s | %s | %s | %s |".format(
                 r["dags"], r["collect_iterations"]) % (
                 r["data"], r["score"], r["bf"], r["exact_s"] - r["opt_s"],
-                "yes" if r["complete"] else "no", "{:,}".format(fixed) if fixed is not None else ""))
+                "yes" if r["complete"] else "no", num("nodes"), num("collect_fixed"),
+                num("collect_splits"),
+                "%.1f" % r["cpu_s"] if r.get("cpu_s") is not None else ""))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "exact_explore.md"), "w") as f:
         f.write(text)

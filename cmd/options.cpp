@@ -313,10 +313,10 @@ void add_exact_options(CLI::App& app, ExactOptions& o) {
       "DP, most members of a class are never visited");
   each->excludes(dags)->excludes(classes);
   app.add_flag("--class-nogoods", o.class_nogoods,
-               "With --classes --method ilp: each class listed adds a no-good row on its "
-               "characteristic imset to the ILP's collection, so its LP search does not meet the "
-               "class's other DAGs again (default: they are met and skipped). A cross-check, "
-               "slower where the search meets many classes")
+               "With --classes --method ilp: the ILP's collection lists by its LP search alone, "
+               "and each class listed adds a no-good row on its characteristic imset, so the "
+               "search does not meet the class's other DAGs again (default: they are met and "
+               "skipped). A cross-check, slower where the search meets many classes")
       ->needs(each);
 }
 

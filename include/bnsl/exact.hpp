@@ -101,10 +101,11 @@ struct ExactOptions {
   // the members of classes it has met, by their characteristic imset, src/exact/imset.cpp).
   // Not with k_best.
   bool classes = false;
-  // ilp, classes: each class listed adds its imset no-good row to the collection's LP, whose
-  // search then does not meet its other members (one row removes a whole class). A cross-check
-  // of the default listing, slower where the search meets many classes (bench/README,
-  // "Exact mode's classes by the ILP").
+  // ilp, classes: the collection lists by its LP search alone (no enumeration of regions), and
+  // each class listed adds its imset no-good row to the LP, whose search then does not meet its
+  // other members (one row removes a whole class). A cross-check of the default listing,
+  // slower where the search meets many classes (bench/README, "Exact mode's classes by the
+  // ILP").
   bool class_nogoods = false;
   // More DAGs (classes) within epsilon than this: the list keeps the best max_solutions (then
   // incomplete; see ExactStats::listed_above).

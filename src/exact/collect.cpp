@@ -1006,8 +1006,11 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
   if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(&lp)) clp->setSpecialOptions(1 | 2048);
   lp.initialSolve();
   // With no-goods a class's row is in one worker's LP only: the others would list its
-  // members again, so that cross-check runs on one thread.
+  // members again, so that cross-check runs on one thread. It is also the LP search's alone:
+  // the enumeration of regions lists classes without rows, and on small data (uci/wine, BIC
+  // BF 3) lists them all, so that no row would be tested.
   const bool nogoods = listing == Listing::class_nogoods;
+  if (nogoods) enumerate_steps = 0;
   const int workers = nogoods ? 1 : std::max(1, resolve_threads(threads));
   Shared shared(workers, max_solutions, listing != Listing::dags);
   std::vector<std::unique_ptr<OsiSolverInterface>> copies;  // the other workers' LPs
