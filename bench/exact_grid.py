@@ -9,12 +9,14 @@ of DAGs within epsilon the heuristic `bnsl learn --time L` pool recovers.
 usage: bench/exact_grid.py [--sets "iris wine"] [--max-vars 60] [--settings "bic:3 bic:20"]
                            [--deadline 600] [--learn-time 10] [--dp-max-vars 20]
                            [--methods "ilp dp"] [--bnsl BINARY] [--data ROOT] [--out DIR] [--resume]
+                           [--redo "wdbc:bic:20 soybean:bic:3"]
        bench/exact_grid.py --merge "DIR1 DIR2 ..." --out DIR   # one table from several runs
        bench/exact_grid.py --before "FILE#HEADING" --out DIR     # before/after table of DIR
 
     bench/exact_grid.py                                   # the whole grid (hours)
     bench/exact_grid.py --sets "iris wine zoo" --deadline 60
     bench/exact_grid.py --methods dp --dp-max-vars 26 --sets "parkinsons autos"  # DP rows only
+    bench/exact_grid.py --resume --redo "wdbc:bic:20" --out DIR   # that row again, newer build
 
 Settings are SCORE:BF (BIC or BDeu with ESS 1, Bayes factor BF; epsilon = ln BF). Per row:
 OPT (proven by the ILP or the DP); the ILP's seconds until OPT is proven (exact's own clock,
@@ -37,6 +39,7 @@ say so.
 """
 import argparse
 import csv
+import glob
 import json
 import os
 import subprocess
@@ -153,6 +156,8 @@ def main():
     ap.add_argument("--resume", action="store_true", help="reuse runs already measured, and "
                     "keep as they are the rows of --out's exact_grid.csv (a copy of "
                     "bench/results/exact_grid_issue21.csv carries its rows to a new machine)")
+    ap.add_argument("--redo", default="", help="with --resume: rows DATA:SCORE:BF to measure "
+                    "again (their files in --out are removed first), e.g. with a newer build")
     ap.add_argument("--merge", help="output directories of earlier runs: write their rows as "
                     "one table (by variables, data set, setting) to --out and print it")
     ap.add_argument("--before", help="FILE#HEADING: the grid tables under that markdown heading "
@@ -171,12 +176,20 @@ def main():
     sets = [(v, n) for v, n in sets if v <= args.max_vars]
     refs = published(args.data)
     os.makedirs(args.out, exist_ok=True)
+    redo = set()
+    for item in args.redo.split():
+        name, score, bf = item.split(":")
+        redo.add((name, score, float(bf)))
+        for f in glob.glob(os.path.join(args.out, f"{name}-{score}-bf{bf}.*")) + glob.glob(
+                os.path.join(args.out, f"{name}-{score}-bf{bf}-*")):
+            os.remove(f)
     kept = {}
     if args.resume and os.path.exists(os.path.join(args.out, "exact_grid.csv")):
         with open(os.path.join(args.out, "exact_grid.csv")) as f:
             for r in csv.DictReader(f):
                 r = {k: v for k, v in typed(r).items() if v is not None}
-                kept[(r["data"], r["score"], r["bf"])] = r
+                if (r["data"], r["score"], r["bf"]) not in redo:
+                    kept[(r["data"], r["score"], r["bf"])] = r
     rows = []
     for vars_, name in sets:
         cut_at = {}  # score -> the smallest Bayes factor whose exploration was cut
