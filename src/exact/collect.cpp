@@ -334,7 +334,8 @@ class Collector {
   Step process(bool split_pending);
   const ImsetKey* take(std::vector<std::uint32_t> choice, double score);
   // What enumerate_region() did with the node's region: nothing (not tried, or stopped by a
-  // halt), listed all of it, or listed part of it and left the rest in parts_.
+  // halt or on its budget before listing a DAG), listed all of it, or listed part of it and left
+  // the rest in parts_.
   enum class Enumerated { no, all, part };
   Enumerated enumerate_region();
   void enumerate_from(std::size_t k);
