@@ -199,14 +199,14 @@ def main():
                   "| data | score | BF | collection s | DAGs | complete | simplex iterations "
                   "| nodes | columns fixed | splits | CPU s |",
                   "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|"]
+        def num(r, key):
+            return "{:,}".format(r[key]) if r.get(key) is not None else ""
         for r in collected:
-            def num(key):
-                return "{:,}".format(r[key]) if r.get(key) is not None else ""
             lines.append("| %s | %s | %s | %.1f | {:,} | %s | {:,} | %s | %s | %s | %s |".format(
                 r["dags"], r["collect_iterations"]) % (
                 r["data"], r["score"], r["bf"], r["exact_s"] - r["opt_s"],
-                "yes" if r["complete"] else "no", num("nodes"), num("collect_fixed"),
-                num("collect_splits"),
+                "yes" if r["complete"] else "no", num(r, "nodes"), num(r, "collect_fixed"),
+                num(r, "collect_splits"),
                 "%.1f" % r["cpu_s"] if r.get("cpu_s") is not None else ""))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "exact_explore.md"), "w") as f:

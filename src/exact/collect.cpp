@@ -443,25 +443,15 @@ Collector::Step Collector::process(bool split_pending) {
     return Step::prune;
   }
   if (-lp_.getObjValue() < cut_ - slack_) return Step::prune;
-  if (split_pending) {
-    // An integral point is a DAG of a listed part or of a part to come: no cut separates it,
-    // and it is not listed here.
-    const auto choice = integral_choice(fam_, cols_, lp_.getColSolution());
-    if (choice.empty()) return Step::branch;  // to the cut rounds
-    if (const Mask cycle = find_cycle(fam_, choice)) {
-      add_cluster_rows(fam_, cols_, lp_, {ClusterCut{cycle, 1}}, false);
-      ++out_.cycle_cuts;
-      return Step::again;
+  if (!split_pending) {
+    switch (enumerate_region()) {
+      case Enumerated::all:  // listed: nothing left here
+        return Step::prune;
+      case Enumerated::part:
+        return Step::split;
+      case Enumerated::no:
+        break;
     }
-    return Step::split;
-  }
-  switch (enumerate_region()) {
-    case Enumerated::all:  // listed: nothing left here
-      return Step::prune;
-    case Enumerated::part:
-      return Step::split;
-    case Enumerated::no:
-      break;
   }
   const double* x = lp_.getColSolution();
   const auto choice = integral_choice(fam_, cols_, x);
@@ -471,6 +461,9 @@ Collector::Step Collector::process(bool split_pending) {
       ++out_.cycle_cuts;
       return Step::again;
     }
+    // With a split pending, the DAG belongs to a listed part or to a part to come: no cut
+    // separates it, and it is not listed here.
+    if (split_pending) return Step::split;
     const double score = fam_.score(choice);
     if (score < cut_) return Step::prune;  // the LP optimum: all worse
     // Listed (or, for classes, skipped when its class was met before; or left out below the
@@ -493,9 +486,9 @@ Collector::Step Collector::process(bool split_pending) {
 // families tried: 2^18 by default, about the cost of tens of the collector's LP solves. What
 // it listed by then is kept and the rest of the region is split into disjoint parts searched
 // as the node's children (split_rest()) once the node's cut rounds are done, so no enumeration
-// is wasted. Before (the region was
-// branched on and what the enumeration found dropped), 70% of the families tried were in
-// enumerations that stopped (uci/hepatitis and sponge, BIC BF 20, 1 thread).
+// is wasted. Before (the region was branched on and what the enumeration found dropped), 70% of
+// the families tried were in enumerations that stopped (uci/hepatitis and sponge, BIC BF 20, 1
+// thread).
 //
 // The search's bound is the LP's, by Lagrangian duality, family by family. With the LP's row
 // duals y (any y: optimality is not assumed) and reduced costs d = c - A^T y of the
@@ -562,20 +555,19 @@ Collector::Enumerated Collector::enumerate_region() {
   for (int k = 0; k < n; ++k) enum_position_[enum_order_[k]] = k;
   enum_open_score_.assign(static_cast<std::size_t>(n), -kInf);
   enum_open_penalty_.assign(static_cast<std::size_t>(n), kInf);
-  for (int v = 0; v < n; ++v)
+  enum_open_score_sum_ = 0;
+  enum_open_penalty_sum_ = 0;
+  for (int v = 0; v < n; ++v) {
     for (const Usable& u : enum_lists_[v]) {
       enum_open_score_[v] = std::max(enum_open_score_[v], fam_.scores[v][u.i]);
       enum_open_penalty_[v] = std::min(enum_open_penalty_[v], u.penalty);
     }
-  enum_choice_.assign(static_cast<std::size_t>(n), 0);
-  enum_desc_.assign(static_cast<std::size_t>(n), 0);
-  enum_anc_.assign(static_cast<std::size_t>(n), 0);
-  enum_open_score_sum_ = 0;
-  enum_open_penalty_sum_ = 0;
-  for (int v = 0; v < n; ++v) {
     enum_open_score_sum_ += enum_open_score_[v];
     enum_open_penalty_sum_ += enum_open_penalty_[v];
   }
+  enum_choice_.assign(static_cast<std::size_t>(n), 0);
+  enum_desc_.assign(static_cast<std::size_t>(n), 0);
+  enum_anc_.assign(static_cast<std::size_t>(n), 0);
   enum_trail_.clear();
   enum_stop_.assign(static_cast<std::size_t>(n), 0);
   enum_found_.clear();
@@ -847,11 +839,7 @@ std::pair<int, int> Collector::branch_arc(const double* x) {
 
 // The two children of the arc u -> v (present, then absent).
 void Collector::branch_on_arc(int u, int v, int depth) {
-  struct Saved {
-    int col;
-    double lo, up;
-  };
-  std::vector<Saved> saved;
+  Task saved;
   for (const bool present : {true, false}) {
     saved.clear();
     bool empty = false;
@@ -865,9 +853,9 @@ void Collector::branch_on_arc(int u, int v, int depth) {
       saved.push_back({c, lo, up});
     }
     if (!empty) {
-      for (const Saved& sv : saved) lp_.setColBounds(sv.col, 0.0, 0.0);
+      for (const Bound& sv : saved) lp_.setColBounds(sv.col, 0.0, 0.0);
       child(depth, !present);
-      for (const Saved& sv : saved) lp_.setColBounds(sv.col, sv.lo, sv.up);
+      for (const Bound& sv : saved) lp_.setColBounds(sv.col, sv.lo, sv.up);
     }
     if (shared_.halted()) return;
   }
