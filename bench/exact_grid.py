@@ -355,31 +355,34 @@ def compare(before, out):
         if complete == "True":
             return text
         if truncated == "True":
-            return text + (" (best, complete above a bar)" if above and r["vars_cut"] in ("", "0")
-                           else " (best found)")
+            if above and r["opt"] and r["vars_cut"] in ("", "0"):
+                return text + f" (best: all above OPT − {float(r['opt']) - float(above):,.3g})"
+            return text + " (best found)"
         return text + " (partial)"
 
     lines = ["| data | n | score | BF | before: ILP proof s | ILP DAGs | ILP total s | DP DAGs "
-             "| DP total s | after: explore s | ILP proof s | list s | ILP DAGs | ILP total s "
-             "| DP DAGs | DP total s | classes | check |",
+             "| DP total s | after: OPT | explore s | ILP proof s | list s | ILP DAGs "
+             "| ILP total s | peak MiB | DP DAGs | DP total s | classes | check | binary |",
              "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:"
-             "|---:|---|"]
+             "|---:|---:|---:|---|---|"]
     for r in new:
         b = old.get((r["data"], r["score"], float(r["bf"])), {})
         ran_dp = bool(r["dp_wall_s"])
+        opt = (val(r, "opt", 2) if r["opt"] else
+               "≥ " + val(r, "ilp_best", 2) if r["ilp_best"] else "")
         lines.append("| " + " | ".join([
             r["data"], r["vars"], r["score"], f"{float(r['bf']):g}",
             b.get("ILP proof s", "not run"), b.get("ILP DAGs", ""), b.get("ILP total s", ""),
             b.get("DP DAGs", ""), b.get("DP total s", ""),
-            val(r, "explore_s"), proof_text(typed(r)),
+            opt, val(r, "explore_s"), proof_text(typed(r)),
             val(r, "list_s") if r["list_s"] else "partial" if r["optimal"] == "True" else "",
             dags(r, "dags", r["complete"], r["truncated"], r["listed_above"]),
-            val(r, "wall_s"),
+            val(r, "wall_s"), val(r, "peak_rss_mib", 0),
             dags(r, "dp_dags", r["dp_complete"], r.get("dp_truncated", "False"),
                  r.get("dp_listed_above", "")) if ran_dp
             else "not run (cut)" if r.get("dp_skipped") == "True" else "",
             val(r, "dp_wall_s") if ran_dp else "",
-            classes_text(typed(r)), r["check"]]) + " |")
+            classes_text(typed(r)), r["check"], r["binary"]]) + " |")
 
     def before_status(b):
         proof, dp = b.get("ILP proof s", ""), b.get("DP", "")
@@ -408,7 +411,8 @@ def compare(before, out):
         + (f", not run on {t[3]}" if t[3] else "") for side, t in tally.items()) + "."]
     lines += ["", f"before: the tables under \"{heading}\" in {os.path.relpath(path, REPO)}; "
               f"after: {os.path.relpath(os.path.join(out, 'exact_grid.csv'), REPO)}. Columns "
-              "as in exact_grid.md. ILP DAGs: `best, complete above a bar` when the list "
+              "as in exact_grid.md (after: OPT `≥ x` when not proven, x the best DAG's score; peak "
+              "MiB the ILP run's). ILP DAGs: `best: all above OPT − x` when the list "
               "passed --max-solutions, kept the best and its search finished."]
     text = "\n".join(lines) + "\n"
     with open(os.path.join(out, "exact_grid_compare.md"), "w") as f:
