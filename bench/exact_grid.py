@@ -180,9 +180,10 @@ def main():
     for item in args.redo.split():
         name, score, bf = item.split(":")
         redo.add((name, score, float(bf)))
-        for f in glob.glob(os.path.join(args.out, f"{name}-{score}-bf{bf}.*")) + glob.glob(
-                os.path.join(args.out, f"{name}-{score}-bf{bf}-*")):
-            os.remove(f)
+    grid = {(n, s.split(":")[0], float(s.split(":")[1]))
+            for _, n in sets for s in args.settings.split()}
+    if redo - grid:
+        sys.exit(f"exact_grid.py: --redo rows not in the grid: {sorted(redo - grid)}")
     kept = {}
     if args.resume and os.path.exists(os.path.join(args.out, "exact_grid.csv")):
         with open(os.path.join(args.out, "exact_grid.csv")) as f:
@@ -195,28 +196,39 @@ def main():
         cut_at = {}  # score -> the smallest Bayes factor whose exploration was cut
         for setting in args.settings.split():
             score, bf = setting.split(":")
-            if (name, score, float(bf)) in kept:
-                rows.append(kept[(name, score, float(bf))])
+            key = (name, score, float(bf))
+            if key in kept:
+                rows.append(kept.pop(key))
             elif cut_at.get(score, float(bf)) < float(bf):
                 # A larger epsilon prunes a subset of what a smaller one prunes, so this
                 # exploration does at least that work within the same deadline: cut as well.
                 rows.append({"data": name, "vars": vars_, "score": score, "bf": float(bf),
                              "implied_cut": cut_at[score], "binary": os.path.basename(args.bnsl)})
             else:
+                if key in redo:  # its earlier runs, named as grid_row() names them
+                    base = row_prefix(args.out, name, score, bf)
+                    for f in glob.glob(base + ".*") + glob.glob(base + "-*"):
+                        os.remove(f)
                 rows.append(grid_row(name, vars_, score, bf, refs, args))
             cut = rows[-1].get("implied_cut") or (float(bf) if rows[-1].get("vars_cut") else None)
             if cut:
                 cut_at[score] = min(cut, cut_at.get(score, cut))
-            write(rows, args.out)
+            # The kept rows not reached yet too, so that a stopped run loses none of them.
+            write(rows + list(kept.values()), args.out)
     with open(os.path.join(args.out, "exact_grid.md")) as f:
         sys.stdout.write(f.read())
     return 0
 
 
+def row_prefix(out, name, score, bf):
+    """The path prefix of a row's files: BF as the setting spells it."""
+    return os.path.join(out, f"{name}-{score}-bf{bf}")
+
+
 def grid_row(name, vars_, score, bf, refs, args):
     """Runs one row of the grid: the ILP, the DP, learn, and check on every pool written."""
     csv_path = os.path.join(args.data, "uci", name + ".csv")
-    base = os.path.join(args.out, f"{name}-{score}-bf{bf}")
+    base = row_prefix(args.out, name, score, bf)
     common = ["--no-header", "--score", score, "--bayes-factor", bf,
               "--threads", str(args.threads), "-q"]
     row = {"data": name, "vars": vars_, "score": score, "bf": float(bf),
