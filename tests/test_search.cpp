@@ -804,6 +804,45 @@ TEST_CASE("the pool keeps distinct DAGs within epsilon, re-trims, and caps", "[p
   }
 }
 
+// A rise of the best trims only the classes it leaves more than epsilon below, re-bands the
+// others, and counts what it trimmed; a class turned away for room comes in when a rise has made
+// room. Eight variables, v0 the child of one other or none (eight classes: their skeletons
+// differ), the others parentless. epsilon 3 in 2 bands, room for 5 classes.
+TEST_CASE("a rise of the best keeps what is still within epsilon, and makes room", "[pool]") {
+  bnsl::ScoreCache cache(8);
+  // v0's entries, best first: its parent (-1: none) and score.
+  const std::vector<std::pair<int, double>> entries{{6, 0.5},  {-1, 0.0}, {1, -0.2}, {2, -0.4},
+                                                    {5, -0.6}, {4, -2.7}, {3, -2.9}};
+  for (const auto& [p, score] : entries)
+    cache.var(0).add(score, p < 0 ? std::vector<int>{} : std::vector<int>{p});
+  for (std::size_t v = 1; v < 8; ++v) cache.var(v).add(0, std::vector<int>{});
+  enum : std::uint32_t { E, A, B, C, X, F, D };
+  auto offer = [&](bnsl::DagPool& pool, std::uint32_t e) {
+    bnsl::Choices ch(8, 0);
+    ch[0] = e;
+    return pool.offer(0, bnsl::dag_hash(ch), ch);
+  };
+  bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(3), 5, true, 2);
+  for (const std::uint32_t e : {A, B, C, D, F}) REQUIRE(offer(pool, e));
+  CHECK(pool.band_counts() == std::vector<std::size_t>{3, 2});
+  // Band 0 (-1.5, 0] is the most populated, and X its worst: turned away.
+  CHECK(!offer(pool, X));
+  CHECK(pool.losses().for_room == 1);
+  // The best rises by 0.5: D and F fall below 0.5 - 3, the rest stay, all now in band 0.
+  REQUIRE(offer(pool, E));
+  CHECK(pool.size() == 4);
+  CHECK(pool.band_counts() == std::vector<std::size_t>{4, 0});
+  const bnsl::DagPool::Losses losses = pool.losses();
+  CHECK(losses.left_epsilon == 2);
+  CHECK(losses.last_trimmed == 2);
+  CHECK(losses.last_rise == Approx(0.5));
+  // X, within epsilon of the new best, is admitted now that there is room.
+  REQUIRE(offer(pool, X));
+  CHECK(pool.size() == 5);
+  CHECK(pool.band_counts() == std::vector<std::size_t>{5, 0});
+  CHECK(pool.inserted() == 7);
+}
+
 TEST_CASE("a pool's sample spreads evenly over its classes, best first", "[pool]") {
   auto cache = random_cache(6, 6, 2, 17);
   bnsl::DagPool pool(cache, bnsl::Epsilon::epsilon(30.0), 1000, false);

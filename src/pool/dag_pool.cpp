@@ -116,11 +116,16 @@ bool DagPool::offer(double /*score*/, std::uint64_t hash, std::span<const std::u
 bool DagPool::admit(double exact, std::uint64_t hash, std::uint64_t class_hash,
                     std::span<const std::uint32_t> choices, const ChoicesRef& ref) {
   if (exact > best_) {
+    const double rise = exact - best_;
     best_ = exact;
     eps_ = epsilon_.resolve(std::fabs(best_));
     width_ = eps_ / static_cast<double>(bands_);
     best_ref_ = std::make_shared<const Choices>(choices.begin(), choices.end());
-    trim();
+    if (const std::size_t trimmed = trim(); trimmed > 0) {
+      losses_.left_epsilon += trimmed;
+      losses_.last_rise = rise;
+      losses_.last_trimmed = trimmed;
+    }
     recount();
   }
   const std::size_t band = band_of(exact);
@@ -128,7 +133,12 @@ bool DagPool::admit(double exact, std::uint64_t hash, std::uint64_t class_hash,
     const std::size_t victim = victim_band(band);
     const auto worst = worst_in_band(victim);
     truncated_ = true;  // a class within epsilon is dropped: the offered one or that one
+    ++losses_.for_room;
     if (worst == dags_.end() || (victim == band && exact <= worst->first.score)) {
+      // Turned away, not classified: offered again once a rise of the best has made room (the
+      // neighbour walk around a new best meets many DAGs the chains offered before), it is
+      // admitted then.
+      classified_.erase(hash);
       update_threshold();
       return false;
     }
@@ -270,10 +280,13 @@ void DagPool::erase(Map::iterator it) {
   dags_.erase(it);
 }
 
-// Drops the classes below best - epsilon (after the best rose).
-void DagPool::trim() {
-  while (!dags_.empty() && clearly_greater(best_ - eps_, std::prev(dags_.end())->first.score))
+// Drops the classes below best - epsilon (after the best rose); returns how many.
+std::size_t DagPool::trim() {
+  std::size_t trimmed = 0;
+  for (; !dags_.empty() && clearly_greater(best_ - eps_, std::prev(dags_.end())->first.score);
+       ++trimmed)
     erase(std::prev(dags_.end()));
+  return trimmed;
 }
 
 std::size_t DagPool::band_of(double score) const {
@@ -407,6 +420,11 @@ std::uint64_t DagPool::equivalent() const {
 bool DagPool::truncated() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return truncated_;
+}
+
+DagPool::Losses DagPool::losses() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return losses_;
 }
 
 std::vector<PooledDag> DagPool::snapshot() const {

@@ -126,6 +126,16 @@ class DagPool {
   std::vector<PooledDag> sample(std::size_t count) const;
   std::vector<std::size_t> band_counts() const;  // classes per band, best band first
   Choices best_choices() const;
+  // Where the admitted classes went that the pool no longer holds: below best - epsilon when
+  // the best rose past them (the last rise that did so: by how much, and how many it took), or
+  // dropped for room (max_size, the band rule) with the offered classes it turned away.
+  struct Losses {
+    std::uint64_t left_epsilon = 0;  // classes trimmed by rises of the best
+    std::uint64_t for_room = 0;      // classes within epsilon dropped or turned away for room
+    double last_rise = 0;            // the last rise that trimmed a class: by how much
+    std::uint64_t last_trimmed = 0;  // ... and the classes it trimmed
+  };
+  Losses losses() const;
 
  private:
   struct Key {  // ordered best first, ties by hash
@@ -168,7 +178,7 @@ class DagPool {
              std::span<const std::uint32_t> choices, const ChoicesRef& ref);
   void index(Map::iterator it);
   void erase(Map::iterator it);
-  void trim();
+  std::size_t trim();
   void update_threshold();
   // Bands (under the lock): edge(b) is the top score of band b; band_of is the b with
   // edge(b + 1) < score <= edge(b) (band 0 has no top, the last no bottom).
@@ -204,6 +214,7 @@ class DagPool {
   std::atomic<double> band_best_, band_width_;  // best_ and width_ for may_accept
   std::uint64_t inserted_ = 0;
   bool truncated_ = false;
+  Losses losses_;
   std::atomic<double> threshold_;
 };
 
