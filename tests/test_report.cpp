@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "bnsl/bif.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
@@ -204,6 +206,39 @@ TEST_CASE("report: pool JSON round trip", "[report]") {
     CHECK(back.edges[i].p == r.edges[i].p);
     CHECK(back.edges[i].p_edge == r.edges[i].p_edge);
   }
+}
+
+// The search's account of its pool (PoolAccount) is written as "pool_account": null without
+// one (exact mode, merges), its fields with one, the note null when empty; the file still
+// reads back.
+TEST_CASE("report: the pool JSON states the search's account of its pool", "[report]") {
+  bnsl::PoolReport r = three_dag_pool();
+  bnsl::summarize(r);
+  CHECK(nlohmann::json::parse(bnsl::pool_json_text(r))["pool_account"].is_null());
+  bnsl::PoolAccount a;
+  a.within = 2;
+  a.spread = 0.5;
+  a.admitted = 63718;
+  a.left_epsilon = 63716;
+  a.for_room = 7;
+  a.walk_seconds = 3.25;
+  a.walk_finished = false;
+  r.account = a;
+  nlohmann::json j = nlohmann::json::parse(bnsl::pool_json_text(r))["pool_account"];
+  CHECK(j["classes_within_epsilon"] == 2);
+  CHECK(j["spread"] == 0.5);
+  CHECK(j["classes_admitted"] == 63718);
+  CHECK(j["left_epsilon"] == 63716);
+  CHECK(j["for_room"] == 7);
+  CHECK(j["cut"] == 0);
+  CHECK(j["walk_seconds"] == 3.25);
+  CHECK(j["walk_finished"] == false);
+  CHECK(j["note"].is_null());
+  r.account->note = "2 classes within epsilon of 63718 admitted";
+  j = nlohmann::json::parse(bnsl::pool_json_text(r))["pool_account"];
+  CHECK(j["note"] == r.account->note);
+  CHECK(bnsl::parse_pool_json(bnsl::pool_json_text(r), "a.json").classes.size() ==
+        r.classes.size());
 }
 
 TEST_CASE("report: malformed pool JSON is an InputError naming the problem", "[report]") {

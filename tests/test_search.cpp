@@ -10,12 +10,15 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <numeric>
 #include <random>
 #include <set>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "bnsl/cache.hpp"
@@ -1011,6 +1014,93 @@ TEST_CASE("a stalled search completes its pool before the end, then resumes", "[
     REQUIRE(oracle::close_rel(r.dags.front().score, best, 1e-9));
     for (auto& [g, s] : as_map(r)) REQUIRE(expect.count(g) == 1);
   }
+}
+
+// The best rises in the search's last moments: the first checkpoint (the seed network's, before
+// any chain starts) lasts until the chains' share of the budget is spent, so no chain climbs and
+// the best rises in the neighbour walk's climb from the seed network, after the chains. The walk
+// still runs around that final best with its share of the time, finishes, and fills the pool to
+// what brute force finds within epsilon; the report's account says so.
+TEST_CASE("a best found in the search's last moments still gets the walk around it", "[search]") {
+  const double eps = 6.0, budget = 6.0;
+  int cases = 0;
+  for (std::uint64_t seed = 6200; seed < 6240 && cases < 2; ++seed) {
+    auto cache = tiny_cache(5, seed, eps);
+    const auto expect = brute_force_pool(cache, eps);
+    double best = -INFINITY;
+    for (auto& [g, s] : expect) best = std::max(best, s);
+    // The seed network (the identity order's OBS network) must lie below the optimum.
+    const std::vector<int> identity{0, 1, 2, 3, 4};
+    if (!(sum_scores(cache, literal_obs(cache, identity)) < best - 1e-6)) continue;
+    ++cases;
+    bnsl::SearchOptions o;
+    o.classes = false;  // every DAG within epsilon, compared with brute force
+    o.epsilon = bnsl::Epsilon::epsilon(eps);
+    o.threads = 1;
+    o.time = budget;
+    o.exhaustive_max_n = 0;  // the chains, not all orders or the DP
+    o.dp_max_n = 0;
+    o.greedy_start = false;
+    o.pool_max = 1000;    // a report's reserve of a few milliseconds
+    o.checkpoint = 1000;  // the first checkpoint only
+    const auto start = std::chrono::steady_clock::now();
+    // The chains stop 5% of the budget (the walk's share) and the report's reserve before the
+    // deadline: the checkpoint returns within that last 5%.
+    const auto spent = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                   std::chrono::duration<double>(0.96 * budget));
+    bool first = true;
+    bnsl::StopToken stop;
+    bnsl::SearchStats stats;
+    auto r = bnsl::search(cache, o, stop, &stats, [&](bnsl::PoolReport&) {
+      if (std::exchange(first, false)) std::this_thread::sleep_until(spent);
+    });
+    INFO("seed " << seed << ", expect " << expect.size() << " got " << r.dags.size());
+    CHECK(stats.local_optima == 0);                           // no chain climbed
+    CHECK(stats.climb_changes + stats.neighbours_rises > 0);  // the best rose in the walk
+    REQUIRE(stats.account.walk_finished);
+    CHECK(stats.account.walk_seconds > 0);
+    check_pool(cache, r, eps);
+    REQUIRE(oracle::close_rel(r.dags.front().score, best, 1e-9));
+    REQUIRE(as_map(r) == expect);
+    REQUIRE(r.account);
+    CHECK(r.account->within == r.classes.size());
+    CHECK(r.account->walk_finished);
+    CHECK(r.account->note.empty());
+  }
+  REQUIRE(cases == 2);
+}
+
+// A checkpoint runs on the monitor's thread while the chains run, and the walk after them
+// waits for it. Here each checkpoint takes 1 s (the test's callback sleeps), every 0.25 s of a
+// 3 s budget: one that would end after the chains' end is skipped, the chains stop by their
+// end themselves, and the walk has its share (before, the monitor sat in a checkpoint until
+// past the deadline while the chains ran on, and the walk was stopped at once).
+TEST_CASE("a checkpoint that would delay the walk is skipped", "[search]") {
+  const double eps = 6.0;
+  auto cache = tiny_cache(5, 6150, eps);
+  const auto expect = brute_force_pool(cache, eps);
+  bnsl::SearchOptions o;
+  o.classes = false;
+  o.epsilon = bnsl::Epsilon::epsilon(eps);
+  o.threads = 2;
+  o.time = 3;
+  o.exhaustive_max_n = 0;
+  o.dp_max_n = 0;
+  o.pool_max = 1000;
+  o.checkpoint = 0.25;
+  int written = 0;
+  bnsl::StopToken stop;
+  bnsl::SearchStats stats;
+  auto r = bnsl::search(cache, o, stop, &stats, [&](bnsl::PoolReport& snap) {
+    check_pool(cache, snap, eps);
+    ++written;
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  });
+  CHECK(written >= 1);
+  CHECK(stats.checkpoints_skipped >= 1);
+  REQUIRE(stats.account.walk_finished);
+  check_pool(cache, r, eps);
+  REQUIRE(as_map(r) == expect);
 }
 
 // A search whose deadline leaves no time for the report of its whole pool (all orders of 10

@@ -64,6 +64,23 @@ struct PreferSummary {
   std::size_t arcs = 0, classes = 0, changed = 0, partial = 0;
 };
 
+// What the ordering search says of its pool (`search`, `learn`): how many classes lie within
+// epsilon of the best and over how many nats, what became of the other classes it admitted
+// (the best rose past them, or there was no room), and the neighbour walk around the final
+// best. `note` says why the pool is small when it holds less than a tenth of what it admitted
+// and of its capacity (empty otherwise).
+struct PoolAccount {
+  std::size_t within = 0;          // classes within epsilon of the best: the report's classes
+  double spread = 0;               // the best class's score minus the worst one's (nats)
+  std::uint64_t admitted = 0;      // classes the pool admitted during the search
+  std::uint64_t left_epsilon = 0;  // ... that fell more than epsilon below the best as it rose
+  std::uint64_t for_room = 0;      // classes within epsilon dropped or turned away for room
+  std::uint64_t cut = 0;           // pooled classes the report left out for lack of time
+  double walk_seconds = 0;         // the neighbour walk around the final best
+  bool walk_finished = false;      // ... walked all it could (not stopped by the deadline)
+  std::string note;
+};
+
 struct PoolReport {
   std::string score = "bic";  // "bic" | "bdeu"
   std::optional<double> ess;  // BDeu only
@@ -107,6 +124,8 @@ struct PoolReport {
   Constraints constraints;
   std::string algorithm;  // e.g. "asobs", "ilp"
   double seconds = 0;     // wall time of the run
+  // The ordering search's final report: what its pool is (PoolAccount).
+  std::optional<PoolAccount> account;
 };
 
 // Completes the classes and computes the edge probabilities. When report.classes is empty,

@@ -16,7 +16,8 @@
 //   stats.print(std::cerr);
 //
 // The checkpoint callback runs on the calling thread every `checkpoint` seconds with a
-// snapshot of the pool (the search keeps running meanwhile). search() returns once the
+// snapshot of the pool (the search keeps running meanwhile), except when it would end after
+// the chains' end (the neighbour walk would wait for it). search() returns once the
 // deadline passes, the stop token fires, a signal arrives, or `max_restarts` is reached;
 // the returned report always holds at least one network, summarized (summarize(), within the
 // deadline: the classes its summary had no time for are cut). With threads = 1 and a fixed
@@ -167,6 +168,12 @@ struct SearchStats {
   // Classes pooled but left out of the final report, the worst first, because its summary ran
   // out of time before describing them (SummaryLimit; the report is then not complete).
   std::uint64_t report_classes_cut = 0;
+  // The chains' end: how long after it the last chain returned (the longest over their rounds),
+  // and the checkpoints not written because they would have ended after it (the walk waits for
+  // a checkpoint in progress).
+  double chains_overrun = 0;
+  std::uint64_t checkpoints_skipped = 0;
+  PoolAccount account;  // the final pool, as its report states it (after the chains)
 
   void print(std::ostream& out) const;  // human-readable summary
   std::string to_json() const;

@@ -180,6 +180,24 @@ std::string prefer_json(const PoolReport& r) {
          ", \"partial\": " + std::to_string(p.partial) + "}";
 }
 
+// null, or the search's account of its pool (PoolAccount): {"classes_within_epsilon",
+// "spread", "classes_admitted", "left_epsilon", "for_room", "cut", "walk_seconds",
+// "walk_finished", "note"} (note null unless the pool is small for what it admitted).
+std::string account_json(const PoolReport& r) {
+  if (!r.account) return "null";
+  const PoolAccount& a = *r.account;
+  const ordered j{{"classes_within_epsilon", a.within},
+                  {"spread", a.spread},
+                  {"classes_admitted", a.admitted},
+                  {"left_epsilon", a.left_epsilon},
+                  {"for_room", a.for_room},
+                  {"cut", a.cut},
+                  {"walk_seconds", a.walk_seconds},
+                  {"walk_finished", a.walk_finished},
+                  {"note", a.note.empty() ? ordered() : ordered(a.note)}};
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 std::vector<std::pair<int, int>> parse_pairs(const json& j, const Field& f, long long n) {
   std::vector<std::pair<int, int>> out;
   for (std::size_t i = 0; i < array(j, f).size(); ++i) {
@@ -383,6 +401,7 @@ void write_pool_json(std::ostream& os, const PoolReport& r) {
   out += ",\n \"orientations\": {\"sampled_components\": " + std::to_string(r.orientation_sampled) +
          ", \"samples\": " + std::to_string(r.orientation_samples) +
          ", \"sizes_estimated\": " + std::to_string(r.sizes_estimated) + "}";
+  out += ",\n \"pool_account\": " + account_json(r);
   out += ",\n \"classes\": [";
   for (std::size_t i = 0; i < r.classes.size(); ++i) {
     out += i ? ",\n  " : "\n  ";

@@ -34,6 +34,15 @@
 // `--time 10 --threads 1`, six seeds: 50,362 or all 50,374 DAGs (97.2-100% without). It also
 // fires on large problems whose chains admit few DAGs (density sets, `learn --time 30`: 5 of
 // 10), where the cap leaves the chains most of their time (bench/JOURNAL.md, session 11).
+//
+// The walk at the end. Under a time limit the walk around the final best gets kCompletionShare
+// of the search's time, before the report's reserve, however late that best was found: the
+// chains stop by their end (chains_until_) themselves, not only when the monitor tells them,
+// and the monitor writes no checkpoint that would still be writing then. At thousands of
+// variables nearly every climb of the chains lifts the best by more than epsilon, and each
+// such rise leaves the classes pooled before it behind, so what the walk pools around the
+// final best is most of the report; the report's account (PoolAccount) says what it holds and
+// why a small pool is small.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -126,6 +135,24 @@ void SearchStats::print(std::ostream& out) const {
                                "dropped, the best of each score band kept)"
                          : std::string())
       << "\n";
+  if (account.within > 0) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "  within epsilon    %zu classes over %.2f nats; the walk around the final best "
+                  "%.2f s (%s)\n",
+                  account.within, account.spread, account.walk_seconds,
+                  account.walk_finished ? "finished" : "stopped by the deadline");
+    out << line;
+  }
+  if (!account.note.empty()) out << "  small pool        " << account.note << "\n";
+  if (chains_overrun > 0.5 || checkpoints_skipped > 0) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "  chains' end       the last chain returned %.2f s after it; %llu checkpoints "
+                  "skipped (they would have ended after it)\n",
+                  chains_overrun, static_cast<unsigned long long>(checkpoints_skipped));
+    out << line;
+  }
   if (report_measurements > 0) {
     char line[200];
     std::snprintf(line, sizeof line,
@@ -146,6 +173,20 @@ void SearchStats::print(std::ostream& out) const {
     out << "  other processes   " << peer_networks << " best networks received, " << peer_classes
         << " classes pooled at the end\n";
 }
+
+namespace {
+nlohmann::json account_json(const PoolAccount& a) {
+  return {{"within", a.within},
+          {"spread", a.spread},
+          {"admitted", a.admitted},
+          {"left_epsilon", a.left_epsilon},
+          {"for_room", a.for_room},
+          {"cut", a.cut},
+          {"walk_seconds", a.walk_seconds},
+          {"walk_finished", a.walk_finished},
+          {"note", a.note}};
+}
+}  // namespace
 
 std::string SearchStats::to_json() const {
   nlohmann::json j = {{"orders", orders},
@@ -182,6 +223,9 @@ std::string SearchStats::to_json() const {
                       {"report_measurements", report_measurements},
                       {"report_reserve", report_reserve},
                       {"report_classes_cut", report_classes_cut},
+                      {"chains_overrun", chains_overrun},
+                      {"checkpoints_skipped", checkpoints_skipped},
+                      {"account", account_json(account)},
                       {"seed_score", seed_score},
                       {"seed_seconds", seed_seconds},
                       {"best_score", best_score},
@@ -224,8 +268,39 @@ constexpr double kMergeRate = 2.5e-7;
 constexpr double kListingAtScale = 1.75;
 // Seconds at least between two measurements of a small pool's report cost.
 constexpr double kCostInterval = 1.0;
+// A checkpoint is written while the chains have this many times its cost left: its cost is
+// the last one's scaled by the pool's growth, or the measured report cost, which a checkpoint
+// beside the chains exceeds (gen5000, `learn --time 300`: 981 classes of 5,000 variables, 8.7
+// s where the measured rate gives about 4).
+constexpr double kCheckpointRoom = 2.0;
 // Neighbour completion expands at most this many pool capacities of DAGs (each held as a copy).
 constexpr std::size_t kNeighbourExpansions = 2;
+
+// Why a pool holds less than a tenth of what it admitted and of its capacity (PoolAccount::note).
+std::string small_pool_note(const PoolAccount& a, const DagPool::Losses& losses,
+                            std::size_t capacity) {
+  char text[512];
+  std::string note = std::to_string(a.within) + (a.within == 1 ? " class" : " classes") +
+                     " within epsilon of " + std::to_string(a.admitted) + " admitted";
+  if (a.left_epsilon > 0) {
+    std::snprintf(text, sizeof text,
+                  "; %llu fell more than epsilon below the best as it rose (its last such rise, "
+                  "by %.4g nats, left %llu behind)",
+                  static_cast<unsigned long long>(a.left_epsilon), losses.last_rise,
+                  static_cast<unsigned long long>(losses.last_trimmed));
+    note += text;
+  }
+  if (a.for_room > 0)
+    note += "; " + std::to_string(a.for_room) + " were dropped or turned away for room (" +
+            std::to_string(capacity) + " classes at most)";
+  if (a.cut > 0)
+    note += "; " + std::to_string(a.cut) + " were left out of the report for lack of time";
+  std::snprintf(
+      text, sizeof text, "; the neighbour walk around the final best ran %.2f s and %s",
+      a.walk_seconds,
+      a.walk_finished ? "finished (it walked all it could)" : "was stopped by the deadline");
+  return note + text;
+}
 
 void add_stats(SearchStats& to, const SearchStats& s) {
   to.orders += s.orders;
@@ -353,6 +428,15 @@ class Driver {
   bool should_stop_outside(double keep = 0) const {
     return own_.stop_requested() || stop_.stop_requested() || remaining() <= reserve() + keep;
   }
+  // The chains' stop test: the monitor's halt, or their end (chains_until_) passed.
+  bool chains_should_stop() const {
+    return should_stop() || own_.elapsed() >= chains_until_.load(std::memory_order_relaxed);
+  }
+  // Seconds the chains have left before the walk's share and the report's reserve are due.
+  double chains_left() const { return remaining() - reserve() - completion_share_; }
+  bool checkpoint_fits(double chains_left) const;
+  void write_checkpoint(double now);
+  void account(const PoolReport& r, SearchStats& total) const;
   void seed_pool(SearchStats& total);
   struct StartNetwork {
     double score = 0;
@@ -363,7 +447,10 @@ class Driver {
   void complete_pool(SearchStats& total, bool at_end);
   void monitor();
   bool stalled(double now);
-  double reserve() const;
+  // with_room false: without the room for the classes the walk may still add.
+  double reserve(bool with_room = true) const;
+  double listed_dags(double classes) const;
+  double report_seconds() const;
   SummaryLimit summary_limit() const;
   double classes_writing(std::size_t classes) const;
   std::size_t listable_dags(std::size_t classes) const;
@@ -385,6 +472,17 @@ class Driver {
   std::optional<Incumbent> incumbent_;        // shared best order (incumbent_min_n)
   std::atomic<bool> halt_{false};
   std::atomic<int> running_{0};
+  // The chains' end in seconds of own_, set from chains_left() before they start and at each
+  // monitor poll: the chains stop by it themselves, so a monitor busy with a checkpoint cannot
+  // hold them in the time the walk and the report need (gen5000, `learn --time 300`: a
+  // checkpoint of 2,000 classes took 12 s, the chains ran to 0.2 s before the deadline, and
+  // the walk around the final best had 0.08 s).
+  std::atomic<double> chains_until_{std::numeric_limits<double>::infinity()};
+  double halted_at_ = 0;  // when the current round's chains were told to stop (or chains_until_)
+  // The last checkpoint's wall seconds and the pool's size then: the next one's cost.
+  double checkpoint_seconds_ = 0;
+  std::size_t checkpoint_size_ = 0;
+  std::uint64_t checkpoints_skipped_ = 0;
   std::atomic<std::uint64_t> climbs_{0};
   // What the final report costs one thread on an idle machine (report_cost.hpp), measured on
   // a sample of the pool each time the pool has doubled (a small pool every second; see
@@ -547,6 +645,10 @@ PoolReport Driver::run(SearchStats& total) {
       const Clock::time_point list_until = listing_deadline(r.classes.size());
       list_members(r, listable_dags(r.classes.size()), &list_until);
     }
+    if (!algorithm) {
+      account(r, total);
+      r.account = total.account;
+    }
   }
   if (algorithm) r.algorithm = algorithm;
   r.optimal = optimal;
@@ -559,6 +661,7 @@ PoolReport Driver::run(SearchStats& total) {
   total.pool_capacity = o_.pool_capacity(cache_.n_vars());
   total.pool_truncated = pool_.truncated();
   total.pool_equivalent = pool_.equivalent();
+  total.checkpoints_skipped = checkpoints_skipped_;
   total.report_measurements = static_cast<std::uint64_t>(cost_.measurements);
   if (cost_.measurements > 0) {
     total.report_class_cell = cost_.class_cell;
@@ -568,6 +671,24 @@ PoolReport Driver::run(SearchStats& total) {
   return r;
 }
 
+// The final pool's account (PoolAccount): what the report holds within epsilon, what became of
+// the classes admitted before (the pool's losses), and the walk around the final best
+// (complete_pool set its fields).
+void Driver::account(const PoolReport& r, SearchStats& total) const {
+  PoolAccount& a = total.account;
+  a.within = r.classes.size();
+  a.spread = r.classes.empty() ? 0 : r.classes.front().score - r.classes.back().score;
+  a.admitted = pool_.inserted();
+  const DagPool::Losses losses = pool_.losses();
+  a.left_epsilon = losses.left_epsilon;
+  a.for_room = losses.for_room;
+  a.cut = total.report_classes_cut;
+  a.note.clear();
+  const std::size_t capacity = o_.pool_capacity(cache_.n_vars());
+  if (10 * a.within < std::min<std::uint64_t>(capacity, a.admitted))
+    a.note = small_pool_note(a, losses, capacity);
+}
+
 void Driver::run_chains(SearchStats& total) {
   int threads = resolve_threads(o_.threads);
   std::vector<SearchStats> stats(static_cast<std::size_t>(threads));
@@ -575,7 +696,7 @@ void Driver::run_chains(SearchStats& total) {
   ChainContext ctx{cache_,
                    o_,
                    pool_,
-                   [this] { return should_stop(); },
+                   [this] { return chains_should_stop(); },
                    [this] {
                      return o_.max_restarts == 0 ||
                             tickets_.fetch_add(1, std::memory_order_relaxed) < o_.max_restarts;
@@ -586,6 +707,8 @@ void Driver::run_chains(SearchStats& total) {
   const std::uint64_t first_chain =
       peers_.chain_offset() + round_++ * static_cast<std::uint64_t>(threads);
   chains_started_ = own_.elapsed();
+  chains_until_.store(chains_started_ + chains_left(), std::memory_order_relaxed);
+  halted_at_ = std::numeric_limits<double>::infinity();
   admissions_.clear();
   running_.store(threads);
   std::vector<std::thread> workers;
@@ -614,6 +737,9 @@ void Driver::run_chains(SearchStats& total) {
   }
   halt_.store(true);
   for (auto& w : workers) w.join();
+  const double end = std::min(halted_at_, chains_until_.load(std::memory_order_relaxed));
+  if (std::isfinite(end))
+    total.chains_overrun = std::max(total.chains_overrun, own_.elapsed() - end);
   for (const auto& s : stats) add_stats(total, s);
   if (monitor_error) std::rethrow_exception(monitor_error);
   for (const auto& e : errors)
@@ -639,9 +765,16 @@ void Driver::complete_pool(SearchStats& total, bool at_end) {
   const double keep =
       at_end ? 0
              : std::max(completion_share_, (1 - kStallCompletionShare) * (remaining() - reserve()));
-  const auto stop_fn = [this, keep] {
+  // The walk at the end keeps the room the reserve held for its classes when it began: the
+  // report of what it adds is paid from that room first, not from its own time (with the room
+  // counted again as the pool grows, gen10000's walk stopped after 1.8 of its 7.3 s, at 436
+  // classes of the 1,000 its room was kept for).
+  const double room = at_end ? reserve() : 0;
+  const auto stop_fn = [this, keep, at_end, room] {
     update_cost(own_.elapsed());
-    return should_stop_outside(keep);
+    if (!at_end) return should_stop_outside(keep);
+    return own_.stop_requested() || stop_.stop_requested() ||
+           remaining() <= std::max(room, reserve(false));
   };
   const std::size_t capacity = o_.pool_capacity(cache_.n_vars());
   const double t0 = own_.elapsed();
@@ -660,6 +793,8 @@ void Driver::complete_pool(SearchStats& total, bool at_end) {
   total.climb_changes += nb.climbed;
   total.completion_seconds += own_.elapsed() - t0;
   total.completion_stopped = nb.stopped;
+  if (at_end) total.account.walk_seconds = own_.elapsed() - t0;
+  total.account.walk_finished = at_end && !nb.stopped;
   walk_past_queue_ = nb.queue_done;
 }
 
@@ -678,26 +813,36 @@ void Driver::complete_pool(SearchStats& total, bool at_end) {
 // load_.factor(1) times longer, so that part scales; the room kept for the classes the walk may
 // still add does not (andes, `learn --time 20` beside 4 busy processes: scaling it too stopped
 // the chains after 2.7 of 9 s with 1,063 classes pooled, and the run 5 s early).
-double Driver::reserve() const {
-  // The report lists the pool's classes and up to dag_capacity of their DAGs: as many as the
-  // classes hold, by the sample's sizes (all it may until a measurement says).
+double Driver::reserve(bool with_room) const {
   const std::size_t n = cache_.n_vars();
   const std::size_t classes = o_.pool_capacity(n);  // never fewer than pool_.size()
-  const double listed = o_.classes ? static_cast<double>(o_.dag_capacity(n)) : 0;
-  const auto dags = [&](double kept) {
-    return cost_.members_per_class > 0 ? std::min(listed, kept * cost_.members_per_class) : listed;
-  };
   const double kept = static_cast<double>(std::min(pool_.size(), classes));
-  const double now = cost_.seconds(kept, kListingAtScale * dags(kept), n);
-  const double later = std::min(
-      completion_share_,
-      cost_.seconds(static_cast<double>(classes) - kept,
-                    kListingAtScale * (dags(static_cast<double>(classes)) - dags(kept)), n));
+  const double added = static_cast<double>(classes) - kept;  // classes the walk may add
+  const double added_dags = listed_dags(static_cast<double>(classes)) - listed_dags(kept);
+  const double later =
+      with_room ? std::min(completion_share_, cost_.seconds(added, kListingAtScale * added_dags, n))
+                : 0;
   // Rank 0 of a shared run first pools every other process's classes (SearchPeers::merge).
   const double merged = static_cast<double>(peers_.processes() - 1) * static_cast<double>(classes) *
                         static_cast<double>(n);
   // The report writes on one thread (its summary uses them all): the slowdown of one thread.
-  return 0.05 + load_.factor(1) * (now + kMergeRate * merged / resolve_threads(o_.threads)) + later;
+  return 0.05 + report_seconds() +
+         load_.factor(1) * kMergeRate * merged / resolve_threads(o_.threads) + later;
+}
+
+// The DAGs a report of `classes` classes lists: as many as the classes hold, by the sample's
+// sizes (all it may until a measurement says), at most dag_capacity.
+double Driver::listed_dags(double classes) const {
+  const double listed = o_.classes ? static_cast<double>(o_.dag_capacity(cache_.n_vars())) : 0;
+  return cost_.members_per_class > 0 ? std::min(listed, classes * cost_.members_per_class) : listed;
+}
+
+// The report of the pool as it is now on one thread at the machine's load: its classes and the
+// DAGs it lists.
+double Driver::report_seconds() const {
+  const std::size_t n = cache_.n_vars();
+  const double kept = static_cast<double>(std::min(pool_.size(), o_.pool_capacity(n)));
+  return load_.factor(1) * cost_.seconds(kept, kListingAtScale * listed_dags(kept), n);
 }
 
 // The final report's summary describes a class while the writing of the classes described
@@ -776,12 +921,15 @@ void Driver::monitor() {
   while (running_.load() > 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     load_.sample(std::min(running_.load(), load_.cores()));
-    if (should_stop() || remaining() <= reserve() + completion_share_) halt_.store(true);
+    const double left = chains_left();
     const double now = own_.elapsed();
+    chains_until_.store(now + left, std::memory_order_relaxed);
+    if (should_stop() || left <= 0) halt_.store(true);
     if (stall_armed_ && !halt_.load() && stalled(now)) {
       stalled_ = true;
       halt_.store(true);
     }
+    if (halt_.load() && !std::isfinite(halted_at_)) halted_at_ = now;
     peers_.exchange(now, pool_, incumbent_ ? &*incumbent_ : nullptr);
     note_best(now);
     update_cost(now);
@@ -789,14 +937,38 @@ void Driver::monitor() {
       last_progress_ = now;
       progress_line("search");
     }
-    if (checkpoint_ && o_.checkpoint > 0 && now - last_checkpoint_ >= o_.checkpoint) {
-      last_checkpoint_ = now;
-      PoolReport snap = make_report(cache_, pool_, o_);
-      snap.seconds = now;
-      checkpoint_(snap);
-      if (o_.progress) progress_line("checkpoint written");
+    if (checkpoint_ && o_.checkpoint > 0 && now - last_checkpoint_ >= o_.checkpoint &&
+        !halt_.load()) {
+      if (checkpoint_fits(left)) {
+        write_checkpoint(now);
+      } else {  // tried again after an interval
+        last_checkpoint_ = now;
+        ++checkpoints_skipped_;
+      }
     }
   }
+}
+
+// A checkpoint's report runs on the monitor's thread while the chains run: the walk after the
+// chains waits for it. It is written when it ends well before the chains do, by the cost of
+// the last one (scaled by the pool's growth) or the report's measured cost, whichever is more.
+bool Driver::checkpoint_fits(double chains_left) const {
+  if (!std::isfinite(chains_left)) return true;
+  const double growth = checkpoint_size_ > 0 ? static_cast<double>(pool_.size()) /
+                                                   static_cast<double>(checkpoint_size_)
+                                             : 1.0;
+  const double cost = std::max(report_seconds(), checkpoint_seconds_ * std::max(1.0, growth));
+  return chains_left > kCheckpointRoom * cost;
+}
+
+void Driver::write_checkpoint(double now) {
+  last_checkpoint_ = now;
+  checkpoint_size_ = pool_.size();
+  PoolReport snap = make_report(cache_, pool_, o_);
+  snap.seconds = now;
+  checkpoint_(snap);
+  checkpoint_seconds_ = own_.elapsed() - now;
+  if (o_.progress) progress_line("checkpoint written");
 }
 
 // The stall rule (see the top of the file), from samples of pool_.inserted() 0.1 s apart.
