@@ -246,12 +246,16 @@ def class_spread(path):
 
 
 def walk_seconds(path):
-    """The neighbour walk's seconds from a --stats file (None when absent)."""
+    """The neighbour walk's seconds from a --stats file and whether it finished (None when
+    absent): the walk around the final best (the pool's account), or, from builds before the
+    account, every walk's (after a stall too) with no word on finishing."""
     if not os.path.exists(path):
-        return None
+        return None, None
     with open(path) as f:
-        j = json.load(f)
-    return j.get("search", j).get("completion_seconds")
+        j = json.load(f).get("search", {})
+    if "account" in j:
+        return j["account"]["walk_seconds"], j["account"]["walk_finished"]
+    return j.get("completion_seconds"), None
 
 
 def read_trace(path):
@@ -345,7 +349,8 @@ def execute(run, args, runs_dir):
         p = pool_header(pool)
         r.update(best_score=p["best_score"], dags=p["dag_count"], classes=p["class_count"],
                  optimal=p.get("optimal"), complete=p.get("complete"),
-                 spread=class_spread(pool), walk_s=walk_seconds(prefix + ".stats.json"))
+                 spread=class_spread(pool))
+        r["walk_s"], r["walk_done"] = walk_seconds(prefix + ".stats.json")
         r.update(evaluate(args.tools, args.data, run, prefix, prefix + ".stderr"))
         if r.get("truth_score") is not None:
             r["refs"].setdefault("true", r["truth_score"])
@@ -362,7 +367,7 @@ def write_result(path, r):
 
 
 COLUMNS = ["name", "label", "command", "time", "threads", "seed", "exit", "wall_s", "cpu_s",
-           "peak_rss_mib", "best_score", "dags", "classes", "spread", "walk_s", "optimal", "first_at_s", "best_at_s",
+           "peak_rss_mib", "best_score", "dags", "classes", "spread", "walk_s", "walk_done", "optimal", "first_at_s", "best_at_s",
            "best_ref", "best_ref_score", "vs_best_ref", "shd", "shd_cpdag", "arc_precision",
            "arc_recall", "edge_precision", "edge_recall", "brier_pool", "brier_best", "test_ll",
            "truth_test_ll", "argv"]
@@ -405,6 +410,13 @@ def sci(x):
     return "" if x is None else f"{x:.2e}"
 
 
+def walk_text(r):
+    """The walk's seconds, with + when it finished and - when the deadline stopped it."""
+    done = r.get("walk_done")
+    mark = "" if done is None else "+" if done else "-"
+    return fmt(r.get("walk_s"), 1) + mark
+
+
 def write_markdown(path, results, suite):
     lines = [f"Suite `{suite}`, {time.strftime('%Y-%m-%d', time.gmtime())}. Scores are the "
              "best found (BIC or BDeu, natural log); `vs ref` is that minus the best "
@@ -413,7 +425,8 @@ def write_markdown(path, results, suite):
              "the best was found; `Brier pool` is the Brier score of the pool's edge "
              "probabilities against the true skeleton over all pairs, `Brier best` that of its "
              "best network alone (lower is better); `spread` is the best minus the worst class "
-             "score in the pool (nats), `walk s` the neighbour walk's seconds.", "",
+             "score in the pool (nats), `walk s` the neighbour walk's seconds (around the final best; "
+             "`+` it finished, `-` the deadline stopped it).", "",
              "| data | command | budget s | threads | seed | wall s | CPU s | peak RSS MiB "
              "| best score | first at s | best at s | ref | vs ref | DAGs | classes | spread "
              "| walk s | SHD (CPDAG) | arc prec / rec | Brier pool | Brier best | test LL/row "
@@ -431,7 +444,7 @@ def write_markdown(path, results, suite):
             fmt(r["cpu_s"]), fmt(r["peak_rss_mib"], 1), fmt(r.get("best_score")),
             fmt(r.get("first_at_s"), 1), fmt(r.get("best_at_s"), 1), ref,
             fmt(r.get("vs_best_ref")), fmt(r.get("dags")), fmt(r.get("classes")),
-            fmt(r.get("spread")), fmt(r.get("walk_s"), 1), fmt(r.get("shd_cpdag")), pr, sci(r.get("brier_pool")),
+            fmt(r.get("spread")), walk_text(r), fmt(r.get("shd_cpdag")), pr, sci(r.get("brier_pool")),
             sci(r.get("brier_best")), fmt(r.get("test_ll"), 3), str(r["exit"])]) + " |")
     with open(path + ".tmp", "w") as f:
         f.write("\n".join(lines) + "\n")
