@@ -31,24 +31,7 @@ for n in asia child alarm; do
 done
 "$bnsl" generate --vars 50 --max-parents 3 --arity 2:4 --seed 7 -o "$work/gen50.bif" -q
 "$bnsl" convert -q "$work/gen50.bif" "$work/gen50.net"
-cat >"$work/odd.dot" <<'EOF'
-digraph odd {
-  "col one" -> "say \"hi\"";
-  "Größe" -> "say \"hi\"";
-  plain -> "col one";
-}
-EOF
-{
-  echo 'col one,"say ""hi""",Größe,plain'
-  for i in $(seq 1 40); do
-    case $((i % 4)) in
-      0) echo 'x y,naïve,"a,b",1' ;;
-      1) echo 'x y,"(1,2]",10,2' ;;
-      2) echo 'z,naïve,"a,b",10' ;;
-      3) echo 'z,"(1,2]",10,1' ;;
-    esac
-  done
-} >"$work/odd.csv"
+cp "$repo/tests/formats/odd.dot" "$repo/tests/formats/odd.csv" "$work/"
 "$bnsl" convert -q "$work/odd.dot" "$work/odd.bif" --data "$work/odd.csv"
 "$bnsl" convert -q "$work/odd.dot" "$work/odd.net" --data "$work/odd.csv"
 

@@ -16,6 +16,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 data=${DATA:-$repo/../shared/datasets}
 [[ $# -eq 2 ]] || { sed -n 2,12p "$0" >&2; exit 2; }
 old=$1 new=$2
+[[ -d $data ]] || { echo "datasets_load.sh: no data sets at $data (set DATA)" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/bnsl-datasets-load.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

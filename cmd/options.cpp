@@ -89,6 +89,16 @@ void add_params_options(CLI::App& app, ParamOptions& params) {
          "r states and q parent configurations gets ISS/(r q) pseudo-counts, so no probability "
          "is 0) or mle (relative frequencies); parent configurations never seen get the "
          "uniform distribution")
+      ->check(CLI::Validator(
+          [](std::string& t) {
+            try {
+              parse_params(t);
+            } catch (const InputError& e) {
+              return std::string(e.what());
+            }
+            return std::string();
+          },
+          "mle|bayes[:ISS]"))
       ->default_str(describe(params));
   app.add_option_function<std::string>(
          "--state-order",

@@ -58,35 +58,13 @@ pass "a 50-variable network survives all $chains chains of two conversions"
 
 # 3. Names with blanks, quotes, commas and non-ASCII letters: BIF, XMLBIF and NET written from a
 #    DOT structure and data open in independent readers, with the original names recorded.
-cat >"$WORK/odd.dot" <<'EOF'
-digraph odd {
-  "col one" -> "say \"hi\"";
-  "Größe" -> "say \"hi\"";
-  plain -> "col one";
-}
-EOF
-{
-  echo 'col one,"say ""hi""",Größe,plain'
-  for i in $(seq 1 40); do
-    case $((i % 4)) in
-      0) echo 'x y,naïve,"a,b",1' ;;
-      1) echo 'x y,"(1,2]",10,2' ;;
-      2) echo 'z,naïve,"a,b",10' ;;
-      3) echo 'z,"(1,2]",10,1' ;;
-    esac
-  done
-} >"$WORK/odd.csv"
+FIXTURES="$(dirname "$READERS")"  # odd.dot, odd.csv, odd.json: the names and data
+cp "$FIXTURES/odd.dot" "$FIXTURES/odd.csv" "$WORK/"
 for f in bif xml net; do
   "$BNSL" convert -q "$WORK/odd.dot" "$WORK/odd.$f" --data "$WORK/odd.csv" ||
     fail "odd -> $f: exit $?"
 done
-cat >"$WORK/odd.json" <<'EOF'
-{"names": ["col one", "say \"hi\"", "Größe", "plain"],
- "parents": {"col one": ["plain"], "say \"hi\"": ["col one", "Größe"], "Größe": [], "plain": []},
- "states": {"col one": ["x y", "z"], "say \"hi\"": ["naïve", "(1,2]"], "Größe": ["a,b", "10"],
-            "plain": ["1", "2", "10"]}}
-EOF
-python3 "$READERS" "$WORK/odd.json" "$WORK/odd.bif" "$WORK/odd.xml" "$WORK/odd.net" \
+python3 "$READERS" "$FIXTURES/odd.json" "$WORK/odd.bif" "$WORK/odd.xml" "$WORK/odd.net" \
   >"$WORK/readers.txt" || fail "independent readers: $(cat "$WORK/readers.txt")"
 grep -q "variable col_one {" "$WORK/odd.bif" || fail "odd.bif: no 'variable col_one'"
 grep -q "property bnsl_name = col%20one;" "$WORK/odd.bif" || fail "odd.bif: name not recorded"
@@ -131,7 +109,7 @@ status=$?
 grep -Eq "clash\.dot:1:[0-9]+: .*'a b' and 'a_b' are both written 'a_b'" "$WORK/err.txt" ||
   fail "collision: $(cat "$WORK/err.txt")"
 [[ ! -e $WORK/clash.bif ]] || fail "collision: clash.bif written"
-"$BNSL" convert "$WORK/clash.dot" "$WORK/clash.graphml" || fail "clash -> graphml (no collision there)"
+"$BNSL" convert -q "$WORK/clash.dot" "$WORK/clash.graphml" || fail "clash -> graphml (no collision there)"
 "$BNSL" convert "$WORK/a.dot" "$WORK/s.bif" 2>"$WORK/err.txt"
 [[ $? -eq 2 ]] && grep -q "no parameters.*--data" "$WORK/err.txt" ||
   fail "structure -> bif without data: $(cat "$WORK/err.txt")"
@@ -165,7 +143,7 @@ awk 'BEGIN { srand(3); print "id,x,y"; for (i = 1; i <= 200; i++)
 "$BNSL" learn "$WORK/num.csv" -o "$WORK/num" --time 1 2>"$WORK/err.txt"
 status=$?
 [[ $status -eq 2 ]] || fail "numbers as categories: exit $status, expected 2"
-grep -q "num.csv:1:4: column 'x' holds 200 distinct numbers.*--discretize" "$WORK/err.txt" ||
+grep -Eq "num.csv:1:4: column 'x' holds [0-9]+ distinct numbers.*--discretize" "$WORK/err.txt" ||
   fail "numbers as categories: $(cat "$WORK/err.txt")"
 "$BNSL" learn "$WORK/num.csv" -o "$WORK/num" --time 2 --threads 1 --discretize quantile:4 \
   --discretize id=none 2>"$WORK/err.txt" || fail "--discretize: exit $? ($(cat "$WORK/err.txt"))"
