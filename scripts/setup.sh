@@ -3,7 +3,7 @@
 # Usage: scripts/setup.sh            (needs root or sudo)
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config
-      libxxhash-dev robin-map-dev libcli11-dev catch2 libbenchmark-dev
+      libxxhash-dev libexpat1-dev robin-map-dev libcli11-dev catch2 libbenchmark-dev
       nlohmann-json3-dev python3 clang-format)
 # Optional features, installed unless BNSL_MINIMAL=1: the ILP (CBC), MPI, and the Python
 # package (python/: pybind11, built against Debian's python3 and tested with pytest).

@@ -351,6 +351,21 @@ void parse_header(const json& j, const Field& f, PoolReport& r) {
 
 // The text is written in pieces of about a megabyte: a pool of 44,843 classes of 223 variables
 // is 300 MB of JSON, which is not held whole.
+namespace {
+
+// "discretized": [{"variable": NAME, "method": "quantile", "breaks": [b0, ..., bK]}, ...]: the
+// columns --discretize cut, and where (bnsl/dataset.hpp, Discretization).
+std::string discretized_json(const PoolReport& r) {
+  json list = json::array();
+  for (const Discretization& d : r.discretized)
+    list.push_back({{"variable", d.column < r.variables.size() ? r.variables[d.column] : ""},
+                    {"method", d.method},
+                    {"breaks", d.breaks}});
+  return list.dump();
+}
+
+}  // namespace
+
 void write_pool_json(std::ostream& os, const PoolReport& r) {
   constexpr std::size_t kPiece = std::size_t{1} << 20;
   std::string out = "{\"score\": " + dump(r.score);
@@ -364,6 +379,7 @@ void write_pool_json(std::ostream& os, const PoolReport& r) {
   out += ", \"n\": " + std::to_string(r.variables.size());
   out += ", \"rows\": " + std::to_string(r.rows);
   out += ",\n \"variables\": " + dump(r.variables);
+  if (!r.discretized.empty()) out += ",\n \"discretized\": " + discretized_json(r);
   out += ",\n \"epsilon\": " + dump(r.epsilon);
   out += ", \"best_score\": " + (r.classes.empty()
                                      ? r.dags.empty() ? std::string("null") : dump(r.dags[0].score)
