@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-sanitize}
 shift || true
-scripts/setup.sh
+scripts/setup.sh --all
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBNSL_SANITIZE=ON -DBNSL_WITH_CBC=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DBNSL_WITH_MPI=OFF -DBNSL_PYTHON=OFF \
   -DBNSL_BUILD_TESTS=ON -DBNSL_BUILD_BENCH=OFF >/dev/null
