@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# What a new user gets on a fresh Debian 12 machine, in chroots made from Debian's archive
+# (debootstrap --variant=minbase bookworm), from the repository's committed HEAD:
+#  1. README command 1, timed (install the build dependencies, build, learn ALARM for 30 s);
+#  2. README command 2 (scripts/test.sh: every dependency, every target, every test), timed;
+#  3. the .deb packages (cpack -G DEB), cmake --install + find_package and pip install into a
+#     fresh venv (scripts/check_install.sh), and python3 -m build --wheel into another venv;
+#  4. in a second fresh chroot: apt install ./bnsl_*.deb, bnsl learn on the installed sample,
+#     then apt install ./bnsl-dev_*.deb and a ten-line CMake project (tests/install/) that
+#     links bnsl::bnsl and runs bnsl::learn on the sample.
+# Run as root: scripts/fresh_debian.sh [WORK_DIR]   (default /var/tmp/bnsl-fresh; the base
+# system is kept there and reused, each chroot is a fresh copy of it). Needs debootstrap and
+# deb.debian.org. BNSL_TIMED_LOCK=FILE holds `flock -x FILE` around the two timed commands
+# (a shared machine). The log: WORK_DIR/fresh_debian.log.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-/var/tmp/bnsl-fresh}
+mirror=http://deb.debian.org/debian
+mkdir -p "$work"
+exec > >(tee "$work/fresh_debian.log") 2>&1
+lock=()
+[ -n "${BNSL_TIMED_LOCK:-}" ] && lock=(flock -x "$BNSL_TIMED_LOCK")
+
+mounted=()
+unmount_all() {
+  local m
+  for m in "${mounted[@]}"; do umount -R -l "$m" 2>/dev/null || true; done
+  mounted=()
+}
+trap unmount_all EXIT
+
+# fresh NAME: WORK_DIR/NAME, a copy of the base system with /proc, /sys and /dev mounted.
+fresh() {
+  local dir=$work/$1
+  unmount_all
+  local m  # mounts a stopped run may have left: never remove through them
+  for m in proc sys dev; do umount -R -l "$dir/$m" 2>/dev/null || true; done
+  rm -rf --one-file-system "$dir"
+  cp -a "$work/base" "$dir"
+  cp /etc/resolv.conf "$dir/etc/resolv.conf"
+  mount -t proc proc "$dir/proc" && mounted+=("$dir/proc")
+  mount --rbind /sys "$dir/sys" && mounted+=("$dir/sys")
+  mount --rbind /dev "$dir/dev" && mounted+=("$dir/dev")
+}
+
+# in NAME SCRIPT: runs SCRIPT with bash in chroot NAME, as root in a clean environment.
+in() {
+  chroot "$work/$1" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    bash -euo pipefail -c "$2"
+}
+
+if [ ! -x "$work/base/bin/bash" ]; then
+  command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap
+  rm -rf "$work/base"
+  debootstrap --variant=minbase bookworm "$work/base" "$mirror" >"$work/debootstrap.log"
+fi
+echo "== $(date -u +%FT%TZ) bnsl $(git -C "$repo" rev-parse --short HEAD) on a fresh Debian" \
+     "$(cat "$work/base/etc/debian_version") (debootstrap minbase), $(nproc) cores," \
+     "$(lscpu | sed -n 's/^Model name: *//p'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+fresh build
+mkdir -p "$work/build/root/bnsl"
+git -C "$repo" archive HEAD | tar -x -C "$work/build/root/bnsl"
+command1=$(sed -n '/^# 1\./{n;p;q}' "$repo/README.md")
+command2=$(sed -n '/^# 2\./{n;p;q}' "$repo/README.md")
+
+echo "== README command 1: $command1"
+"${lock[@]}" chroot "$work/build" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+  PATH=/usr/sbin:/usr/bin:/sbin:/bin bash -c \
+  "cd /root/bnsl && TIMEFORMAT='README command 1: %0R s (wall)' && time ( $command1 ) 2>&1 |
+   grep -v '^\(Selecting\|Preparing\|Unpacking\|Setting up\|Processing\|(Reading\)'"
+ls -l "$work/build/root/bnsl/out/"
+
+echo "== README command 2: $command2"
+in build "cd /root/bnsl && TIMEFORMAT='README command 2: %0R s (wall)' && time ( $command2 ) 2>&1 |
+  grep -v '^\(Selecting\|Preparing\|Unpacking\|Setting up\|Processing\|(Reading\)' | tail -25"
+
+echo "== Packages (cpack -G DEB), install checks, wheel"
+in build "cd /root/bnsl/build && cpack -G DEB | tail -3 && dpkg-deb -I bnsl_*.deb | grep -E 'Package|Version|Depends' &&
+  dpkg-deb -I bnsl-dev_*.deb | grep -E 'Package|Depends' && dpkg-deb -c bnsl_*.deb | awk '{print \$6}'"
+in build "cd /root/bnsl && scripts/check_install.sh build"
+in build "cd /root/bnsl && BNSL_CMAKE_BUILD_DIR=build python3 -m build --wheel --no-isolation >/dev/null &&
+  ls dist && python3 -m venv --system-site-packages /tmp/wheel-venv &&
+  /tmp/wheel-venv/bin/pip install --quiet --no-index --no-deps dist/bnsl-*.whl &&
+  cd /tmp && /tmp/wheel-venv/bin/python -c 'import bnsl; r = bnsl.exact(\"/root/bnsl/datasets/wine.csv\", header=False, bayes_factor=3, quiet=True); print(\"wheel:\", bnsl.__file__, r.best_score, len(r.dags), \"DAGs\")'"
+
+echo "== A second fresh Debian 12: apt install ./bnsl_*.deb, then ./bnsl-dev_*.deb"
+fresh deb
+cp "$work"/build/root/bnsl/build/bnsl*_*.deb "$work/deb/tmp/"
+cp -r "$repo/tests/install" "$work/deb/tmp/consumer"
+in deb "cd /tmp && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./bnsl_*.deb >/dev/null &&
+  bnsl --version && ls /usr/share/man/man1/ | grep bnsl | tr '\n' ' ' && echo &&
+  bnsl learn /usr/share/bnsl/alarm-5000.csv -o /tmp/alarm --time 10 2>&1 | tail -1"
+in deb "cd /tmp && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./bnsl-dev_*.deb >/dev/null &&
+  cmake -S consumer -B consumer/build >/dev/null && cmake --build consumer/build >/dev/null &&
+  wc -l consumer/CMakeLists.txt && consumer/build/consumer /usr/share/bnsl/alarm-5000.csv 10"
+echo "== fresh_debian: all passed"
