@@ -10,8 +10,9 @@
 #     links bnsl::bnsl and runs bnsl::learn on the sample.
 # Run as root: scripts/fresh_debian.sh [WORK_DIR]   (default /var/tmp/bnsl-fresh; the base
 # system is kept there and reused, each chroot is a fresh copy of it). Needs debootstrap and
-# deb.debian.org. BNSL_TIMED_LOCK=FILE holds `flock -x FILE` around the two timed commands
-# (a shared machine). The log: WORK_DIR/fresh_debian.log.
+# deb.debian.org. BNSL_TIMED_LOCK=FILE holds `flock -x FILE` around README command 1 (timed on
+# a quiet machine) and `flock -s FILE` around the rest (a shared machine). The log:
+# WORK_DIR/fresh_debian.log.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/var/tmp/bnsl-fresh}
@@ -19,7 +20,11 @@ mirror=http://deb.debian.org/debian
 mkdir -p "$work"
 exec > >(tee "$work/fresh_debian.log") 2>&1
 lock=()
-[ -n "${BNSL_TIMED_LOCK:-}" ] && lock=(flock -x "$BNSL_TIMED_LOCK")
+shared=()
+if [ -n "${BNSL_TIMED_LOCK:-}" ]; then
+  lock=(flock -x "$BNSL_TIMED_LOCK")
+  shared=(flock -s "$BNSL_TIMED_LOCK")
+fi
 
 mounted=()
 unmount_all() {
@@ -43,9 +48,9 @@ fresh() {
   mount --rbind /dev "$dir/dev" && mounted+=("$dir/dev")
 }
 
-# in NAME SCRIPT: runs SCRIPT with bash in chroot NAME, as root in a clean environment.
-in() {
-  chroot "$work/$1" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+# inside NAME SCRIPT: runs SCRIPT with bash in chroot NAME, as root in a clean environment.
+inside() {
+  "${shared[@]}" chroot "$work/$1" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     bash -euo pipefail -c "$2"
 }
@@ -73,14 +78,14 @@ echo "== README command 1: $command1"
 ls -l "$work/build/root/bnsl/out/"
 
 echo "== README command 2: $command2"
-in build "cd /root/bnsl && TIMEFORMAT='README command 2: %0R s (wall)' && time ( $command2 ) 2>&1 |
+inside build "cd /root/bnsl && TIMEFORMAT='README command 2: %0R s (wall)' && time ( $command2 ) 2>&1 |
   grep -v '^\(Selecting\|Preparing\|Unpacking\|Setting up\|Processing\|(Reading\)' | tail -25"
 
 echo "== Packages (cpack -G DEB), install checks, wheel"
-in build "cd /root/bnsl/build && cpack -G DEB | tail -3 && dpkg-deb -I bnsl_*.deb | grep -E 'Package|Version|Depends' &&
+inside build "cd /root/bnsl/build && cpack -G DEB | tail -3 && dpkg-deb -I bnsl_*.deb | grep -E 'Package|Version|Depends' &&
   dpkg-deb -I bnsl-dev_*.deb | grep -E 'Package|Depends' && dpkg-deb -c bnsl_*.deb | awk '{print \$6}'"
-in build "cd /root/bnsl && scripts/check_install.sh build"
-in build "cd /root/bnsl && BNSL_CMAKE_BUILD_DIR=build python3 -m build --wheel --no-isolation >/dev/null &&
+inside build "cd /root/bnsl && scripts/check_install.sh build"
+inside build "cd /root/bnsl && BNSL_CMAKE_BUILD_DIR=build python3 -m build --wheel --no-isolation >/dev/null &&
   ls dist && python3 -m venv --system-site-packages /tmp/wheel-venv &&
   /tmp/wheel-venv/bin/pip install --quiet --no-index --no-deps dist/bnsl-*.whl &&
   cd /tmp && /tmp/wheel-venv/bin/python -c 'import bnsl; r = bnsl.exact(\"/root/bnsl/datasets/wine.csv\", header=False, bayes_factor=3, quiet=True); print(\"wheel:\", bnsl.__file__, r.best_score, len(r.dags), \"DAGs\")'"
@@ -89,10 +94,10 @@ echo "== A second fresh Debian 12: apt install ./bnsl_*.deb, then ./bnsl-dev_*.d
 fresh deb
 cp "$work"/build/root/bnsl/build/bnsl*_*.deb "$work/deb/tmp/"
 cp -r "$repo/tests/install" "$work/deb/tmp/consumer"
-in deb "cd /tmp && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./bnsl_*.deb >/dev/null &&
+inside deb "cd /tmp && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./bnsl_*.deb >/dev/null &&
   bnsl --version && ls /usr/share/man/man1/ | grep bnsl | tr '\n' ' ' && echo &&
   bnsl learn /usr/share/bnsl/alarm-5000.csv -o /tmp/alarm --time 10 2>&1 | tail -1"
-in deb "cd /tmp && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./bnsl-dev_*.deb >/dev/null &&
+inside deb "cd /tmp && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./bnsl-dev_*.deb >/dev/null &&
   cmake -S consumer -B consumer/build >/dev/null && cmake --build consumer/build >/dev/null &&
   wc -l consumer/CMakeLists.txt && consumer/build/consumer /usr/share/bnsl/alarm-5000.csv 10"
 echo "== fresh_debian: all passed"
