@@ -1,8 +1,8 @@
 # What `cmake --install` puts in place and what CPack packages (included by the top-level
 # CMakeLists.txt):
 # - runtime: the bnsl binary, its man pages (help2man, from `bnsl --help` and each
-#   `bnsl SUBCOMMAND --help`, when help2man is installed) and the bundled ALARM sample in
-#   share/bnsl/;
+#   `bnsl SUBCOMMAND --help`, when help2man is installed; gzipped, as Debian installs them)
+#   and the bundled ALARM sample in share/bnsl/;
 # - dev: libbnsl.a, its public headers and a CMake package, so that a C++ program says
 #       find_package(bnsl REQUIRED)
 #       target_link_libraries(app PRIVATE bnsl::bnsl)
@@ -48,24 +48,26 @@ option(BNSL_MAN "Man pages from --help (when help2man is found)" ON)
 find_program(HELP2MAN help2man)
 if(BNSL_MAN AND HELP2MAN)
   set(bnsl_man_dir ${PROJECT_BINARY_DIR}/man)
-  set(bnsl_man_pages ${bnsl_man_dir}/bnsl.1)
+  set(bnsl_man_pages ${bnsl_man_dir}/bnsl.1.gz)
   set(bnsl_man_commands
       COMMAND ${CMAKE_COMMAND} -E make_directory ${bnsl_man_dir}
       COMMAND ${CMAKE_COMMAND} -E env PATH=$<TARGET_FILE_DIR:bnsl>:$ENV{PATH}
               ${HELP2MAN} --no-info --section=1 --version-option=--version
-              "--name=Bayesian network structure learning" --output=${bnsl_man_dir}/bnsl.1 bnsl)
+              "--name=Bayesian network structure learning" --output=${bnsl_man_dir}/bnsl.1 bnsl
+      COMMAND gzip -9nf ${bnsl_man_dir}/bnsl.1)
   # One page per subcommand (man bnsl-learn), titled and named after it.
   foreach(sub learn score search exact check sample eval generate merge)
     string(TOUPPER ${sub} upper)
     set(page ${bnsl_man_dir}/bnsl-${sub}.1)
-    list(APPEND bnsl_man_pages ${page})
+    list(APPEND bnsl_man_pages ${page}.gz)
     list(APPEND bnsl_man_commands
          COMMAND ${CMAKE_COMMAND} -E env PATH=$<TARGET_FILE_DIR:bnsl>:$ENV{PATH}
                  ${HELP2MAN} --no-info --section=1 --version-option=--version
                  "--help-option=${sub} --help" "--name=the ${sub} command of bnsl"
                  --output=${page} bnsl
          COMMAND sed -i -e "s/^\\.TH BNSL /.TH BNSL-${upper} /"
-                        -e "s/^bnsl \\\\- /bnsl-${sub} \\\\- /" ${page})
+                        -e "s/^bnsl \\\\- /bnsl-${sub} \\\\- /" ${page}
+         COMMAND gzip -9nf ${page})
   endforeach()
   add_custom_command(OUTPUT ${bnsl_man_pages} ${bnsl_man_commands} DEPENDS bnsl VERBATIM
                      COMMENT "Man pages from bnsl --help (help2man)")

@@ -92,7 +92,7 @@ Run report_run(double time, Job job) {
   return run;
 }
 
-// A data set from columns already coded (the DataFrame path of python/bnsl/__init__.py, which
+// A data set from columns already coded (the DataFrame path of python/bnsl/_data.py, which
 // sends a frame here only when the CSV reader's rules hold; otherwise it parses the frame as
 // CSV text, so that the reader's errors are raised).
 bnsl::Dataset make_data(
@@ -260,7 +260,6 @@ const bnsl::PoolClass& class_at(const Run& r, std::size_t i) {
 // The report's fields; its DAGs and classes one at a time, and their scores, sizes and the
 // edge probabilities as arrays.
 void bind_report(py::module_& m) {
-  using bnsl::PoolReport;
   py::class_<Run>(m, "Report")
       .def_readonly("stats", &Run::stats)
       .def_readonly("interrupted", &Run::interrupted)
