@@ -11,7 +11,8 @@ all=0
 [ "${1:-}" = --all ] && all=1
 pkgs=(g++ make cmake pkg-config libxxhash-dev robin-map-dev libcli11-dev nlohmann-json3-dev)
 minimal=${BNSL_MINIMAL:-0}
-[ "$minimal" = 1 ] || pkgs+=(coinor-libcbc-dev)
+# CBC's pkg-config file links zlib and bzip2, which coinor-libcbc-dev does not pull in.
+[ "$minimal" = 1 ] || pkgs+=(coinor-libcbc-dev zlib1g-dev libbz2-dev)
 if [ "$all" = 1 ]; then
   pkgs+=(build-essential catch2 libbenchmark-dev python3 clang-format help2man file)
   if [ "$minimal" != 1 ]; then
