@@ -7,13 +7,14 @@ times the call alone, then how long the lazy pool takes to give its first and la
 class as networkx graphs, and, with --iterate, to build them all.
 
 usage: bench/python_deadline.py [--build build] [--cases gen200:10,gen2000:60] [--iterate]
-                                [--threads 2] [--runs 1]
+                                [--threads 2] [--runs 1] [--pythonpath DIR]
 
     flock -x /work/locks/machine bench/python_deadline.py --cases gen200:10
     flock -x /work/locks/machine bench/python_deadline.py --cases gen2000:60
 
-The package is imported from BUILD/python (scripts/build.sh BUILD -DBNSL_PYTHON=ON) unless
---installed (the interpreter's own bnsl, e.g. a venv's python given with --python). Prints one
+The package is imported from BUILD/python (scripts/build.sh BUILD -DBNSL_PYTHON=ON), from
+--pythonpath DIR (e.g. an older build's package, for a before/after), or with --installed the
+interpreter's own (e.g. a venv's python given with --python). Prints one
 line per run: variables, T, the call's wall time and its excess over T, the pool's size, and
 the lazy accesses' times.
 """
@@ -53,6 +54,7 @@ def main():
     ap.add_argument("--bnsl", help="the binary that generates the data (default BUILD/bnsl)")
     ap.add_argument("--python", default="/usr/bin/python3")
     ap.add_argument("--installed", action="store_true")
+    ap.add_argument("--pythonpath", help="import bnsl from DIR/bnsl")
     ap.add_argument("--cases", default="gen200:10,gen2000:60")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--runs", type=int, default=1)
@@ -60,7 +62,9 @@ def main():
     args = ap.parse_args()
     bnsl = args.bnsl or os.path.join(args.build, "bnsl")
     env = dict(os.environ)
-    if not args.installed:
+    if args.pythonpath:
+        env["PYTHONPATH"] = os.path.abspath(args.pythonpath)
+    elif not args.installed:
         env["PYTHONPATH"] = os.path.join(os.path.abspath(args.build), "python")
     for case in args.cases.split(","):
         label, budget = case.split(":")
