@@ -4,14 +4,15 @@
 #  1. in a fresh chroot: README command 1, timed (install the build dependencies, build, learn
 #     ALARM for 30 s);
 #  2. in another: README command 2 (scripts/test.sh: every dependency, every target, every
-#     test), timed; then the .deb packages (cpack -G DEB), cmake --install + find_package and
-#     pip install into a fresh venv (scripts/check_install.sh), and python3 -m build --wheel
-#     installed into another venv;
+#     test), timed;
+#  p. there: the .deb packages (cpack -G DEB), cmake --install + find_package and pip install
+#     into a fresh venv (scripts/check_install.sh), and python3 -m build --wheel installed
+#     into another venv;
 #  3. in a third: apt install ./bnsl_*.deb, bnsl learn on the installed sample, then apt
 #     install ./bnsl-dev_*.deb and a ten-line CMake project (tests/install/) that links
 #     bnsl::bnsl and runs bnsl::learn on the sample (needs step 2's packages).
 # Run as root: scripts/fresh_debian.sh [WORK_DIR [STEPS]]   (default /var/tmp/bnsl-fresh and
-# "1 2 3"; the base system is kept there and reused, each chroot is a fresh copy of it; steps 1
+# "1 2 p 3"; the base system is kept there and reused, each chroot is a fresh copy of it; steps 1
 # and 2 may run at once, from two calls). Needs debootstrap and
 # deb.debian.org. BNSL_TIMED_LOCK=FILE holds `flock -x FILE` around README command 1 (timed on
 # a quiet machine) and `flock -s FILE` around the rest (a shared machine). The log:
@@ -19,7 +20,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/var/tmp/bnsl-fresh}
-steps=${2:-1 2 3}
+steps=${2:-1 2 p 3}
 mirror=http://deb.debian.org/debian
 mkdir -p "$work"
 exec > >(tee "$work/fresh_debian-${steps// /}.log") 2>&1
@@ -94,6 +95,13 @@ if [[ " $steps " == *" 2 "* ]]; then
   echo "== README command 2: $command2"
   inside build "cd /root/bnsl && TIMEFORMAT='README command 2: %0R s (wall)' &&
     time ( $command2 ) 2>&1 | $quiet_apt | tail -25"
+fi
+
+if [[ " $steps " == *" p "* ]]; then
+  [ -x "$work/build/root/bnsl/build/bnsl" ] || { echo "step p needs step 2's build" >&2; exit 1; }
+  for m in proc sys dev; do mountpoint -q "$work/build/$m" || {
+    [ $m = proc ] && mount -t proc proc "$work/build/proc" || mount --rbind "/$m" "$work/build/$m"
+    mounted+=("$work/build/$m"); }; done
   echo "== Packages (cpack -G DEB), install checks, wheel"
   inside build "cd /root/bnsl/build && cpack -G DEB | tail -3 && dpkg-deb -I bnsl_*.deb | grep -E 'Package|Version|Depends' &&
   dpkg-deb -I bnsl-dev_*.deb | grep -E 'Package|Depends' && dpkg-deb -c bnsl_*.deb | awk '{print \$6}'"
