@@ -18,7 +18,7 @@ if [ "$all" = 1 ]; then
   if [ "$minimal" != 1 ]; then
     pkgs+=(libopenmpi-dev openmpi-bin)
     pkgs+=(pybind11-dev python3-dev python3-numpy python3-pandas python3-networkx python3-pytest)
-    pkgs+=(python3-venv python3-pip python3-setuptools python3-wheel python3-build)
+    pkgs+=(python3-venv python3-pip python3-setuptools python3-wheel python3-build python3-pybind11)
   fi
 fi
 # Fuzzing (scripts/fuzz.sh): clang with libFuzzer, and clang's OpenMP runtime.
