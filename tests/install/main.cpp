@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
   bnsl::LearnOptions options;
   const bnsl::StopToken stop(std::atof(argv[2]));
   const bnsl::LearnResult r = bnsl::learn(data, options, stop);
-  std::printf("%zu variables, best %.4f, %zu classes\n", data.n_vars(), r.report.classes.front().score,
-              r.report.classes.size());
+  std::printf("%zu variables, best %.4f, %zu classes\n", data.n_vars(),
+              r.report.classes.front().score, r.report.classes.size());
   return 0;
 }
