@@ -77,10 +77,11 @@ struct ConvertCommand {
     if (!quiet) {
       std::size_t arcs = 0;
       for (const auto& p : net.parents) arcs += p.size();
-      std::cerr << "bnsl: convert: " << in << " (" << name_of(kNetFormatNames, in_format)
-                << ", " << net.n_vars() << " variables, " << arcs << " arcs) -> " << out << " ("
+      std::cerr << "bnsl: convert: " << in << " (" << name_of(kNetFormatNames, in_format) << ", "
+                << net.n_vars() << " variables, " << arcs << " arcs) -> " << out << " ("
                 << name_of(kNetFormatNames, out_format)
-                << (data_path.empty() ? "" : ", parameters " + describe(params) + " from " + data_path)
+                << (data_path.empty() ? ""
+                                      : ", parameters " + describe(params) + " from " + data_path)
                 << ")\n";
     }
     return 0;

@@ -65,7 +65,8 @@ NetworkFiles NetworkArgs::resolve(bool have_data) const {
     std::size_t start = 0;
     for (;;) {
       const std::size_t comma = list.find(',', start);
-      const std::string name = list.substr(start, comma == std::string::npos ? comma : comma - start);
+      const std::string name =
+          list.substr(start, comma == std::string::npos ? comma : comma - start);
       const NetFormat f = value_of(kNetFormatNames, name, "--format");
       if (has_parameters(f) && !have_data)
         throw InputError("--format " + name + " writes parameters: give --data DATA.csv");
@@ -79,7 +80,8 @@ NetworkFiles NetworkArgs::resolve(bool have_data) const {
 
 void add_params_options(CLI::App& app, ParamOptions& params) {
   app.add_option_function<std::string>(
-         "--params", [&params](const std::string& t) {
+         "--params",
+         [&params](const std::string& t) {
            const bool keep = params.appearance_order;
            params = parse_params(t);
            params.appearance_order = keep;
@@ -114,7 +116,8 @@ void add_network_options(CLI::App& app, NetworkArgs& args) {
   add_params_options(app, args.files.params);
   app.add_option("--format", args.formats,
                  "Also write the best network as PREFIX.best.EXT in these formats (comma-"
-                 "separated or repeated): " + alternatives(kNetFormatNames) +
+                 "separated or repeated): " +
+                     alternatives(kNetFormatNames) +
                      " (see bnsl convert --help); BIF (.best.bif) and DOT (.best.dot) are "
                      "always written")
       ->type_name("F[,F...]");

@@ -21,9 +21,8 @@ struct SampleCommand {
   bool quiet = false;
 
   int execute() const {
-    const NetFormat format = from.empty()
-                                 ? format_by_extension(net_path).value_or(NetFormat::bif)
-                                 : resolve_format(net_path, from);
+    const NetFormat format = from.empty() ? format_by_extension(net_path).value_or(NetFormat::bif)
+                                          : resolve_format(net_path, from);
     const BayesNet net = read_network(net_path, format);
     if (!net.has_parameters())
       throw InputError(net_path, 0, 0,

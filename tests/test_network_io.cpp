@@ -17,10 +17,10 @@
 namespace {
 
 const std::string kDatasets = BNSL_DATASETS_DIR;
-constexpr bnsl::NetFormat kAll[] = {
-    bnsl::NetFormat::bif,         bnsl::NetFormat::xmlbif,  bnsl::NetFormat::net,
-    bnsl::NetFormat::uai,         bnsl::NetFormat::modelstring, bnsl::NetFormat::graphml,
-    bnsl::NetFormat::dot,         bnsl::NetFormat::adjacency};
+constexpr bnsl::NetFormat kAll[] = {bnsl::NetFormat::bif,         bnsl::NetFormat::xmlbif,
+                                    bnsl::NetFormat::net,         bnsl::NetFormat::uai,
+                                    bnsl::NetFormat::modelstring, bnsl::NetFormat::graphml,
+                                    bnsl::NetFormat::dot,         bnsl::NetFormat::adjacency};
 
 std::vector<std::set<int>> parent_sets(const bnsl::BayesNet& net) {
   std::vector<std::set<int>> out;
@@ -63,8 +63,8 @@ void require_same(const bnsl::BayesNet& a, const bnsl::BayesNet& b, bool params)
         rest /= a.states[p].size();
       }
       for (int k = 0; k < a.arity(v); ++k)
-        REQUIRE(std::abs(prob_by_name(b, a.names[v], given, a.states[v][k]) -
-                         a.prob(v, j, k)) <= 1e-12);
+        REQUIRE(std::abs(prob_by_name(b, a.names[v], given, a.states[v][k]) - a.prob(v, j, k)) <=
+                1e-12);
     }
   }
 }
@@ -84,8 +84,7 @@ std::string error_of(const std::string& text, bnsl::NetFormat f) {
 
 }  // namespace
 
-TEST_CASE("formats: each format reads back what it wrote, on the bundled networks",
-          "[formats]") {
+TEST_CASE("formats: each format reads back what it wrote, on the bundled networks", "[formats]") {
   for (const char* file : {"/asia.bif", "/child.bif", "/alarm.bif"}) {
     const bnsl::BayesNet net = bnsl::read_bif(kDatasets + file);
     for (bnsl::NetFormat f : kAll) {
@@ -105,8 +104,7 @@ TEST_CASE("formats: each format reads back what it wrote, on the bundled network
   }
 }
 
-TEST_CASE("formats: a generated network of 50 variables survives every chain of two",
-          "[formats]") {
+TEST_CASE("formats: a generated network of 50 variables survives every chain of two", "[formats]") {
   bnsl::GenerateOptions o;
   o.vars = 50;
   o.max_parents = 3;
@@ -114,8 +112,8 @@ TEST_CASE("formats: a generated network of 50 variables survives every chain of 
   const bnsl::BayesNet net = bnsl::generate_network(o);
   for (bnsl::NetFormat a : kAll)
     for (bnsl::NetFormat b : kAll) {
-      INFO(bnsl::name_of(bnsl::kNetFormatNames, a) << " then "
-                                                   << bnsl::name_of(bnsl::kNetFormatNames, b));
+      INFO(bnsl::name_of(bnsl::kNetFormatNames, a)
+           << " then " << bnsl::name_of(bnsl::kNetFormatNames, b));
       const bnsl::BayesNet once = through(net, a);
       if (bnsl::has_parameters(b) && !once.has_parameters()) {
         CHECK_THROWS_AS(bnsl::network_text(once, b), bnsl::RuntimeError);
@@ -202,14 +200,17 @@ TEST_CASE("formats: malformed files are errors at their line and column", "[form
                       "</NETWORK></BIF>",
                       NetFormat::xmlbif),
              Catch::Contains("bad.x:1:15: expected a chance variable"));
-  CHECK_THAT(error_of("net {}\nnode a { states = (\"y\" \"n\"); }\npotential (a) { data = (0.5 0.6 0.7); }",
-                      NetFormat::net),
-             Catch::Contains("bad.x:3:11: expected 2 numbers"));
+  CHECK_THAT(
+      error_of(
+          "net {}\nnode a { states = (\"y\" \"n\"); }\npotential (a) { data = (0.5 0.6 0.7); }",
+          NetFormat::net),
+      Catch::Contains("bad.x:3:11: expected 2 numbers"));
   CHECK_THAT(error_of("net {}\ncontinuous node a { }", NetFormat::net),
              Catch::Contains("bad.x:2:1: expected a discrete chance node"));
   CHECK_THAT(error_of("[a][b|c]", NetFormat::modelstring),
              Catch::Contains("bad.x:1:7: parent 'c' has no block"));
-  CHECK_THAT(error_of("[a][b|a", NetFormat::modelstring), Catch::Contains("bad.x:1:8: expected ']'"));
+  CHECK_THAT(error_of("[a][b|a", NetFormat::modelstring),
+             Catch::Contains("bad.x:1:8: expected ']'"));
   CHECK_THAT(error_of("digraph { a -> b; b -> a; }", NetFormat::dot),
              Catch::Contains("directed cycle"));
   CHECK_THAT(error_of("graph { a -- b }", NetFormat::dot),
@@ -326,8 +327,9 @@ TEST_CASE("csv: numbers read as categories, warnings, and --discretize", "[forma
   o.discretize = {bnsl::parse_discretize("f=none")};
   CHECK(bnsl::parse_csv(text, "n.csv", o).arity(1) == 30);
   o.discretize = {bnsl::parse_discretize("g=quantile:3")};  // ties: a zero-length interval
-  CHECK_THROWS_WITH(bnsl::parse_csv("g\n0\n0\n0\n0\n1\n", "n.csv", o),
-                    Catch::Contains("n.csv:1:1: column 'g': quantile:3 gives an interval of length zero"));
+  CHECK_THROWS_WITH(
+      bnsl::parse_csv("g\n0\n0\n0\n0\n1\n", "n.csv", o),
+      Catch::Contains("n.csv:1:1: column 'g': quantile:3 gives an interval of length zero"));
   CHECK_THROWS_AS(bnsl::parse_discretize("quantile:1"), bnsl::InputError);
   CHECK_THROWS_AS(bnsl::parse_discretize("median:3"), bnsl::InputError);
 }

@@ -35,8 +35,8 @@ DiscretizeSpec parse_discretize(const std::string& text);
 // "[b0,b1]", "(b1,b2]", ... with the cut points printed to 6 significant digits.
 struct Discretization {
   std::size_t column = 0;
-  std::string method;         // "quantile" or "interval"
-  std::vector<double> breaks; // K + 1 cut points
+  std::string method;          // "quantile" or "interval"
+  std::vector<double> breaks;  // K + 1 cut points
 };
 
 struct CsvOptions {

@@ -42,16 +42,15 @@ namespace bnsl {
 
 enum class NetFormat { bif, xmlbif, net, uai, modelstring, graphml, dot, adjacency };
 
-inline constexpr std::array<Named<NetFormat>, 8> kNetFormatNames{{{NetFormat::bif, "bif"},
-                                                                  {NetFormat::xmlbif, "xmlbif"},
-                                                                  {NetFormat::net, "net"},
-                                                                  {NetFormat::uai, "uai"},
-                                                                  {NetFormat::modelstring,
-                                                                   "modelstring"},
-                                                                  {NetFormat::graphml, "graphml"},
-                                                                  {NetFormat::dot, "dot"},
-                                                                  {NetFormat::adjacency,
-                                                                   "adjacency"}}};
+inline constexpr std::array<Named<NetFormat>, 8> kNetFormatNames{
+    {{NetFormat::bif, "bif"},
+     {NetFormat::xmlbif, "xmlbif"},
+     {NetFormat::net, "net"},
+     {NetFormat::uai, "uai"},
+     {NetFormat::modelstring, "modelstring"},
+     {NetFormat::graphml, "graphml"},
+     {NetFormat::dot, "dot"},
+     {NetFormat::adjacency, "adjacency"}}};
 
 // Whether files of the format hold states and CPTs.
 bool has_parameters(NetFormat format);

@@ -11,8 +11,8 @@
 // Dataset's one or two column by column. Both are checked against what is available
 // (util/memory.hpp) before they are allocated: a file too large stops with RuntimeError.
 #include <algorithm>
-#include <cmath>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -324,9 +324,9 @@ void CsvReader::cut(std::size_t c, const DiscretizeSpec& spec, const std::vector
     counts.push_back(count[k]);
   }
   const char* method = spec.method == DiscretizeSpec::quantile ? "quantile" : "interval";
-  std::vector<double> breaks =
-      sorted.size() < 2 ? std::vector<double>{}
-                        : cut_points(sorted, counts, spec.method, spec.intervals);
+  std::vector<double> breaks = sorted.size() < 2
+                                   ? std::vector<double>{}
+                                   : cut_points(sorted, counts, spec.method, spec.intervals);
   if (breaks.empty())
     fail_at_name(c, "column " + in_quotes(names_[c]) + ": " + method + ":" +
                         std::to_string(spec.intervals) +
@@ -377,10 +377,9 @@ std::vector<Discretization> CsvReader::read_numbers() {
       continue;
     }
     if (spec || !numbers || !many) continue;
-    const std::string what = "column " + in_quotes(names_[c]) + " holds " +
-                             std::to_string(col.states.size()) + " distinct " +
-                             (integers ? "integers" : "numbers") +
-                             ", each read as a category of its own";
+    const std::string what =
+        "column " + in_quotes(names_[c]) + " holds " + std::to_string(col.states.size()) +
+        " distinct " + (integers ? "integers" : "numbers") + ", each read as a category of its own";
     if (!integers)
       fail_at_name(c, what + " (more than " + std::to_string(kMaxNumberStates) +
                           "): cut them into intervals with --discretize quantile:K or "

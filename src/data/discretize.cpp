@@ -30,7 +30,8 @@ DiscretizeSpec parse_discretize(const std::string& text) {
   if (eq != std::string::npos) {
     spec.column = text.substr(0, eq);
     method = text.substr(eq + 1);
-    if (spec.column.empty()) throw InputError("--discretize '" + text + "': no column name before '='");
+    if (spec.column.empty())
+      throw InputError("--discretize '" + text + "': no column name before '='");
   }
   const std::size_t colon = method.find(':');
   const std::string name = method.substr(0, colon);
@@ -45,9 +46,9 @@ DiscretizeSpec parse_discretize(const std::string& text) {
   int k = 0;
   const std::string count = colon == std::string::npos ? "" : method.substr(colon + 1);
   const auto [ptr, ec] = std::from_chars(count.data(), count.data() + count.size(), k);
-  if (count.empty() || ec != std::errc() || ptr != count.data() + count.size() || k < 2 ||
-      k > 1000)
-    throw InputError("--discretize '" + text + "': expected a number of intervals K from 2 to 1000");
+  if (count.empty() || ec != std::errc() || ptr != count.data() + count.size() || k < 2 || k > 1000)
+    throw InputError("--discretize '" + text +
+                     "': expected a number of intervals K from 2 to 1000");
   spec.intervals = k;
   return spec;
 }
@@ -101,8 +102,8 @@ std::vector<std::string> interval_labels(const std::vector<double>& breaks) {
     labels.clear();
     for (std::size_t k = 0; k + 1 < breaks.size(); ++k) {
       char buf[96];
-      std::snprintf(buf, sizeof buf, "%s%.*g,%.*g]", k == 0 ? "[" : "(", digits, breaks[k],
-                    digits, breaks[k + 1]);
+      std::snprintf(buf, sizeof buf, "%s%.*g,%.*g]", k == 0 ? "[" : "(", digits, breaks[k], digits,
+                    breaks[k + 1]);
       labels.emplace_back(buf);
     }
     bool distinct = true;

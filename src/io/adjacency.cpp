@@ -105,9 +105,9 @@ BayesNet parse_adjacency(const std::string& text, const std::string& file) {
       row.erase(row.begin());
     }
     if (row.size() != n)
-      throw InputError(file, lineno, row.size() > n ? row[n].col : 1,
-                       "expected " + std::to_string(n) + " cells, found " +
-                           std::to_string(row.size()));
+      throw InputError(
+          file, lineno, row.size() > n ? row[n].col : 1,
+          "expected " + std::to_string(n) + " cells, found " + std::to_string(row.size()));
     for (std::size_t j = 0; j < n; ++j) {
       if (row[j].text != "0" && row[j].text != "1")
         throw InputError(file, lineno, row[j].col, "expected 0 or 1, got '" + row[j].text + "'");

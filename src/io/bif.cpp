@@ -552,8 +552,7 @@ std::string write_bif_text(const BayesNet& net, const NameMapping& m) {
   for (std::size_t v = 0; v < net.n_vars(); ++v) {
     out += "variable " + m.names[v] + " {\n  type discrete [ " +
            std::to_string(net.states[v].size()) + " ] { ";
-    for (std::size_t k = 0; k < net.states[v].size(); ++k)
-      out += (k ? ", " : "") + m.states[v][k];
+    for (std::size_t k = 0; k < net.states[v].size(); ++k) out += (k ? ", " : "") + m.states[v][k];
     out += " };\n";
     if (m.names[v] != net.names[v])
       out += "  property bnsl_name = " + percent_encode(net.names[v]) + ";\n";
@@ -565,7 +564,9 @@ std::string write_bif_text(const BayesNet& net, const NameMapping& m) {
   return out;
 }
 
-std::string bif_text(const BayesNet& net) { return network_text(net, NetFormat::bif); }
+std::string bif_text(const BayesNet& net) {
+  return network_text(net, NetFormat::bif);
+}
 
 void write_bif(const std::string& path, const BayesNet& net) {
   write_network(path, net, NetFormat::bif);

@@ -26,7 +26,9 @@ struct DotTok {
   std::size_t offset = 0;
 };
 
-bool id_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
+bool id_char(unsigned char c) {
+  return std::isalnum(c) || c == '_' || c >= 0x80;
+}
 
 class DotLexer {
  public:
@@ -68,7 +70,8 @@ std::string DotLexer::quoted() {
   const std::size_t start = i_++;
   std::string out;
   while (i_ < text_.size() && text_[i_] != '"') {
-    if (text_[i_] == '\\' && i_ + 1 < text_.size() && text_[i_ + 1] == '"') ++i_;
+    if (text_[i_] == '\\' && i_ + 1 < text_.size() && text_[i_ + 1] == '"')
+      ++i_;
     else if (text_[i_] == '\\' && i_ + 1 < text_.size() && text_[i_ + 1] == '\n') {
       i_ += 2;  // a line continuation
       continue;
@@ -123,7 +126,9 @@ std::vector<DotTok> DotLexer::tokens() {
     } else if (c == '-' || c == '.' || std::isdigit(static_cast<unsigned char>(c))) {
       t.kind = DotTok::id;  // a numeral
       std::size_t j = i_ + (c == '-');
-      while (j < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[j])) || text_[j] == '.')) ++j;
+      while (j < text_.size() &&
+             (std::isdigit(static_cast<unsigned char>(text_[j])) || text_[j] == '.'))
+        ++j;
       if (j == i_ + (c == '-')) fail(i_, "expected a numeral");
       t.text = text_.substr(i_, j - i_);
       i_ = j;
@@ -168,8 +173,9 @@ class DotParser {
   bool is(const char* p) const { return peek().kind == DotTok::punct && peek().text == p; }
   [[noreturn]] void fail(const DotTok& t, const std::string& what) const {
     const auto [line, col] = position_of(text_, t.offset);
-    throw InputError(file_, line, col,
-                     what + ", got " + (t.kind == DotTok::end ? "end of file" : "'" + t.text + "'"));
+    throw InputError(
+        file_, line, col,
+        what + ", got " + (t.kind == DotTok::end ? "end of file" : "'" + t.text + "'"));
   }
   void expect(const char* p) {
     if (!is(p)) fail(peek(), std::string("expected '") + p + "'");
@@ -283,8 +289,10 @@ std::vector<int> DotParser::statement() {
   bool back = false;
   for (const auto& [k, v] : attrs)
     if (k == "dir") {
-      if (v == "back") back = true;
-      else if (v != "forward") fail(*ops[0], "expected a directed edge, not dir=" + v);
+      if (v == "back")
+        back = true;
+      else if (v != "forward")
+        fail(*ops[0], "expected a directed edge, not dir=" + v);
     }
   for (std::size_t i = 0; i < ops.size(); ++i)
     for (int a : chain[i])
@@ -326,7 +334,8 @@ BayesNet DotParser::parse() {
   std::set<std::pair<int, int>> seen;
   for (std::size_t i = 0; i < arcs_.size(); ++i) {
     const auto [from, to] = arcs_[i];
-    if (from == to) fail(*arc_at_[i], "expected an arc between two nodes (a loop on " + ids_[from] + ")");
+    if (from == to)
+      fail(*arc_at_[i], "expected an arc between two nodes (a loop on " + ids_[from] + ")");
     if (seen.insert({from, to}).second) net.parents[to].push_back(from);
   }
   apply_name_records(net, {}, file_);  // names unique
@@ -352,7 +361,8 @@ std::string dot_network_text(const BayesNet& net, const NameMapping& m) {
   std::string out = "digraph network {\n";
   for (std::size_t v = 0; v < net.n_vars(); ++v) out += "  " + dot_id(m.names[v]) + ";\n";
   for (std::size_t v = 0; v < net.n_vars(); ++v)
-    for (int p : net.parents[v]) out += "  " + dot_id(m.names[p]) + " -> " + dot_id(m.names[v]) + ";\n";
+    for (int p : net.parents[v])
+      out += "  " + dot_id(m.names[p]) + " -> " + dot_id(m.names[v]) + ";\n";
   return out + "}\n";
 }
 

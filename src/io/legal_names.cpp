@@ -108,8 +108,9 @@ std::string what_holds(NetFormat format, Kind kind) {
   switch (format) {
     case NetFormat::bif:
     case NetFormat::net:
-      return kind == Kind::variable ? "ASCII letters, digits and _"
-                                    : "printable ASCII without blanks and \" , ; ( ) { } [ ] | # % \\";
+      return kind == Kind::variable
+                 ? "ASCII letters, digits and _"
+                 : "printable ASCII without blanks and \" , ; ( ) { } [ ] | # % \\";
     case NetFormat::xmlbif:
     case NetFormat::graphml:
       return "no control characters and no blank at either end";
@@ -160,8 +161,8 @@ NameMapping legal_names(const BayesNet& net, NetFormat format) {
           format == NetFormat::uai ? std::to_string(k) : legal_name(s, format, Kind::state);
       auto [it, fresh] = seen.emplace(w, k);
       if (!fresh)
-        collision(net, static_cast<int>(v), "states of " + net.names[v],
-                  net.states[v][it->second], s, w, format, Kind::state);
+        collision(net, static_cast<int>(v), "states of " + net.names[v], net.states[v][it->second],
+                  s, w, format, Kind::state);
       m.changed |= w != s;
       m.states[v].push_back(std::move(w));
     }
@@ -285,8 +286,8 @@ void check_cpt_cells(const BayesNet& net, std::size_t text_size, const std::stri
   std::size_t line = 0, col = 0;
   if (at < net.declared_at.size()) std::tie(line, col) = net.declared_at[at];
   throw InputError(file, line, col,
-                   "the CPTs would hold " + std::to_string(total) + " numbers (" +
-                       net.names[at] + "'s alone " + std::to_string(largest) +
+                   "the CPTs would hold " + std::to_string(total) + " numbers (" + net.names[at] +
+                       "'s alone " + std::to_string(largest) +
                        "), more than the file can describe");
 }
 

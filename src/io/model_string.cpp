@@ -20,7 +20,9 @@ struct Block {
   std::vector<std::pair<std::string, std::size_t>> parents;
 };
 
-bool blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 }  // namespace
 

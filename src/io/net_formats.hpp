@@ -46,7 +46,7 @@ std::string encode_states(const std::vector<std::string>& states);
 // name and states (empty: none), and where the record was (for errors).
 struct NameRecord {
   int var = -1;
-  std::string name;                 // decoded original name, or empty
+  std::string name;  // decoded original name, or empty
   bool has_name = false;
   std::vector<std::string> states;  // decoded original states, or empty
   bool has_states = false;

@@ -46,7 +46,9 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-std::string sidecar_path(const std::string& path) { return path + ".names.csv"; }
+std::string sidecar_path(const std::string& path) {
+  return path + ".names.csv";
+}
 
 std::string sidecar_text(const BayesNet& net, const NameMapping& m) {
   std::string out = "kind,variable,state,written\n";
@@ -163,9 +165,9 @@ NetFormat resolve_format(const std::string& path, const std::string& name) {
   if (!name.empty()) {
     for (const auto& entry : kNetFormatNames)
       if (entry.name == name) return entry.value;
-    throw InputError(path, 0, 0,
-                     "unknown network format '" + name + "' (expected " +
-                         alternatives(kNetFormatNames) + ")");
+    throw InputError(
+        path, 0, 0,
+        "unknown network format '" + name + "' (expected " + alternatives(kNetFormatNames) + ")");
   }
   if (auto f = format_by_extension(path)) return *f;
   throw InputError(path, 0, 0,
@@ -177,14 +179,30 @@ NetFormat resolve_format(const std::string& path, const std::string& name) {
 BayesNet parse_network(const std::string& text, const std::string& file, NetFormat format) {
   BayesNet net;
   switch (format) {
-    case NetFormat::bif: net = parse_bif(text, file); break;
-    case NetFormat::xmlbif: net = parse_xmlbif(text, file); break;
-    case NetFormat::net: net = parse_hugin_net(text, file); break;
-    case NetFormat::uai: net = parse_uai(text, file); break;
-    case NetFormat::modelstring: net = parse_model_string(text, file); break;
-    case NetFormat::graphml: net = parse_graphml(text, file); break;
-    case NetFormat::dot: net = parse_dot_network(text, file); break;
-    case NetFormat::adjacency: net = parse_adjacency(text, file); break;
+    case NetFormat::bif:
+      net = parse_bif(text, file);
+      break;
+    case NetFormat::xmlbif:
+      net = parse_xmlbif(text, file);
+      break;
+    case NetFormat::net:
+      net = parse_hugin_net(text, file);
+      break;
+    case NetFormat::uai:
+      net = parse_uai(text, file);
+      break;
+    case NetFormat::modelstring:
+      net = parse_model_string(text, file);
+      break;
+    case NetFormat::graphml:
+      net = parse_graphml(text, file);
+      break;
+    case NetFormat::dot:
+      net = parse_dot_network(text, file);
+      break;
+    case NetFormat::adjacency:
+      net = parse_adjacency(text, file);
+      break;
   }
   net.source = file;
   check_network(net, file);
@@ -204,14 +222,22 @@ std::string network_text(const BayesNet& net, NetFormat format) {
                        " file needs parameters, and this network has none");
   const NameMapping m = legal_names(net, format);
   switch (format) {
-    case NetFormat::bif: return write_bif_text(net, m);
-    case NetFormat::xmlbif: return xmlbif_text(net, m);
-    case NetFormat::net: return hugin_net_text(net, m);
-    case NetFormat::uai: return uai_text(net);
-    case NetFormat::modelstring: return model_string_text(net, m);
-    case NetFormat::graphml: return graphml_text(net, m);
-    case NetFormat::dot: return dot_network_text(net, m);
-    case NetFormat::adjacency: return adjacency_text(net, m);
+    case NetFormat::bif:
+      return write_bif_text(net, m);
+    case NetFormat::xmlbif:
+      return xmlbif_text(net, m);
+    case NetFormat::net:
+      return hugin_net_text(net, m);
+    case NetFormat::uai:
+      return uai_text(net);
+    case NetFormat::modelstring:
+      return model_string_text(net, m);
+    case NetFormat::graphml:
+      return graphml_text(net, m);
+    case NetFormat::dot:
+      return dot_network_text(net, m);
+    case NetFormat::adjacency:
+      return adjacency_text(net, m);
   }
   return "";
 }

@@ -112,8 +112,8 @@ BayesNet UaiParser::parse() {
       scope.push_back(static_cast<int>(count("a variable index", 0, n - 1)));
     const int child = scope.back();
     if (defined[child])
-      fail(words_[pos_ - 1], "expected one function per child (variable " +
-                                 std::to_string(child) + " twice)");
+      fail(words_[pos_ - 1],
+           "expected one function per child (variable " + std::to_string(child) + " twice)");
     defined[child] = true;
     child_of[f] = child;
     net.parents[child].assign(scope.begin(), scope.end() - 1);

@@ -31,7 +31,9 @@ void XMLCALL on_start(void* user, const XML_Char* name, const XML_Char** attrs) 
   b->open.push_back(raw);
 }
 
-void XMLCALL on_end(void* user, const XML_Char*) { static_cast<Builder*>(user)->open.pop_back(); }
+void XMLCALL on_end(void* user, const XML_Char*) {
+  static_cast<Builder*>(user)->open.pop_back();
+}
 
 void XMLCALL on_text(void* user, const XML_Char* s, int len) {
   auto* b = static_cast<Builder*>(user);
@@ -53,8 +55,8 @@ std::unique_ptr<XmlElement> parse_xml(const std::string& text, const std::string
   XML_SetUserData(b.parser, &b);
   XML_SetElementHandler(b.parser, on_start, on_end);
   XML_SetCharacterDataHandler(b.parser, on_text);
-  const bool ok = XML_Parse(b.parser, text.data(), static_cast<int>(text.size()), 1) ==
-                  XML_STATUS_OK;
+  const bool ok =
+      XML_Parse(b.parser, text.data(), static_cast<int>(text.size()), 1) == XML_STATUS_OK;
   if (!ok || !b.root) {
     const std::size_t line = XML_GetCurrentLineNumber(b.parser);
     const std::size_t col = XML_GetCurrentColumnNumber(b.parser) + 1;
@@ -70,11 +72,20 @@ std::string xml_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;

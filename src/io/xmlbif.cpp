@@ -167,8 +167,8 @@ void XmlbifReader::fill(BayesNet& net, const Definition& d) const {
     if (std::abs(sum - 1) > 1e-2)
       fail(file_, *d.at,
            "expected the probabilities of " + net.names[v] +
-               " to sum to 1 in every parent configuration (configuration " +
-               std::to_string(jl) + " sums to " + std::to_string(sum) + ")");
+               " to sum to 1 in every parent configuration (configuration " + std::to_string(jl) +
+               " sums to " + std::to_string(sum) + ")");
     std::copy(d.table.begin() + jl * r, d.table.begin() + (jl + 1) * r,
               net.cpt.begin() + net.cpt_offset[v] + j * r);
   }

@@ -101,14 +101,14 @@ std::vector<int> inverse(const std::vector<int>& order) {
   return position;
 }
 
-BayesNet estimate(const Dataset& data, const std::vector<std::vector<int>>& parents,
-                  bool sorted, const std::function<double(const BayesNet&, std::size_t)>& cell) {
+BayesNet estimate(const Dataset& data, const std::vector<std::vector<int>>& parents, bool sorted,
+                  const std::function<double(const BayesNet&, std::size_t)>& cell) {
   std::vector<std::vector<int>> order(data.n_vars()), position(data.n_vars());
   for (std::size_t v = 0; v < data.n_vars(); ++v) {
     std::vector<std::string> names;
     for (int k = 0; k < data.arity(v); ++k) names.push_back(data.state_name(v, k));
-    order[v] = sorted && !data.is_discretized(v) ? sorted_state_order(names)
-                                                 : identity(data.arity(v));
+    order[v] =
+        sorted && !data.is_discretized(v) ? sorted_state_order(names) : identity(data.arity(v));
     position[v] = inverse(order[v]);
   }
   BayesNet net = empty_network(data, parents, order);
@@ -164,12 +164,12 @@ BayesNet estimate_parameters(const Dataset& data, const std::vector<std::vector<
   if (options.method == ParamMethod::bayes && !(options.iss > 0))
     throw RuntimeError("estimate_parameters: the imaginary sample size must be > 0");
   const bool bayes = options.method == ParamMethod::bayes;
-  return estimate(data, parents, !options.appearance_order,
-                  [&](const BayesNet& net, std::size_t v) {
-                    if (!bayes) return 0.0;
-                    return options.iss / (static_cast<double>(net.states[v].size()) *
-                                          static_cast<double>(net.n_configs(v)));
-                  });
+  return estimate(
+      data, parents, !options.appearance_order, [&](const BayesNet& net, std::size_t v) {
+        if (!bayes) return 0.0;
+        return options.iss /
+               (static_cast<double>(net.states[v].size()) * static_cast<double>(net.n_configs(v)));
+      });
 }
 
 BayesNet estimate_parameters_per_cell(const Dataset& data,
