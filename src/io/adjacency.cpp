@@ -7,6 +7,7 @@
 // (an undirected edge) or a cycle is refused.
 #include "bnsl/error.hpp"
 #include "io/net_formats.hpp"
+#include "util/csv_field.hpp"
 
 namespace bnsl {
 namespace {
@@ -52,15 +53,6 @@ std::vector<Cell> split_line(const std::string& line, const std::string& file, s
     ++i;
     ++col;
   }
-}
-
-std::string field(const std::string& s) {
-  if (!s.empty() && s.find_first_of(",\"") == std::string::npos && s.front() != ' ' &&
-      s.back() != ' ')
-    return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 }  // namespace
@@ -131,7 +123,7 @@ std::string adjacency_text(const BayesNet& net, const NameMapping& m) {
   std::string out;
   for (std::size_t v = 0; v < n; ++v) {
     if (v) out += ',';
-    out += field(m.names[v]);
+    out += csv_field(m.names[v]);
   }
   out += '\n';
   std::vector<std::vector<int>> children(n);

@@ -13,6 +13,7 @@
 #include "bnsl/error.hpp"
 #include "io/net_formats.hpp"
 #include "util/atomic_file.hpp"
+#include "util/csv_field.hpp"
 
 namespace bnsl {
 namespace {
@@ -37,13 +38,6 @@ std::string read_text(const std::string& path, const char* what) {
   std::ostringstream buf;
   buf << in.rdbuf();
   return buf.str();
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos && !s.empty()) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 std::string sidecar_path(const std::string& path) {
