@@ -22,6 +22,7 @@ struct MergeCommand {
   CsvArgs csv;
   EpsilonArgs eps;
   PoolMergeOptions pool;
+  NetworkArgs networks;
   bool quiet = false;
 
   int execute() {
@@ -50,9 +51,13 @@ struct MergeCommand {
     if (data_path.empty())
       throw InputError("merge: pools are re-scored from their data: give --data DATA.csv");
     if (eps.epsilon >= 0 || eps.bayes_factor >= 0 || eps.factor >= 0) pool.epsilon = eps.resolve();
-    Dataset data = read_csv(data_path, csv.resolve());
+    Dataset data = read_data(data_path, csv, quiet);
+    const NetworkFiles files = networks.resolve(true);
+    std::vector<NetFormat> written = files.formats;
+    written.push_back(NetFormat::bif);
+    check_legal_names(data, written);
     PoolReport r = merge_pools(data, inputs, pool);
-    write_outputs(out, r, &data);
+    write_outputs(out, r, &data, files);
     if (!quiet)
       std::cerr << "bnsl: merge: " << inputs.size() << " pools; "
                 << (r.dags.empty()
@@ -97,6 +102,7 @@ Action register_merge(CLI::App& app) {
   sub->add_option("--threads", cmd->pool.threads, "Threads for the classes (0: all cores)")
       ->check(CLI::Range(0, 4096))
       ->capture_default_str();
+  add_network_options(*sub, cmd->networks);
   sub->add_flag("-q,--quiet", cmd->quiet, "No summary on stderr");
   return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };
 }

@@ -21,6 +21,7 @@
 #include "bnsl/arcs.hpp"
 #include "bnsl/constraints.hpp"
 #include "bnsl/dataset.hpp"
+#include "bnsl/network_io.hpp"
 #include "bnsl/stop.hpp"
 
 namespace bnsl {
@@ -85,6 +86,7 @@ struct PoolReport {
   std::string score = "bic";  // "bic" | "bdeu"
   std::optional<double> ess;  // BDeu only
   std::vector<std::string> variables;
+  std::vector<Discretization> discretized;  // columns cut into intervals on reading
   std::size_t rows = 0;
   double epsilon = 0;
   bool optimal = false;   // best score proven optimal
@@ -163,10 +165,19 @@ PreferSummary prefer_arcs(PoolReport& report, const std::vector<NamedArc>& arcs)
 // must hold a DAG or a class.
 const ParentSets& best_network(const PoolReport& report);
 
+// The best network's files besides PREFIX.best.bif: its parameters (bnsl/bif.hpp) and the
+// other formats it is written in, as PREFIX.best.EXT (bnsl/network_io.hpp).
+struct NetworkFiles {
+  ParamOptions params;
+  std::vector<NetFormat> formats;
+};
+
 // summarize() (if not done) and write PREFIX.pool.json, PREFIX.best.dot,
 // PREFIX.consensus.dot and, when data is given, PREFIX.best.bif with parameters estimated
-// from the data.
-void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data);
+// from the data; and the best network in each of `files.formats` (those with parameters only
+// when data is given).
+void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data,
+                   const NetworkFiles& files = {});
 
 // The number of DAGs in the pool's classes (the sum of their sizes), exactly, in decimal: the
 // number of DAGs a complete pool lists.

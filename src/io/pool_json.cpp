@@ -180,24 +180,6 @@ std::string prefer_json(const PoolReport& r) {
          ", \"partial\": " + std::to_string(p.partial) + "}";
 }
 
-// null, or the search's account of its pool (PoolAccount): {"classes_within_epsilon",
-// "spread", "classes_admitted", "left_epsilon", "for_room", "cut", "walk_seconds",
-// "walk_finished", "note"} (note null unless the pool is small for what it admitted).
-std::string account_json(const PoolReport& r) {
-  if (!r.account) return "null";
-  const PoolAccount& a = *r.account;
-  const ordered j{{"classes_within_epsilon", a.within},
-                  {"spread", a.spread},
-                  {"classes_admitted", a.admitted},
-                  {"left_epsilon", a.left_epsilon},
-                  {"for_room", a.for_room},
-                  {"cut", a.cut},
-                  {"walk_seconds", a.walk_seconds},
-                  {"walk_finished", a.walk_finished},
-                  {"note", a.note.empty() ? ordered() : ordered(a.note)}};
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 std::vector<std::pair<int, int>> parse_pairs(const json& j, const Field& f, long long n) {
   std::vector<std::pair<int, int>> out;
   for (std::size_t i = 0; i < array(j, f).size(); ++i) {
@@ -369,6 +351,21 @@ void parse_header(const json& j, const Field& f, PoolReport& r) {
 
 // The text is written in pieces of about a megabyte: a pool of 44,843 classes of 223 variables
 // is 300 MB of JSON, which is not held whole.
+namespace {
+
+// "discretized": [{"variable": NAME, "method": "quantile", "breaks": [b0, ..., bK]}, ...]: the
+// columns --discretize cut, and where (bnsl/dataset.hpp, Discretization).
+std::string discretized_json(const PoolReport& r) {
+  json list = json::array();
+  for (const Discretization& d : r.discretized)
+    list.push_back({{"variable", d.column < r.variables.size() ? r.variables[d.column] : ""},
+                    {"method", d.method},
+                    {"breaks", d.breaks}});
+  return list.dump();
+}
+
+}  // namespace
+
 void write_pool_json(std::ostream& os, const PoolReport& r) {
   constexpr std::size_t kPiece = std::size_t{1} << 20;
   std::string out = "{\"score\": " + dump(r.score);
@@ -382,6 +379,7 @@ void write_pool_json(std::ostream& os, const PoolReport& r) {
   out += ", \"n\": " + std::to_string(r.variables.size());
   out += ", \"rows\": " + std::to_string(r.rows);
   out += ",\n \"variables\": " + dump(r.variables);
+  if (!r.discretized.empty()) out += ",\n \"discretized\": " + discretized_json(r);
   out += ",\n \"epsilon\": " + dump(r.epsilon);
   out += ", \"best_score\": " + (r.classes.empty()
                                      ? r.dags.empty() ? std::string("null") : dump(r.dags[0].score)
@@ -401,7 +399,8 @@ void write_pool_json(std::ostream& os, const PoolReport& r) {
   out += ",\n \"orientations\": {\"sampled_components\": " + std::to_string(r.orientation_sampled) +
          ", \"samples\": " + std::to_string(r.orientation_samples) +
          ", \"sizes_estimated\": " + std::to_string(r.sizes_estimated) + "}";
-  out += ",\n \"pool_account\": " + account_json(r);
+  out += ",\n \"pool_account\": " +
+         pool_account_json(r.account).dump(-1, ' ', false, json::error_handler_t::replace);
   out += ",\n \"classes\": [";
   for (std::size_t i = 0; i < r.classes.size(); ++i) {
     out += i ? ",\n  " : "\n  ";

@@ -8,6 +8,7 @@
 
 #include "bnsl/bif.hpp"
 #include "bnsl/error.hpp"
+#include "bnsl/network_io.hpp"
 #include "bnsl/report.hpp"
 #include "io/report_io.hpp"
 #include "util/atomic_file.hpp"
@@ -20,14 +21,34 @@ const ParentSets& best_network(const PoolReport& report) {
   return report.dags.at(0).parents;
 }
 
-void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data) {
+// PREFIX.best.bif and PREFIX.best.EXT of each requested format; parameterised formats only
+// with data (and then the network's names are the data's).
+void write_best_networks(const std::string& prefix, const PoolReport& report, const Dataset* data,
+                         const NetworkFiles& files) {
+  if (report.dags.empty() && report.classes.empty()) return;
+  BayesNet net;
+  if (data) {
+    net = estimate_parameters(*data, best_network(report), files.params);
+    write_network(prefix + ".best.bif", net, NetFormat::bif);
+  } else {
+    net.names = report.variables;
+    net.parents = best_network(report);
+    net.states.assign(net.names.size(), {});
+  }
+  for (NetFormat f : files.formats)
+    if (f != NetFormat::bif && f != NetFormat::dot && (data || !has_parameters(f)))
+      write_network(prefix + ".best" + extension_of(f), net, f);
+}
+
+void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data,
+                   const NetworkFiles& files) {
   if (report.mec_count == 0 && !report.dags.empty()) summarize(report);
+  if (data) report.discretized = data->discretized();
   write_file_atomically(prefix + ".pool.json",
                         [&](std::ostream& out) { write_pool_json(out, report); });
   write_file_atomically(prefix + ".best.dot", best_dot_text(report));
   write_file_atomically(prefix + ".consensus.dot", consensus_dot_text(report));
-  if (data && (!report.dags.empty() || !report.classes.empty()))
-    write_bif(prefix + ".best.bif", estimate_parameters(*data, best_network(report)));
+  write_best_networks(prefix, report, data, files);
 }
 
 PoolReport read_pool_json(const std::string& path) {

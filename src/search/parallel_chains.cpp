@@ -65,6 +65,7 @@
 #include "bnsl/search.hpp"
 #include "exact/dp.hpp"
 #include "exact/families.hpp"
+#include "io/report_io.hpp"
 #include "parallel/slowdown.hpp"
 #include "parallel/threads.hpp"
 #include "pool/class_members.hpp"
@@ -174,20 +175,6 @@ void SearchStats::print(std::ostream& out) const {
         << " classes pooled at the end\n";
 }
 
-namespace {
-nlohmann::json account_json(const PoolAccount& a) {
-  return {{"within", a.within},
-          {"spread", a.spread},
-          {"admitted", a.admitted},
-          {"left_epsilon", a.left_epsilon},
-          {"for_room", a.for_room},
-          {"cut", a.cut},
-          {"walk_seconds", a.walk_seconds},
-          {"walk_finished", a.walk_finished},
-          {"note", a.note}};
-}
-}  // namespace
-
 std::string SearchStats::to_json() const {
   nlohmann::json j = {{"orders", orders},
                       {"swaps_tried", swaps_tried},
@@ -225,7 +212,7 @@ std::string SearchStats::to_json() const {
                       {"report_classes_cut", report_classes_cut},
                       {"chains_overrun", chains_overrun},
                       {"checkpoints_skipped", checkpoints_skipped},
-                      {"account", account_json(account)},
+                      {"account", pool_account_json(account)},
                       {"seed_score", seed_score},
                       {"seed_seconds", seed_seconds},
                       {"best_score", best_score},
