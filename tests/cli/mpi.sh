@@ -64,9 +64,16 @@ pass "learn: three processes write a valid pool"
 
 # 4. SIGTERM to one process (not rank 0) mid-search: every process ends soon, outputs valid.
 "${MPIRUN[@]}" "$BNSL" search one.jkl --data "$DATA/wine.csv" --no-header --exact-max-vars 0 \
-  --time 120 --threads 1 -o stopped --quiet >out.txt 2>err.txt &
+  --time 120 --threads 1 -o stopped >out.txt 2>err.txt &
 job=$!
-sleep 5  # past start-up even on a loaded machine
+# Past start-up: every rank has its signal handlers once the search reports its first network
+# (MPI's start-up alone took over 5 s in a fresh chroot without /dev/shm).
+for _ in $(seq 600); do
+  grep -q "search: greedy network" err.txt && break
+  sleep 0.1
+done
+grep -q "search: greedy network" err.txt || fail "the search did not start within 60 s"
+sleep 1
 ranks=$(pgrep -f "bnsl search one.jkl" | while read -r p; do
   [[ $(ps -o comm= -p "$p") == bnsl ]] && echo "$p"
 done)
