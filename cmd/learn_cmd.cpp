@@ -53,13 +53,14 @@ struct LearnCommand {
   EpsilonArgs eps;
   ConstraintArgs constraints;
   RunArgs run;
+  OutputOptions output;
   LearnOptions o;  // the flags below are bound to it
   bool time_given = false;
 
   int execute(Comm& comm) {
     const double budget = time_given ? run.time : kDefaultLearnTime;
     share_run(comm, run);
-    if (comm.root()) check_outputs(prefix, {trace}, run);
+    if (comm.root()) check_outputs(prefix, {trace}, run, output);
     StopToken stop = start_together(comm, budget);
     Dataset data = read_csv(data_path, csv.resolve());
     o.comm = &comm;
@@ -101,6 +102,7 @@ struct LearnCommand {
                 << "\n";
     ReportWriter out("learn", prefix, &data, run.quiet, trace);
     out.prefer(read_preferences(prefer_file, data.names()));
+    out.options(output);
     if (comm.root()) o.on_improvement = out.improvement();
     LearnResult r = bnsl::learn(data, o, stop, comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"explore", nlohmann::json::parse(r.explore.to_json())},
@@ -143,6 +145,7 @@ Action register_learn(CLI::App& app, Comm& comm) {
   add_search_options(*sub, cmd->o.search, cmd->trace);
   add_run_options(*sub, cmd->run);
   add_prefer_option(*sub, cmd->prefer_file);
+  add_output_options(*sub, cmd->output);
   add_constraint_options(*sub, cmd->constraints);
   sub->get_option("--time")
       ->default_str(number_text(kDefaultLearnTime))

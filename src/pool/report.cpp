@@ -1,4 +1,5 @@
-// Output files of a learning run: PREFIX.pool.json, PREFIX.best.dot, PREFIX.consensus.dot and
+// Output files of a learning run: PREFIX.pool.json, the tables PREFIX.edges.csv and
+// PREFIX.classes.csv (and on request the matrices), PREFIX.best.dot, PREFIX.consensus.dot and
 // PREFIX.best.bif (bnsl/report.hpp). Every file is written to PATH.tmp and renamed over PATH,
 // so readers (and a run killed mid-checkpoint) only ever see complete files.
 #include <filesystem>
@@ -20,14 +21,34 @@ const ParentSets& best_network(const PoolReport& report) {
   return report.dags.at(0).parents;
 }
 
-void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data) {
+void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data,
+                   const OutputOptions& options) {
   if (report.mec_count == 0 && !report.dags.empty()) summarize(report);
-  write_file_atomically(prefix + ".pool.json",
-                        [&](std::ostream& out) { write_pool_json(out, report); });
+  const auto write = [&](const char* suffix, void (*writer)(std::ostream&, const PoolReport&)) {
+    write_file_atomically(prefix + suffix, [&](std::ostream& out) { writer(out, report); });
+  };
+  write(".pool.json", write_pool_json);
+  write(".edges.csv", write_edges_csv);
+  write(".classes.csv", write_classes_csv);
+  if (options.matrices) {
+    write(".best.adjacency.csv", write_adjacency_csv);
+    write(".probabilities.csv", write_probability_csv);
+  }
   write_file_atomically(prefix + ".best.dot", best_dot_text(report));
   write_file_atomically(prefix + ".consensus.dot", consensus_dot_text(report));
   if (data && (!report.dags.empty() || !report.classes.empty()))
     write_bif(prefix + ".best.bif", estimate_parameters(*data, best_network(report)));
+}
+
+std::vector<std::string> output_paths(const std::string& prefix, const OutputOptions& options) {
+  std::vector<std::string> out;
+  for (const char* suffix :
+       {".pool.json", ".edges.csv", ".classes.csv", ".best.dot", ".consensus.dot", ".best.bif"})
+    out.push_back(prefix + suffix);
+  if (options.matrices)
+    for (const char* suffix : {".best.adjacency.csv", ".probabilities.csv"})
+      out.push_back(prefix + suffix);
+  return out;
 }
 
 PoolReport read_pool_json(const std::string& path) {

@@ -1,0 +1,166 @@
+// CSV tables of a pool report, for spreadsheets, R, pandas and benchmark harnesses
+// (docs/usage.md, "Reading the results"):
+//
+// - edges: `from,to,p,p_edge`, one row per arc with p > 0 (an edge one of whose directions
+//   has p = 0 appears once, in the other direction), as the pool file's `edges`, by decreasing p;
+// - classes: `rank,score,size,log10_size,differs,added,removed,reversed`, one row per class,
+//   best first: its DAG's arcs that differ from the best class's DAG, counted and listed
+//   ("A -> B; C -> D");
+// - matrices (on request): the best network's adjacency matrix and the arc-probability
+//   matrix, in Benchpress's layout: a header row of the variables' names, then one row per
+//   variable in the same order, entry (i, j) for the arc from variable i to variable j (0/1,
+//   or its probability).
+//
+// Names are quoted as RFC 4180 says (a field holding a comma, a double quote, a carriage
+// return or a line feed is enclosed in double quotes, a double quote in it doubled; also one
+// with leading or trailing spaces, which some readers trim); lines end with LF. Probabilities
+// are the shortest decimals that read back to the pool file's doubles, so a table read back
+// equals the file's numbers exactly.
+#include <algorithm>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/report_io.hpp"
+#include "io/text_out.hpp"
+#include "util/big_uint.hpp"
+
+namespace bnsl {
+namespace {
+
+std::vector<std::string> quoted_names(const PoolReport& r) {
+  std::vector<std::string> out;
+  for (const std::string& name : r.variables) out.push_back(csv_field(name));
+  return out;
+}
+
+// The arcs of `dag` that `base` lacks (in either direction: kind 0, added), the arcs of `base`
+// it lacks (1, removed), and its arcs that `base` holds reversed (2, reversed).
+std::vector<std::pair<int, int>> differing(const ParentSets& base, const ParentSets& dag,
+                                           int kind) {
+  const auto has = [](const ParentSets& g, int from, int to) {
+    const auto& p = g[static_cast<std::size_t>(to)];
+    return std::find(p.begin(), p.end(), from) != p.end();
+  };
+  const ParentSets& from = kind == 1 ? base : dag;
+  const ParentSets& other = kind == 1 ? dag : base;
+  std::vector<std::pair<int, int>> out;
+  for (std::size_t v = 0; v < from.size(); ++v)
+    for (const int u : from[v]) {
+      const int to = static_cast<int>(v);
+      if (has(other, u, to)) continue;
+      const bool back = has(other, to, u);
+      if ((kind == 2) == back) out.emplace_back(u, to);
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string arc_list(const std::vector<std::pair<int, int>>& arcs,
+                     const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& [from, to] : arcs) {
+    if (!out.empty()) out += "; ";
+    out += names[static_cast<std::size_t>(from)] + " -> " + names[static_cast<std::size_t>(to)];
+  }
+  return out;
+}
+
+void header_row(TextOut& out, const std::vector<std::string>& names) {
+  for (std::size_t v = 0; v < names.size(); ++v) out << (v ? "," : "") << names[v];
+  out << '\n';
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& text) {
+  const bool plain = text.find_first_of(",\"\r\n") == std::string::npos &&
+                     (text.empty() || (text.front() != ' ' && text.back() != ' '));
+  if (plain) return text;
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + '"';
+}
+
+void write_edges_csv(std::ostream& os, const PoolReport& r) {
+  const std::vector<std::string> names = quoted_names(r);
+  TextOut out(os);
+  out << "from,to,p,p_edge\n";
+  for (const EdgeProb& e : r.edges) {
+    out << names[static_cast<std::size_t>(e.from)] << ',' << names[static_cast<std::size_t>(e.to)]
+        << ',';
+    out.number(e.p, "");
+    out << ',';
+    out.number(e.p_edge, "");
+    out << '\n';
+  }
+  out.finish();
+}
+
+void write_classes_csv(std::ostream& os, const PoolReport& r) {
+  TextOut out(os);
+  out << "rank,score,size,log10_size,differs,added,removed,reversed\n";
+  for (std::size_t c = 0; c < r.classes.size(); ++c) {
+    const PoolClass& k = r.classes[c];
+    out.unsigned_integer(c + 1);
+    out << ',';
+    out.number(k.score, "");
+    out << ',' << k.size << ',';
+    out.number(k.log10_size, "");
+    std::vector<std::pair<int, int>> arcs[3];
+    for (int kind = 0; kind < 3; ++kind) arcs[kind] = differing(r.classes[0].dag, k.dag, kind);
+    out << ',';
+    out.unsigned_integer(arcs[0].size() + arcs[1].size() + arcs[2].size());
+    for (const auto& list : arcs) out << ',' << csv_field(arc_list(list, r.variables));
+    out << '\n';
+  }
+  out.finish();
+}
+
+void write_adjacency_csv(std::ostream& os, const PoolReport& r) {
+  TextOut out(os);
+  header_row(out, quoted_names(r));
+  const std::size_t n = r.variables.size();
+  const ParentSets none(n);
+  const ParentSets& best = r.dags.empty() && r.classes.empty() ? none : best_network(r);
+  std::vector<std::vector<int>> children(n);
+  for (std::size_t v = 0; v < n; ++v)
+    for (const int u : best[v])
+      children[static_cast<std::size_t>(u)].push_back(static_cast<int>(v));
+  std::string row;  // "0,0,...,0\n", entry j at 2j
+  for (std::size_t i = 0; i < n; ++i) {
+    row.assign(2 * n, ',');
+    for (std::size_t j = 0; j < n; ++j) row[2 * j] = '0';
+    row.back() = '\n';
+    for (const int j : children[i]) row[2 * static_cast<std::size_t>(j)] = '1';
+    out << row;
+  }
+  out.finish();
+}
+
+void write_probability_csv(std::ostream& os, const PoolReport& r) {
+  TextOut out(os);
+  header_row(out, quoted_names(r));
+  const std::size_t n = r.variables.size();
+  std::vector<std::vector<std::pair<int, double>>> from(n);  // row i: (j, p(i -> j))
+  for (const EdgeProb& e : r.edges) from[static_cast<std::size_t>(e.from)].emplace_back(e.to, e.p);
+  for (auto& row : from) std::sort(row.begin(), row.end());
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t k = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j) out << ',';
+      if (k < from[i].size() && static_cast<std::size_t>(from[i][k].first) == j)
+        out.number(from[i][k++].second, "");
+      else
+        out << '0';
+    }
+    out << '\n';
+  }
+  out.finish();
+}
+
+}  // namespace bnsl
