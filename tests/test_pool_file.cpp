@@ -1,7 +1,8 @@
 // The pool file (format 2) and the tables: a file written by hand from docs/design.md reads as
 // described; random pools survive a write / read round trip whole; format 1 still reads; bad
 // files are InputErrors naming the field; the CSV tables, read back by an RFC 4180 parser
-// written here, hold the pool's probabilities exactly and the matrices agree with them.
+// written here, hold the pool's probabilities exactly and the matrices agree with them; the
+// consensus DOT of a large pool shows only its uncertain edges.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -363,4 +364,35 @@ TEST_CASE("tables: the CSVs hold the pool's numbers, quoted as RFC 4180 says", "
       if (arc) CHECK(p > 0);  // the best network's arcs are in the pool's first class
     }
   CHECK(nonzero == r.edges.size());
+}
+
+TEST_CASE("consensus DOT: small pools unlabelled where certain, large ones uncertain only",
+          "[pool_file]") {
+  // Small: the hand-computed three-DAG pool's x - y has p_edge 1 (unlabelled, undirected).
+  bnsl::PoolReport small;
+  small.variables = {"x", "y", "z"};
+  small.dags.push_back({-10.0, {{}, {0}, {}}, -1});
+  small.dags.push_back({-10.0, {{1}, {}, {}}, -1});
+  small.dags.push_back({-10.0 - std::log(4.0), {{}, {0}, {1}}, -1});
+  bnsl::summarize(small);
+  const std::string s = bnsl::consensus_dot_text(small);
+  CHECK(s.find("label=\"1.00\"") == std::string::npos);
+  CHECK(s.find("sfdp") == std::string::npos);
+  // Large: 150 variables, a chain 0 -> 1 -> ... in every class, and one class adding 0 -> 2.
+  bnsl::PoolReport large;
+  for (int v = 0; v < 150; ++v) large.variables.push_back("v" + std::to_string(v));
+  bnsl::ParentSets dag(150);
+  for (int v = 1; v < 150; ++v) dag[static_cast<std::size_t>(v)] = {v - 1};
+  bnsl::ParentSets other = dag;
+  other[2] = {0, 1};
+  large.classes.push_back({-10, "", 0, dag, 0, 0, {}, {}});
+  large.classes.push_back({-10.5, "", 0, other, 0, 0, {}, {}});
+  bnsl::summarize(large);
+  const std::string l = bnsl::consensus_dot_text(large);
+  CHECK(l.find("layout=sfdp") != std::string::npos);
+  CHECK(l.find("n0 -> n2 [label=") != std::string::npos);  // the one uncertain edge
+  CHECK(std::count(l.begin(), l.end(), '>') == 1);         // and no other
+  CHECK(l.find("n1 [label") == std::string::npos);         // nor the chain's other nodes
+  CHECK(l.find("n0 [label") != std::string::npos);
+  CHECK(l.find("n2 [label") != std::string::npos);
 }

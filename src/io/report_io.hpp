@@ -2,6 +2,7 @@
 // / read_pool_json in bnsl/report.hpp.
 #pragma once
 
+#include <cstddef>
 #include <ostream>
 #include <string>
 
@@ -31,7 +32,10 @@ void write_probability_csv(std::ostream& os, const PoolReport& report);
 // holds a comma, a double quote, a CR or an LF; also with leading or trailing spaces).
 std::string csv_field(const std::string& text);
 
-// Graphviz: the best DAG, and the consensus graph of edges with probability > 0.5.
+// Graphviz: the best DAG, and the consensus graph (src/io/dot.cpp): up to
+// kWholeConsensusMaxVars variables, the edges with probability > 0.5; above, the uncertain
+// edges only, laid out by sfdp.
+inline constexpr std::size_t kWholeConsensusMaxVars = 100;
 std::string best_dot_text(const PoolReport& report);
 std::string consensus_dot_text(const PoolReport& report);
 
