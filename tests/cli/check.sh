@@ -254,6 +254,17 @@ mutate2 "c['size'] += 1" v2_size.json
 expect 1 "a wrong size" "class 2: size" "$DATA/wine.csv" --no-header v2_size.json
 mutate2 "c['score'] -= 1e-3" v2_score.json
 expect 1 "a wrong score" "class 2's DAG: reported" "$DATA/wine.csv" --no-header v2_score.json
+# A pool of classes alone (no DAG listed) is checked whole too.
+"$BNSL" exact "$DATA/wine.csv" --no-header --bayes-factor 3 --classes -q -o classes ||
+  fail "exact --classes on wine"
+expect 0 "a pool of classes alone" "members: ok" "$DATA/wine.csv" --no-header classes.pool.json
+python3 -c "
+import json
+p = json.load(open('classes.pool.json'))
+p['classes'][-1]['size'] += 1
+json.dump(p, open('classes_size.json', 'w'))" || fail "python3 could not write classes_size.json"
+expect 1 "a wrong size in a pool of classes alone" "size" "$DATA/wine.csv" --no-header \
+  classes_size.json
 mutate2 "c.setdefault('removed', []).append(['nope', 'V1'])" v2_name.json
 expect 2 "an unknown name" "bnsl: error: v2_name.json: .*'classes\[1\]\.removed.*no variable is named 'nope'" \
   "$DATA/wine.csv" --no-header v2_name.json
