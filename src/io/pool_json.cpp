@@ -42,41 +42,6 @@ bool contains(const std::vector<int>& sorted, int x) {
   return std::binary_search(sorted.begin(), sorted.end(), x);
 }
 
-// `dag` with every parent list sorted: itself when it is, else a sorted copy in `scratch`.
-const ParentSets& sorted_parents(const ParentSets& dag, ParentSets& scratch) {
-  if (std::all_of(dag.begin(), dag.end(),
-                  [](const std::vector<int>& p) { return std::is_sorted(p.begin(), p.end()); }))
-    return dag;
-  scratch = dag;
-  for (auto& p : scratch) std::sort(p.begin(), p.end());
-  return scratch;
-}
-
-// How `dag` differs from `base` (both sorted): arcs it adds (the pair not adjacent in base),
-// arcs of base it removes, and its arcs that base holds reversed; each by child, then parent.
-struct DagChanges {
-  Arcs added, removed, reversed;
-};
-
-DagChanges changes(const ParentSets& base, const ParentSets& dag) {
-  DagChanges d;
-  std::vector<int> only;
-  for (std::size_t v = 0; v < dag.size(); ++v) {
-    const int to = static_cast<int>(v);
-    only.clear();
-    std::set_difference(dag[v].begin(), dag[v].end(), base[v].begin(), base[v].end(),
-                        std::back_inserter(only));
-    for (const int u : only)
-      (contains(base[static_cast<std::size_t>(u)], to) ? d.reversed : d.added).emplace_back(u, to);
-    only.clear();
-    std::set_difference(base[v].begin(), base[v].end(), dag[v].begin(), dag[v].end(),
-                        std::back_inserter(only));
-    for (const int u : only)
-      if (!contains(dag[static_cast<std::size_t>(u)], to)) d.removed.emplace_back(u, to);
-  }
-  return d;
-}
-
 // The pair {u, v} as the arc `dag` holds it.
 std::pair<int, int> as_in(const ParentSets& dag, int u, int v) {
   return contains(dag[static_cast<std::size_t>(v)], u) ? std::pair{u, v} : std::pair{v, u};
@@ -343,7 +308,7 @@ class PoolWriter {
     out_.number(c.score);
     out_ << ",\"size\":";
     size(c.size, "size_exact");
-    const DagChanges d = changes(base, dag);
+    const DagChanges d = dag_changes(base, dag);
     arcs("added", d.added);
     arcs("removed", d.removed);
     arcs("reversed", d.reversed);
@@ -426,7 +391,7 @@ class PoolWriter {
     for (std::size_t i = 1; i < r_.dags.size(); ++i) {
       out_ << ",\n  {\"score\":";
       out_.number(r_.dags[i].score);
-      const DagChanges d = changes(base, sorted_parents(r_.dags[i].parents, scratch2_));
+      const DagChanges d = dag_changes(base, sorted_parents(r_.dags[i].parents, scratch2_));
       arcs("added", d.added);
       arcs("removed", d.removed);
       arcs("reversed", d.reversed);
@@ -451,6 +416,34 @@ class PoolWriter {
 };
 
 }  // namespace
+
+const ParentSets& sorted_parents(const ParentSets& dag, ParentSets& scratch) {
+  if (std::all_of(dag.begin(), dag.end(),
+                  [](const std::vector<int>& p) { return std::is_sorted(p.begin(), p.end()); }))
+    return dag;
+  scratch = dag;
+  for (auto& p : scratch) std::sort(p.begin(), p.end());
+  return scratch;
+}
+
+DagChanges dag_changes(const ParentSets& base, const ParentSets& dag) {
+  DagChanges d;
+  std::vector<int> only;
+  for (std::size_t v = 0; v < dag.size(); ++v) {
+    const int to = static_cast<int>(v);
+    only.clear();
+    std::set_difference(dag[v].begin(), dag[v].end(), base[v].begin(), base[v].end(),
+                        std::back_inserter(only));
+    for (const int u : only)
+      (contains(base[static_cast<std::size_t>(u)], to) ? d.reversed : d.added).emplace_back(u, to);
+    only.clear();
+    std::set_difference(base[v].begin(), base[v].end(), dag[v].begin(), dag[v].end(),
+                        std::back_inserter(only));
+    for (const int u : only)
+      if (!contains(dag[static_cast<std::size_t>(u)], to)) d.removed.emplace_back(u, to);
+  }
+  return d;
+}
 
 void write_pool_json(std::ostream& os, const PoolReport& r) {
   PoolWriter(os, r).write();

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "bnsl/report.hpp"
 
@@ -21,6 +23,16 @@ std::string pool_json_text(const PoolReport& report);
 // Parses pool JSON text of either format (src/io/pool_json_read.cpp); `file` names it in
 // InputError messages ("FILE:LINE:COL: ...").
 PoolReport parse_pool_json(const std::string& text, const std::string& file);
+
+// How `dag` differs from `base`, both with sorted parent lists (src/io/pool_json.cpp): the arcs
+// it adds (joining variables the base does not), the base's arcs it removes, and its arcs the
+// base holds reversed; each list by child, then parent.
+struct DagChanges {
+  std::vector<std::pair<int, int>> added, removed, reversed;  // (from, to)
+};
+DagChanges dag_changes(const ParentSets& base, const ParentSets& dag);
+// `dag` with every parent list sorted: itself when it is, else a sorted copy in `scratch`.
+const ParentSets& sorted_parents(const ParentSets& dag, ParentSets& scratch);
 
 // CSV tables (src/io/tables.cpp): PREFIX.edges.csv, PREFIX.classes.csv, and with --matrices
 // PREFIX.best.adjacency.csv and PREFIX.probabilities.csv.

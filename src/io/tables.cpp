@@ -24,7 +24,6 @@
 
 #include "io/report_io.hpp"
 #include "io/text_out.hpp"
-#include "util/big_uint.hpp"
 
 namespace bnsl {
 namespace {
@@ -32,28 +31,6 @@ namespace {
 std::vector<std::string> quoted_names(const PoolReport& r) {
   std::vector<std::string> out;
   for (const std::string& name : r.variables) out.push_back(csv_field(name));
-  return out;
-}
-
-// The arcs of `dag` that `base` lacks (in either direction: kind 0, added), the arcs of `base`
-// it lacks (1, removed), and its arcs that `base` holds reversed (2, reversed).
-std::vector<std::pair<int, int>> differing(const ParentSets& base, const ParentSets& dag,
-                                           int kind) {
-  const auto has = [](const ParentSets& g, int from, int to) {
-    const auto& p = g[static_cast<std::size_t>(to)];
-    return std::find(p.begin(), p.end(), from) != p.end();
-  };
-  const ParentSets& from = kind == 1 ? base : dag;
-  const ParentSets& other = kind == 1 ? dag : base;
-  std::vector<std::pair<int, int>> out;
-  for (std::size_t v = 0; v < from.size(); ++v)
-    for (const int u : from[v]) {
-      const int to = static_cast<int>(v);
-      if (has(other, u, to)) continue;
-      const bool back = has(other, to, u);
-      if ((kind == 2) == back) out.emplace_back(u, to);
-    }
-  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -104,6 +81,8 @@ void write_edges_csv(std::ostream& os, const PoolReport& r) {
 void write_classes_csv(std::ostream& os, const PoolReport& r) {
   TextOut out(os);
   out << "rank,score,size,log10_size,differs,added,removed,reversed\n";
+  ParentSets first, scratch;
+  const ParentSets& base = r.classes.empty() ? first : sorted_parents(r.classes[0].dag, first);
   for (std::size_t c = 0; c < r.classes.size(); ++c) {
     const PoolClass& k = r.classes[c];
     out.unsigned_integer(c + 1);
@@ -111,11 +90,11 @@ void write_classes_csv(std::ostream& os, const PoolReport& r) {
     out.number(k.score, "");
     out << ',' << k.size << ',';
     out.number(k.log10_size, "");
-    std::vector<std::pair<int, int>> arcs[3];
-    for (int kind = 0; kind < 3; ++kind) arcs[kind] = differing(r.classes[0].dag, k.dag, kind);
+    const DagChanges d = dag_changes(base, sorted_parents(k.dag, scratch));
     out << ',';
-    out.unsigned_integer(arcs[0].size() + arcs[1].size() + arcs[2].size());
-    for (const auto& list : arcs) out << ',' << csv_field(arc_list(list, r.variables));
+    out.unsigned_integer(d.added.size() + d.removed.size() + d.reversed.size());
+    for (const auto* list : {&d.added, &d.removed, &d.reversed})
+      out << ',' << csv_field(arc_list(*list, r.variables));
     out << '\n';
   }
   out.finish();
