@@ -10,6 +10,8 @@ pkgs=(build-essential cmake pkg-config
 if [ "${BNSL_MINIMAL:-0}" != 1 ]; then
   pkgs+=(coinor-libcbc-dev libopenmpi-dev openmpi-bin)
   pkgs+=(pybind11-dev python3-dev python3-numpy python3-pandas python3-networkx python3-pytest)
+  # Graphviz: README's pictures; tests/cli/tables.sh renders the DOT files when it is there.
+  pkgs+=(graphviz)
 fi
 # Fuzzing (scripts/fuzz.sh): clang with libFuzzer, and clang's OpenMP runtime.
 if [ "${BNSL_FUZZ:-0}" = 1 ]; then
