@@ -42,6 +42,7 @@ import csv
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -161,9 +162,10 @@ def main():
     ap.add_argument("--merge", help="output directories of earlier runs: write their rows as "
                     "one table (by variables, data set, setting) to --out and print it")
     ap.add_argument("--before", help="FILE#HEADING: the grid tables under that markdown heading "
-                    "of FILE (e.g. \"bench/README.md#Exact mode on uci/ (issue 5)\") are the "
-                    "before; write DIR/exact_grid_compare.md, before beside --out's "
-                    "exact_grid.csv, and print it")
+                    "of FILE, named by its text or its anchor (e.g. bench/results/exact-grid.md"
+                    "#opt-lists-and-the-pools-recovery-on-26-data-sets-up-to-40-variables-issue-5, "
+                    "issue 5's grid) are the before; write DIR/exact_grid_compare.md, before "
+                    "beside --out's exact_grid.csv, and print it")
     args = ap.parse_args()
     if args.merge:
         return merge(args.merge.split(), args.out)
@@ -319,12 +321,22 @@ def merge(dirs, out):
     return 0
 
 
+def anchor(text):
+    """The anchor GitHub gives a markdown heading's text (links to FILE#anchor open it)."""
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+
+
 def markdown_tables(path, heading):
-    """The tables under the markdown heading `heading` of `path` (up to the next heading of the
-    same or a higher level), each a list of {column: cell} rows."""
+    """The tables under the markdown heading of `path` whose text or anchor is `heading` (up to
+    the next heading of the same or a higher level), each a list of {column: cell} rows; and
+    the heading's text."""
     with open(path) as f:
         lines = f.read().splitlines()
-    start = next(i for i, l in enumerate(lines) if l.lstrip("#").strip() == heading)
+    titles = [(i, l.lstrip("#").strip()) for i, l in enumerate(lines) if l.startswith("#")]
+    found = [(i, t) for i, t in titles if heading in (t, anchor(t))]
+    if not found:
+        sys.exit(f"exact_grid.py: {path} has no heading {heading!r}")
+    start, title = found[0]
     level = len(lines[start]) - len(lines[start].lstrip("#"))
     tables, head = [], None
     for line in lines[start + 1:]:
@@ -339,7 +351,7 @@ def markdown_tables(path, heading):
             tables.append([])
         elif not set("".join(cells)) <= set("-: "):
             tables[-1].append(dict(zip(head, cells)))
-    return tables
+    return tables, title
 
 
 def compare(before, out):
@@ -348,7 +360,8 @@ def compare(before, out):
     where a table has them) beside OUT/exact_grid.csv; writes OUT/exact_grid_compare.md."""
     path, heading = before.split("#", 1)
     old = {}
-    for table in markdown_tables(path, heading):
+    tables, heading = markdown_tables(path, heading)
+    for table in tables:
         for r in table:
             if {"data", "score", "BF"} <= r.keys():
                 old.setdefault((r["data"], r["score"], float(r["BF"].replace(",", ""))),

@@ -30,7 +30,7 @@ struct CheckCommand {
   double tolerance = 0;  // relative; 0: the project's score tolerance
 
   int execute() {
-    Dataset data = read_csv(data_path, csv.resolve());
+    Dataset data = read_data(data_path, csv, false);
     PoolCheckOptions o;
     o.tolerance = tolerance;
     o.data_name = data_path;

@@ -24,6 +24,7 @@ Action register_sample(CLI::App& app);
 Action register_eval(CLI::App& app);
 Action register_generate(CLI::App& app);
 Action register_merge(CLI::App& app);
+Action register_convert(CLI::App& app);
 
 // Sets up `app` as bnsl's command line (description, --version, every subcommand) and returns
 // the subcommands' actions; main.cpp and the command-line fuzz target (fuzz/) share it.

@@ -29,6 +29,14 @@
 namespace bnsl::cli {
 namespace {
 
+// The names of the best network's files can be written (before the run starts).
+void check_names(const Dataset* data, const NetworkFiles& files) {
+  if (!data) return;
+  std::vector<NetFormat> written = files.formats;
+  written.push_back(NetFormat::bif);
+  check_legal_names(*data, written);
+}
+
 struct ExactCommand {
   std::string input, prefix, data_path, prefer_file;
   CsvArgs csv;
@@ -36,6 +44,7 @@ struct ExactCommand {
   ConstraintArgs constraints;
   RunArgs run;
   OutputOptions output;
+  NetworkArgs networks;
   int max_parents = -1;
   ExactLearnOptions o;  // the flags below are bound to it
 
@@ -51,15 +60,21 @@ struct ExactCommand {
     const bool from_cache = input.ends_with(".jkl");
     ExactLearnResult r;
     std::vector<NamedArc> prefer;
+    NetworkFiles files;
     if (from_cache) {
-      if (!data_path.empty()) data = std::make_unique<Dataset>(read_csv(data_path, csv.resolve()));
+      if (!data_path.empty())
+        data = std::make_unique<Dataset>(read_data(data_path, csv, run.quiet));
+      files = networks.resolve(data != nullptr);
+      check_names(data.get(), files);
       ScoreCache cache = read_jkl(input, data ? data->names() : std::vector<std::string>{});
       prefer = read_preferences(prefer_file, cache.names_or_defaults());
       o.constraints = constraints.resolve_for_cache(input, cache.names_or_defaults());
       o.constraints.max_parents = max_parents;
       r = solve_exact_cache(cache, o, data.get(), stop);
     } else {
-      data = std::make_unique<Dataset>(read_csv(input, csv.resolve()));
+      data = std::make_unique<Dataset>(read_data(input, csv, run.quiet));
+      files = networks.resolve(true);
+      check_names(data.get(), files);
       prefer = read_preferences(prefer_file, data->names());
       o.constraints = constraints.resolve(data->names());
       o.constraints.max_parents = max_parents;
@@ -76,6 +91,7 @@ struct ExactCommand {
     ReportWriter out("exact", prefix, data.get(), run.quiet, "");
     out.prefer(std::move(prefer));
     out.options(output);
+    out.networks(files);
     out.write(r.report);
     nlohmann::json stats = {{"exact", nlohmann::json::parse(r.exact.to_json())}};
     if (!from_cache) stats["explore"] = nlohmann::json::parse(r.explore.to_json());
@@ -119,6 +135,7 @@ Action register_exact(CLI::App& app) {
   add_prefer_option(*sub, cmd->prefer_file);
   add_output_options(*sub, cmd->output);
   add_constraint_options(*sub, cmd->constraints);
+  add_network_options(*sub, cmd->networks);
   sub->add_option("--max-parents", cmd->max_parents,
                   "Prove and list among the networks with at most this many parents per "
                   "variable, required ones included (GOBNILP's parent limit; default: none). "

@@ -11,6 +11,7 @@
 
 #include "bnsl/error.hpp"
 #include "bnsl/generate.hpp"
+#include "bnsl/network_io.hpp"
 #include "commands.hpp"
 
 namespace bnsl::cli {
@@ -37,7 +38,7 @@ struct GenerateCommand {
     options.arity_max =
         colon == std::string::npos ? options.arity_min : parse_int(arity.substr(colon + 1), arity);
     const BayesNet net = generate_network(options);
-    write_bif(out_path, net);
+    write_network(out_path, net, format_by_extension(out_path).value_or(NetFormat::bif));
     if (!quiet) {
       std::size_t arcs = 0, params = 0;
       for (std::size_t v = 0; v < net.n_vars(); ++v) {
@@ -79,7 +80,10 @@ Action register_generate(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   sub->add_option("--seed", cmd->options.seed, "Random seed")->capture_default_str();
-  sub->add_option("-o,--output", cmd->out_path, "BIF file to write")->required();
+  sub->add_option("-o,--output", cmd->out_path,
+                  "Network file to write, in the format of its extension (bnsl convert --help; "
+                  "BIF when none matches)")
+      ->required();
   sub->add_flag("-q,--quiet", cmd->quiet, "No summary on stderr");
   return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };
 }

@@ -54,6 +54,7 @@ struct LearnCommand {
   ConstraintArgs constraints;
   RunArgs run;
   OutputOptions output;
+  NetworkArgs networks;
   LearnOptions o;  // the flags below are bound to it
   bool time_given = false;
 
@@ -62,7 +63,11 @@ struct LearnCommand {
     share_run(comm, run);
     if (comm.root()) check_outputs(prefix, {trace}, run, output);
     StopToken stop = start_together(comm, budget);
-    Dataset data = read_csv(data_path, csv.resolve());
+    Dataset data = read_data(data_path, csv, run.quiet);
+    const NetworkFiles files = networks.resolve(true);
+    std::vector<NetFormat> written = files.formats;
+    written.push_back(NetFormat::bif);
+    check_legal_names(data, written);  // before the budget is spent
     o.comm = &comm;
     o.explore.epsilon = eps.resolve();
     o.explore.constraints = constraints.resolve(data.names());
@@ -103,6 +108,7 @@ struct LearnCommand {
     ReportWriter out("learn", prefix, &data, run.quiet, trace);
     out.prefer(read_preferences(prefer_file, data.names()));
     out.options(output);
+    out.networks(files);
     if (comm.root()) o.on_improvement = out.improvement();
     LearnResult r = bnsl::learn(data, o, stop, comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"explore", nlohmann::json::parse(r.explore.to_json())},
@@ -147,6 +153,7 @@ Action register_learn(CLI::App& app, Comm& comm) {
   add_prefer_option(*sub, cmd->prefer_file);
   add_output_options(*sub, cmd->output);
   add_constraint_options(*sub, cmd->constraints);
+  add_network_options(*sub, cmd->networks);
   sub->get_option("--time")
       ->default_str(number_text(kDefaultLearnTime))
       ->description(

@@ -42,8 +42,16 @@ int main(int argc, char** argv) {
     std::cerr << "bnsl: error: " << e.what() << "\n";
     return 1;
   }
-  CLI::App app;
-  std::vector<cli::Action> actions = cli::build_app(app, *comm);
+  std::unique_ptr<CLI::App> owned;
+  std::vector<cli::Action> actions;
+  try {  // a tight `ulimit -v` can fail even this
+    owned = std::make_unique<CLI::App>();
+    actions = cli::build_app(*owned, *comm);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "bnsl: error: out of memory while starting (ulimit -v?)\n";
+    return 1;
+  }
+  CLI::App& app = *owned;
   try {
     cli::parse_command_line(app, argc, argv);
   } catch (const CLI::ParseError& e) {

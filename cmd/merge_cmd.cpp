@@ -23,6 +23,7 @@ struct MergeCommand {
   EpsilonArgs eps;
   PoolMergeOptions pool;
   OutputOptions output;
+  NetworkArgs networks;
   bool quiet = false;
 
   int execute() {
@@ -51,9 +52,13 @@ struct MergeCommand {
     if (data_path.empty())
       throw InputError("merge: pools are re-scored from their data: give --data DATA.csv");
     if (eps.epsilon >= 0 || eps.bayes_factor >= 0 || eps.factor >= 0) pool.epsilon = eps.resolve();
-    Dataset data = read_csv(data_path, csv.resolve());
+    Dataset data = read_data(data_path, csv, quiet);
+    const NetworkFiles files = networks.resolve(true);
+    std::vector<NetFormat> written = files.formats;
+    written.push_back(NetFormat::bif);
+    check_legal_names(data, written);
     PoolReport r = merge_pools(data, inputs, pool);
-    write_outputs(out, r, &data, output);
+    write_outputs(out, r, &data, files, output);
     if (!quiet)
       std::cerr << "bnsl: merge: " << inputs.size() << " pools; "
                 << (r.dags.empty()
@@ -100,6 +105,7 @@ Action register_merge(CLI::App& app) {
       ->check(CLI::Range(0, 4096))
       ->capture_default_str();
   add_output_options(*sub, cmd->output);
+  add_network_options(*sub, cmd->networks);
   sub->add_flag("-q,--quiet", cmd->quiet, "No summary on stderr");
   return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };
 }

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 
@@ -22,6 +23,7 @@ Epsilon EpsilonArgs::resolve() const {
 
 CsvOptions CsvArgs::resolve() const {
   CsvOptions o = csv;
+  for (const std::string& d : discretize) o.discretize.push_back(parse_discretize(d));
   if (delimiter == "\\t" || delimiter == "tab")
     o.delimiter = '\t';
   else if (delimiter.size() == 1)
@@ -39,6 +41,86 @@ void add_csv_options(CLI::App& app, CsvArgs& a) {
       ->default_str(",");
   app.add_flag("--missing-as-state", a.csv.missing_as_state,
                "Treat empty fields, NA and ? as ordinary values (default: an error)");
+  app.add_option("--discretize", a.discretize,
+                 "Cut columns of numbers into intervals, as bnlearn's discretize(): "
+                 "quantile:K (K intervals of about equal counts) or interval:K (K equal "
+                 "widths) for every column of non-integers or of more than 20 integers, "
+                 "NAME=quantile:K (or interval:K) for one column, NAME=none to read one as "
+                 "categories; repeatable. Without it a column of more than 20 distinct "
+                 "non-integers is an error")
+      ->type_name("SPEC");
+}
+
+Dataset read_data(const std::string& path, const CsvArgs& args, bool quiet) {
+  std::vector<std::string> warnings;
+  Dataset data = read_csv(path, args.resolve(), &warnings);
+  if (!quiet)
+    for (const std::string& w : warnings) std::cerr << "bnsl: warning: " << w << "\n";
+  return data;
+}
+
+NetworkFiles NetworkArgs::resolve(bool have_data) const {
+  NetworkFiles out = files;
+  for (const std::string& list : formats) {
+    std::size_t start = 0;
+    for (;;) {
+      const std::size_t comma = list.find(',', start);
+      const std::string name =
+          list.substr(start, comma == std::string::npos ? comma : comma - start);
+      const NetFormat f = value_of(kNetFormatNames, name, "--format");
+      if (has_parameters(f) && !have_data)
+        throw InputError("--format " + name + " writes parameters: give --data DATA.csv");
+      out.formats.push_back(f);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  return out;
+}
+
+void add_params_options(CLI::App& app, ParamOptions& params) {
+  app.add_option_function<std::string>(
+         "--params",
+         [&params](const std::string& t) {
+           const bool keep = params.appearance_order;
+           params = parse_params(t);
+           params.appearance_order = keep;
+         },
+         "Parameters of the networks written, by bnlearn's bn.fit methods: bayes:ISS (the "
+         "posterior mean under BDeu's prior of imaginary sample size ISS: each cell of a CPT of "
+         "r states and q parent configurations gets ISS/(r q) pseudo-counts, so no probability "
+         "is 0) or mle (relative frequencies); parent configurations never seen get the "
+         "uniform distribution")
+      ->check(CLI::Validator(
+          [](std::string& t) {
+            try {
+              parse_params(t);
+            } catch (const InputError& e) {
+              return std::string(e.what());
+            }
+            return std::string();
+          },
+          "mle|bayes[:ISS]"))
+      ->default_str(describe(params));
+  app.add_option_function<std::string>(
+         "--state-order",
+         [&params](const std::string& t) { params.appearance_order = t == "appearance"; },
+         "Order of the states in the networks written: sorted (numbers numerically, then the "
+         "others bytewise; intervals of --discretize in order) or appearance (first "
+         "appearance in the data)")
+      ->check(CLI::IsMember({"sorted", "appearance"}))
+      ->default_str("sorted");
+}
+
+void add_network_options(CLI::App& app, NetworkArgs& args) {
+  add_params_options(app, args.files.params);
+  app.add_option("--format", args.formats,
+                 "Also write the best network as PREFIX.best.EXT in these formats (comma-"
+                 "separated or repeated): " +
+                     alternatives(kNetFormatNames) +
+                     " (see bnsl convert --help); BIF (.best.bif) and DOT (.best.dot) are "
+                     "always written")
+      ->type_name("F[,F...]");
 }
 
 void add_score_options(CLI::App& app, ScoreParams& p) {

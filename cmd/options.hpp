@@ -13,6 +13,7 @@
 #include "bnsl/epsilon.hpp"
 #include "bnsl/exact.hpp"
 #include "bnsl/explore.hpp"
+#include "bnsl/report.hpp"
 #include "bnsl/search.hpp"
 #include "util/atomic_file.hpp"
 
@@ -34,8 +35,24 @@ struct EpsilonArgs {
 struct CsvArgs {
   CsvOptions csv;
   std::string delimiter = ",";
+  std::vector<std::string> discretize;  // --discretize specs, as given
   CsvOptions resolve() const;
 };
+
+// read_csv with the CSV options, printing the reader's warnings to stderr unless quiet.
+Dataset read_data(const std::string& path, const CsvArgs& args, bool quiet);
+
+// --params, --state-order and --format (learn, search, exact, merge): the best network's
+// parameters and the formats it is written in besides BIF (bnsl/report.hpp, NetworkFiles).
+struct NetworkArgs {
+  NetworkFiles files;
+  std::vector<std::string> formats;  // --format, as given ("net,xmlbif" or repeated)
+  // Parses --format; InputError for an unknown one, or one that needs parameters without data.
+  NetworkFiles resolve(bool have_data) const;
+};
+void add_network_options(CLI::App& app, NetworkArgs& args);
+// --params and --state-order alone (convert).
+void add_params_options(CLI::App& app, ParamOptions& params);
 
 // A default value as --help prints it: "60", "0.5", "0.75" (six significant digits).
 std::string number_text(double value);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -24,6 +25,22 @@ void write_trace(const std::string& path, const std::vector<std::pair<double, do
     text += line;
   }
   write_file_atomically(path, text);
+}
+
+// Whether --prefer-arcs names a network file: any network extension but .csv, or a .csv whose
+// first line is not an arc list's header (from,to...).
+bool preference_is_network(const std::string& file) {
+  const auto format = format_by_extension(file);
+  if (!format) return false;
+  if (*format != NetFormat::adjacency) return true;
+  std::ifstream in(file);
+  std::string line, first;
+  while (first.empty() && std::getline(in, line)) {
+    for (char c : line)
+      if (c != ' ' && c != '\t' && c != '"' && c != '\r') first += c;
+    if (!first.empty() && first[0] == '#') first.clear();
+  }
+  return first.rfind("from,to", 0) != 0;
 }
 
 }  // namespace
@@ -60,7 +77,12 @@ std::function<void(double, double)> ReportWriter::improvement() {
 std::vector<NamedArc> read_preferences(const std::string& file,
                                        const std::vector<std::string>& names) {
   if (file.empty()) return {};
-  return read_arcs(file, names, true);
+  if (!preference_is_network(file)) return read_arcs(file, names, true);
+  std::vector<NamedArc> arcs;
+  const auto parents = read_network_arcs(file, names);
+  for (std::size_t v = 0; v < parents.size(); ++v)
+    for (int p : parents[v]) arcs.push_back({p, static_cast<int>(v), 1.0, 0});
+  return arcs;
 }
 
 void ReportWriter::write(PoolReport& report) {
@@ -68,7 +90,7 @@ void ReportWriter::write(PoolReport& report) {
     if (report.mec_count == 0 && !report.dags.empty()) summarize(report);
     prefer_arcs(report, prefer_);
   }
-  write_outputs(prefix_, report, data_, options_);
+  write_outputs(prefix_, report, data_, networks_, options_);
   if (!trace_file_.empty()) write_trace(trace_file_, trace_);
 }
 

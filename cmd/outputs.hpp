@@ -30,6 +30,8 @@ class ReportWriter {
   // Arcs each class's DAG should follow where its class allows (bnsl::prefer_arcs).
   void prefer(std::vector<NamedArc> arcs) { prefer_ = std::move(arcs); }
   void options(const OutputOptions& options) { options_ = options; }
+  // The best network's parameters and extra formats (write_outputs).
+  void networks(NetworkFiles files) { networks_ = std::move(files); }
 
  private:
   std::string command_, prefix_;
@@ -39,10 +41,13 @@ class ReportWriter {
   std::vector<std::pair<double, double>> trace_;
   std::vector<NamedArc> prefer_;
   OutputOptions options_;
+  NetworkFiles networks_;
 };
 
-// The preferred arcs of --prefer-arcs FILE (none when file is empty), by the variables' names;
-// throws InputError naming the file, line and column (exit status 2).
+// The preferred arcs of --prefer-arcs FILE (none when file is empty), by the variables' names:
+// a CSV of from,to[,weight], or a network file in any format (bnsl/network_io.hpp: its arcs,
+// weight 1; an adjacency CSV is told from an arc list by its header); throws InputError
+// naming the file, line and column (exit status 2).
 std::vector<NamedArc> read_preferences(const std::string& file,
                                        const std::vector<std::string>& names);
 

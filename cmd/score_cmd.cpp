@@ -32,7 +32,7 @@ struct ScoreCommand {
     // --time counts from the start, reading the data and writing the cache included (as
     // learn's): the exploration gets what is left less learn's reserve for the outputs.
     StopToken stop = start_together(comm, run.time);
-    Dataset data = read_csv(data_path, csv.resolve());
+    Dataset data = read_data(data_path, csv, run.quiet);
     explore.comm = &comm;
     explore.epsilon = eps.resolve();
     explore.constraints = constraints.resolve(data.names());

@@ -27,6 +27,7 @@ struct SearchCommand {
   ConstraintArgs constraints;
   RunArgs run;
   OutputOptions output;
+  NetworkArgs networks;
   SearchOptions o;  // the flags below are bound to it
   bool time_given = false;
 
@@ -36,7 +37,13 @@ struct SearchCommand {
     if (comm.root()) check_outputs(prefix, {trace}, run, output);
     StopToken stop = start_together(comm, budget);
     std::unique_ptr<Dataset> data;
-    if (!data_path.empty()) data = std::make_unique<Dataset>(read_csv(data_path, csv.resolve()));
+    if (!data_path.empty()) data = std::make_unique<Dataset>(read_data(data_path, csv, run.quiet));
+    const NetworkFiles files = networks.resolve(data != nullptr);
+    if (data) {
+      std::vector<NetFormat> written = files.formats;
+      written.push_back(NetFormat::bif);
+      check_legal_names(*data, written);
+    }
     ScoreCache cache = read_jkl(cache_path, data ? data->names() : std::vector<std::string>{});
     o.epsilon = eps.resolve();
     o.constraints = constraints.resolve_for_cache(cache_path, cache.names_or_defaults());
@@ -55,6 +62,7 @@ struct SearchCommand {
     ReportWriter out("search", prefix, data.get(), run.quiet, trace);
     out.prefer(read_preferences(prefer_file, cache.names_or_defaults()));
     out.options(output);
+    out.networks(files);
     if (comm.root()) o.on_improvement = out.improvement();
     SearchRunResult r = search_cache(cache, o, ReportContext{score, data.get(), true}, stop,
                                      comm.root() ? out.writer() : ReportFn{});
@@ -91,6 +99,7 @@ Action register_search(CLI::App& app, Comm& comm) {
   add_prefer_option(*sub, cmd->prefer_file);
   add_output_options(*sub, cmd->output);
   add_constraint_options(*sub, cmd->constraints);
+  add_network_options(*sub, cmd->networks);
   sub->get_option("--time")
       ->default_str(number_text(kDefaultLearnTime))
       ->description("Wall-clock budget in seconds (0: until interrupted)");

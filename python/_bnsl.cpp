@@ -2,19 +2,27 @@
 // few functions; python/bnsl/__init__.py turns data frames into Data and reports into networkx
 // graphs and pandas frames. Options arrive as keyword values already checked by that layer.
 //
+// A report stays in C++ (Report): Python reads its scores, class sizes and edge probabilities
+// as numpy arrays, and one DAG's or one class's parent sets when it asks for them, so a pool of
+// a hundred thousand DAGs costs nothing until it is used. Pool files are read by the library's
+// reader (bnsl::read_pool_json), whatever their format.
+//
 // Runs release the GIL and go on in a worker thread while the calling (main) thread waits, so
 // that Python's own SIGINT handler runs: Ctrl-C raises bnsl's stop flag (propagate_signal),
 // the run ends as at a deadline and returns what it found, and the KeyboardInterrupt is dropped
 // (the report says `interrupted`). bnsl's flag is cleared again after every run.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <exception>
 #include <future>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <utility>
@@ -84,21 +92,36 @@ Run report_run(double time, Job job) {
   return run;
 }
 
-bnsl::Dataset make_data(const std::vector<std::string>& names,
-                        const std::vector<std::vector<std::string>>& states,
-                        const std::vector<std::vector<std::uint32_t>>& codes) {
+// A data set from columns already coded (the DataFrame path of python/bnsl/_data.py, which
+// sends a frame here only when the CSV reader's rules hold; otherwise it parses the frame as
+// CSV text, so that the reader's errors are raised).
+bnsl::Dataset make_data(
+    const std::vector<std::string>& names, const std::vector<std::vector<std::string>>& states,
+    const std::vector<py::array_t<std::uint16_t, py::array::c_style | py::array::forcecast>>&
+        codes) {
   if (names.size() != states.size() || names.size() != codes.size())
     throw bnsl::InputError("data: names, states and code columns differ in number");
   bnsl::Dataset d;
   for (std::size_t v = 0; v < names.size(); ++v) {
-    for (std::uint32_t c : codes[v])
+    const std::span<const std::uint16_t> column(codes[v].data(),
+                                                static_cast<std::size_t>(codes[v].size()));
+    for (std::uint16_t c : column)
       if (c >= states[v].size())
         throw bnsl::InputError("data: column '" + names[v] + "' has a code beyond its states");
-    if (v > 0 && codes[v].size() != codes[0].size())
+    if (v > 0 && column.size() != d.n_rows())
       throw bnsl::InputError("data: column '" + names[v] + "' has another number of rows");
-    d.add_column(names[v], states[v], codes[v]);
+    d.add_column(names[v], states[v], column);
   }
   return d;
+}
+
+bnsl::CsvOptions csv_options(bool header, const std::string& delimiter, bool missing_as_state) {
+  bnsl::CsvOptions o;
+  o.header = header;
+  if (delimiter.size() != 1) throw bnsl::InputError("delimiter must be one character");
+  o.delimiter = delimiter[0];
+  o.missing_as_state = missing_as_state;
+  return o;
 }
 
 using ArcList = std::vector<std::pair<std::string, std::string>>;
@@ -215,10 +238,110 @@ bnsl::ScoreCache score_cache(const bnsl::Dataset& data, double time, const std::
       interrupted);
 }
 
+// A vector's values as a new numpy array.
+template <class T, class Get>
+py::array_t<T> array_of(std::size_t n, Get get) {
+  py::array_t<T> out(static_cast<py::ssize_t>(n));
+  auto a = out.template mutable_unchecked<1>();
+  for (std::size_t i = 0; i < n; ++i) a(static_cast<py::ssize_t>(i)) = get(i);
+  return out;
+}
+
+const bnsl::PoolDag& dag_at(const Run& r, std::size_t i) {
+  if (i >= r.report.dags.size()) throw py::index_error("DAG index out of range");
+  return r.report.dags[i];
+}
+
+const bnsl::PoolClass& class_at(const Run& r, std::size_t i) {
+  if (i >= r.report.classes.size()) throw py::index_error("class index out of range");
+  return r.report.classes[i];
+}
+
+// The report's fields; its DAGs and classes one at a time, and their scores, sizes and the
+// edge probabilities as arrays.
+void bind_report(py::module_& m) {
+  py::class_<Run>(m, "Report")
+      .def_readonly("stats", &Run::stats)
+      .def_readonly("interrupted", &Run::interrupted)
+      .def_property_readonly("variables", [](const Run& r) { return r.report.variables; })
+      .def_property_readonly("rows", [](const Run& r) { return r.report.rows; })
+      .def_property_readonly("score", [](const Run& r) { return r.report.score; })
+      .def_property_readonly("ess", [](const Run& r) { return r.report.ess; })
+      .def_property_readonly("epsilon", [](const Run& r) { return r.report.epsilon; })
+      .def_property_readonly("optimal", [](const Run& r) { return r.report.optimal; })
+      .def_property_readonly("complete", [](const Run& r) { return r.report.complete; })
+      .def_property_readonly("listed_above", [](const Run& r) { return r.report.listed_above; })
+      .def_property_readonly("dags_within", [](const Run& r) { return r.report.dags_within; })
+      .def_property_readonly("dags_within_exact",
+                             [](const Run& r) { return r.report.dags_within_exact; })
+      .def_property_readonly("n_dags", [](const Run& r) { return r.report.dags.size(); })
+      .def_property_readonly("n_classes", [](const Run& r) { return r.report.classes.size(); })
+      .def("dag_scores",
+           [](const Run& r) {
+             return array_of<double>(r.report.dags.size(),
+                                     [&](std::size_t i) { return r.report.dags[i].score; });
+           })
+      .def("dag_classes",
+           [](const Run& r) {
+             return array_of<std::int64_t>(r.report.dags.size(),
+                                           [&](std::size_t i) { return r.report.dags[i].mec; });
+           })
+      .def(
+          "dag", [](const Run& r, std::size_t i) { return dag_at(r, i).parents; }, py::arg("i"))
+      .def("class_scores",
+           [](const Run& r) {
+             return array_of<double>(r.report.classes.size(),
+                                     [&](std::size_t i) { return r.report.classes[i].score; });
+           })
+      .def("class_log10_sizes",
+           [](const Run& r) {
+             return array_of<double>(r.report.classes.size(),
+                                     [&](std::size_t i) { return r.report.classes[i].log10_size; });
+           })
+      .def(
+          "class_info",
+          [](const Run& r, std::size_t i) {
+            const bnsl::PoolClass& k = class_at(r, i);
+            return py::make_tuple(k.score, k.size, k.log10_size, k.dag, k.arcs, k.edges, k.members,
+                                  k.first);
+          },
+          py::arg("i"))
+      .def("edges",
+           [](const Run& r) {
+             const auto& e = r.report.edges;
+             py::dict out;
+             out["from"] =
+                 array_of<std::int64_t>(e.size(), [&](std::size_t i) { return e[i].from; });
+             out["to"] = array_of<std::int64_t>(e.size(), [&](std::size_t i) { return e[i].to; });
+             out["p"] = array_of<double>(e.size(), [&](std::size_t i) { return e[i].p; });
+             out["p_edge"] = array_of<double>(e.size(), [&](std::size_t i) { return e[i].p_edge; });
+             return out;
+           })
+      .def_property_readonly("has_p_edge", [](const Run& r) { return r.report.has_p_edge; })
+      .def_property_readonly("best",
+                             [](const Run& r) -> bnsl::ParentSets {
+                               if (r.report.dags.empty() && r.report.classes.empty()) return {};
+                               return bnsl::best_network(r.report);
+                             })
+      .def(
+          "write",
+          [](Run& r, const std::string& prefix, const bnsl::Dataset* data) {
+            bnsl::write_outputs(prefix, r.report, data);
+          },
+          py::arg("prefix"), py::arg("data").none(true))
+      .def(
+          "bif",
+          [](const Run& r, const bnsl::Dataset& data) {
+            return bnsl::bif_text(bnsl::estimate_parameters(data, bnsl::best_network(r.report)));
+          },
+          py::arg("data"));
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_bnsl, m) {
   m.doc() = "bnsl's C++ library (use the bnsl package, not this module)";
+  m.attr("__version__") = BNSL_VERSION;
   py::register_exception<bnsl::InputError>(m, "InputError", PyExc_ValueError);
 
   py::class_<bnsl::Dataset>(m, "Data")
@@ -233,9 +356,7 @@ PYBIND11_MODULE(_bnsl, m) {
   m.def(
       "codes",
       [](const bnsl::Dataset& d, std::size_t v) {
-        std::vector<int> out(d.n_rows());
-        for (std::size_t i = 0; i < out.size(); ++i) out[i] = d.code(v, i);
-        return out;
+        return array_of<std::int32_t>(d.n_rows(), [&](std::size_t i) { return d.code(v, i); });
       },
       py::arg("data"), py::arg("var"));
   m.def("make_data", &make_data, py::arg("names"), py::arg("states"), py::arg("codes"));
@@ -243,63 +364,27 @@ PYBIND11_MODULE(_bnsl, m) {
       "read_csv",
       [](const std::string& path, bool header, const std::string& delimiter,
          bool missing_as_state) {
-        bnsl::CsvOptions o;
-        o.header = header;
-        if (delimiter.size() != 1) throw bnsl::InputError("delimiter must be one character");
-        o.delimiter = delimiter[0];
-        o.missing_as_state = missing_as_state;
-        return bnsl::read_csv(path, o);
+        return bnsl::read_csv(path, csv_options(header, delimiter, missing_as_state));
       },
       py::arg("path"), py::arg("header") = true, py::arg("delimiter") = ",",
       py::arg("missing_as_state") = false);
+  m.def(
+      "parse_csv",
+      [](const std::string& text, const std::string& name, bool missing_as_state) {
+        return bnsl::parse_csv(text, name, csv_options(true, ",", missing_as_state));
+      },
+      py::arg("text"), py::arg("name"), py::arg("missing_as_state") = false);
 
-  py::class_<bnsl::PoolClass>(m, "Class")
-      .def_readonly("score", &bnsl::PoolClass::score)
-      .def_readonly("size", &bnsl::PoolClass::size)
-      .def_readonly("log10_size", &bnsl::PoolClass::log10_size)
-      .def_readonly("dag", &bnsl::PoolClass::dag)
-      .def_readonly("arcs", &bnsl::PoolClass::arcs)
-      .def_readonly("edges", &bnsl::PoolClass::edges);
-  py::class_<Run>(m, "Report")
-      .def_readonly("stats", &Run::stats)
-      .def_readonly("interrupted", &Run::interrupted)
-      .def_property_readonly("variables", [](const Run& r) { return r.report.variables; })
-      .def_property_readonly("score", [](const Run& r) { return r.report.score; })
-      .def_property_readonly("epsilon", [](const Run& r) { return r.report.epsilon; })
-      .def_property_readonly("optimal", [](const Run& r) { return r.report.optimal; })
-      .def_property_readonly("complete", [](const Run& r) { return r.report.complete; })
-      .def_property_readonly("listed_above", [](const Run& r) { return r.report.listed_above; })
-      .def_property_readonly("dags_within", [](const Run& r) { return r.report.dags_within; })
-      .def_property_readonly("dags_within_exact",
-                             [](const Run& r) { return r.report.dags_within_exact; })
-      .def_property_readonly("classes", [](const Run& r) { return r.report.classes; })
-      .def_property_readonly("dags",
-                             [](const Run& r) {
-                               std::vector<std::tuple<double, int, bnsl::ParentSets>> out;
-                               for (const bnsl::PoolDag& d : r.report.dags)
-                                 out.emplace_back(d.score, d.mec, d.parents);
-                               return out;
-                             })
-      .def_property_readonly("edges",
-                             [](const Run& r) {
-                               std::vector<std::tuple<int, int, double, double>> out;
-                               for (const bnsl::EdgeProb& e : r.report.edges)
-                                 out.emplace_back(e.from, e.to, e.p, e.p_edge);
-                               return out;
-                             })
-      .def_property_readonly("best", [](const Run& r) { return bnsl::best_network(r.report); })
-      .def(
-          "write",
-          [](Run& r, const std::string& prefix, const bnsl::Dataset& data) {
-            bnsl::write_outputs(prefix, r.report, &data);
-          },
-          py::arg("prefix"), py::arg("data"))
-      .def(
-          "bif",
-          [](const Run& r, const bnsl::Dataset& data) {
-            return bnsl::bif_text(bnsl::estimate_parameters(data, bnsl::best_network(r.report)));
-          },
-          py::arg("data"));
+  bind_report(m);
+  m.def(
+      "read_pool",
+      [](const std::string& path) {
+        Run run;
+        run.report = bnsl::read_pool_json(path);
+        run.stats = "{}";
+        return run;
+      },
+      py::arg("path"));
 
   py::class_<bnsl::ScoreCache>(m, "Cache")
       .def_property_readonly("n_vars", &bnsl::ScoreCache::n_vars)

@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
 build=${2:-build-fuzz}
-targets=${TARGETS:-csv jkl bif check learned cli arcs}
+targets=${TARGETS:-csv jkl bif check learned cli arcs networks}
 BNSL_FUZZ=1 scripts/setup.sh
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBNSL_FUZZ=ON \
   -DBNSL_WITH_MPI=OFF -DBNSL_WITH_CBC=OFF -DBNSL_PYTHON=OFF -DBNSL_BUILD_TESTS=OFF \

@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
-# Installs bnsl's build dependencies from Debian's package archive (Debian 12).
-# Usage: scripts/setup.sh            (needs root or sudo)
+# Installs bnsl's dependencies from Debian's package archive (Debian 12); needs root or sudo.
+#   scripts/setup.sh        what the bnsl binary and libbnsl need (README command 1), with
+#                           COIN-OR CBC (bnsl exact --method ilp)
+#   scripts/setup.sh --all  also what the tests, benchmarks, MPI, the Python package, pip
+#                           install, the man pages and the .deb need (scripts/test.sh)
+# BNSL_MINIMAL=1 leaves out the optional features (CBC, MPI, Python); BNSL_FUZZ=1 adds clang
+# with libFuzzer (scripts/fuzz.sh).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config
-      libxxhash-dev robin-map-dev libcli11-dev catch2 libbenchmark-dev
-      nlohmann-json3-dev python3 clang-format)
-# Optional features, installed unless BNSL_MINIMAL=1: the ILP (CBC), MPI, and the Python
-# package (python/: pybind11, built against Debian's python3 and tested with pytest).
-if [ "${BNSL_MINIMAL:-0}" != 1 ]; then
-  pkgs+=(coinor-libcbc-dev libopenmpi-dev openmpi-bin)
-  pkgs+=(pybind11-dev python3-dev python3-numpy python3-pandas python3-networkx python3-pytest)
+all=0
+[ "${1:-}" = --all ] && all=1
+pkgs=(g++ make cmake pkg-config libxxhash-dev libexpat1-dev robin-map-dev libcli11-dev nlohmann-json3-dev)
+minimal=${BNSL_MINIMAL:-0}
+# CBC's pkg-config file links zlib and bzip2, which coinor-libcbc-dev does not pull in.
+[ "$minimal" = 1 ] || pkgs+=(coinor-libcbc-dev zlib1g-dev libbz2-dev)
+if [ "$all" = 1 ]; then
+  pkgs+=(build-essential catch2 libbenchmark-dev python3 clang-format help2man file)
   # Graphviz: README's pictures; tests/cli/tables.sh renders the DOT files when it is there.
   pkgs+=(graphviz)
+  if [ "$minimal" != 1 ]; then
+    pkgs+=(libopenmpi-dev openmpi-bin)
+    pkgs+=(pybind11-dev python3-dev python3-numpy python3-pandas python3-networkx python3-pytest)
+    pkgs+=(python3-venv python3-pip python3-setuptools python3-wheel python3-build python3-pybind11)
+  fi
 fi
 # Fuzzing (scripts/fuzz.sh): clang with libFuzzer, and clang's OpenMP runtime.
 if [ "${BNSL_FUZZ:-0}" = 1 ]; then

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
@@ -18,10 +19,19 @@
 #include "bnsl/report.hpp"
 #include "io/report_io.hpp"
 #include "pool/class_members.hpp"
+#include "temp_dir.hpp"
 
 namespace {
 
+using bnsl_test::TempDir;
 using Pairs = std::vector<std::pair<int, int>>;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
 
 std::string error_of(const std::string& text) {
   try {
@@ -118,13 +128,6 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
   REQUIRE(field.empty());
   REQUIRE(row.empty());  // the last record ends with a line break
   return rows;
-}
-
-template <typename Writer>
-std::string written(Writer writer, const bnsl::PoolReport& r) {
-  std::ostringstream os;
-  writer(os, r);
-  return os.str();
 }
 
 // A summarized pool of random classes of n variables with their members listed (each class's
@@ -243,6 +246,28 @@ TEST_CASE("pool file: random pools survive a write / read round trip", "[pool_fi
   }
 }
 
+TEST_CASE("pool file: the cut points of --discretize read back", "[pool_file]") {
+  bnsl::PoolReport r;
+  r.variables = {"a", "col \"x\""};
+  r.classes.push_back({-1, "2", std::log10(2.0), {{}, {0}}, 0, 0, {}, {{0, 1}}});
+  r.discretized.push_back({1, "quantile", {0.1, 2.0 / 3.0, 7.25}});
+  const std::string text = bnsl::pool_json_text(r);
+  const nlohmann::json j = nlohmann::json::parse(text)["discretized"];
+  CHECK(
+      j ==
+      nlohmann::json::parse(
+          R"([{"variable": "col \"x\"", "method": "quantile", "breaks": [0.1, 0.6666666666666666, 7.25]}])"));
+  const bnsl::PoolReport back = bnsl::parse_pool_json(text, "d.json");
+  REQUIRE(back.discretized.size() == 1);
+  CHECK(back.discretized[0].column == 1);
+  CHECK(back.discretized[0].method == "quantile");
+  CHECK(back.discretized[0].breaks == r.discretized[0].breaks);  // exactly
+  std::string bad = text;
+  bad.replace(bad.find("7.25"), 4, "0.01");
+  CHECK(error_of(bad).find("'discretized[0].breaks[2]': expected cut points in increasing order") !=
+        std::string::npos);
+}
+
 TEST_CASE("pool file: sizes past 2^53 carry their exact decimal", "[pool_file]") {
   bnsl::PoolReport r;
   r.variables = {"a", "b"};
@@ -307,20 +332,33 @@ TEST_CASE("tables: the CSVs hold the pool's numbers, quoted as RFC 4180 says", "
   std::mt19937 rng(11);
   const std::vector<std::string> names = {"plain",      "with,comma", "say \"hi\"",
                                           "two\nlines", " padded ",   "last"};
-  const bnsl::PoolReport r = random_pool(names, 6, rng);
+  bnsl::PoolReport r = random_pool(names, 6, rng);
   REQUIRE(r.classes.size() > 1);
+  // The files a run writes (write_outputs with --matrices), and the pool file read back: the
+  // tables must hold the file's numbers.
+  TempDir dir;
+  const std::string prefix = dir.file("run");
+  bnsl::write_outputs(prefix, r, nullptr, {}, bnsl::OutputOptions{true});
+  const bnsl::PoolReport file = bnsl::read_pool_json(prefix + ".pool.json");
+  REQUIRE(file.edges.size() == r.edges.size());
+  for (std::size_t i = 0; i < r.edges.size(); ++i) {
+    CHECK(file.edges[i].from == r.edges[i].from);
+    CHECK(file.edges[i].to == r.edges[i].to);
+    CHECK(file.edges[i].p == r.edges[i].p);
+    CHECK(file.edges[i].p_edge == r.edges[i].p_edge);
+  }
 
-  const auto edges = parse_csv(written(bnsl::write_edges_csv, r));
+  const auto edges = parse_csv(read_text(prefix + ".edges.csv"));
   REQUIRE(edges.size() == r.edges.size() + 1);
   CHECK(edges[0] == std::vector<std::string>{"from", "to", "p", "p_edge"});
   for (std::size_t i = 0; i < r.edges.size(); ++i) {
     CHECK(edges[i + 1][0] == names[static_cast<std::size_t>(r.edges[i].from)]);
     CHECK(edges[i + 1][1] == names[static_cast<std::size_t>(r.edges[i].to)]);
-    CHECK(std::stod(edges[i + 1][2]) == r.edges[i].p);  // exactly the pool's doubles
-    CHECK(std::stod(edges[i + 1][3]) == r.edges[i].p_edge);
+    CHECK(std::stod(edges[i + 1][2]) == file.edges[i].p);  // exactly the pool file's doubles
+    CHECK(std::stod(edges[i + 1][3]) == file.edges[i].p_edge);
   }
 
-  const auto classes = parse_csv(written(bnsl::write_classes_csv, r));
+  const auto classes = parse_csv(read_text(prefix + ".classes.csv"));
   REQUIRE(classes.size() == r.classes.size() + 1);
   CHECK(classes[0] == std::vector<std::string>{"rank", "score", "size", "log10_size", "differs",
                                                "added", "removed", "reversed"});
@@ -343,12 +381,15 @@ TEST_CASE("tables: the CSVs hold the pool's numbers, quoted as RFC 4180 says", "
     CHECK(classes[c + 1][4] == std::to_string(differ));
   }
 
-  const auto adjacency = parse_csv(written(bnsl::write_adjacency_csv, r));
-  const auto probabilities = parse_csv(written(bnsl::write_probability_csv, r));
+  const auto adjacency = parse_csv(read_text(prefix + ".best.adjacency.csv"));
+  const auto probabilities = parse_csv(read_text(prefix + ".probabilities.csv"));
   REQUIRE(adjacency.size() == names.size() + 1);
   REQUIRE(probabilities.size() == names.size() + 1);
-  CHECK(adjacency[0] == names);
-  CHECK(probabilities[0] == names);
+  // The matrices' headers: the names, a line break mapped to '_' (the adjacency CSV's rule).
+  std::vector<std::string> header = names;
+  header[3] = "two_lines";
+  CHECK(adjacency[0] == header);
+  CHECK(probabilities[0] == header);
   const bnsl::ParentSets& best = bnsl::best_network(r);
   std::size_t nonzero = 0;
   for (std::size_t i = 0; i < names.size(); ++i)
@@ -357,10 +398,11 @@ TEST_CASE("tables: the CSVs hold the pool's numbers, quoted as RFC 4180 says", "
       CHECK(adjacency[i + 1][j] == (arc ? "1" : "0"));
       const double p = std::stod(probabilities[i + 1][j]);
       nonzero += p > 0;
-      const auto e = std::find_if(r.edges.begin(), r.edges.end(), [&](const bnsl::EdgeProb& x) {
-        return x.from == static_cast<int>(i) && x.to == static_cast<int>(j);
-      });
-      CHECK(p == (e == r.edges.end() ? 0.0 : e->p));
+      const auto e =
+          std::find_if(file.edges.begin(), file.edges.end(), [&](const bnsl::EdgeProb& x) {
+            return x.from == static_cast<int>(i) && x.to == static_cast<int>(j);
+          });
+      CHECK(p == (e == file.edges.end() ? 0.0 : e->p));
       if (arc) CHECK(p > 0);  // the best network's arcs are in the pool's first class
     }
   CHECK(nonzero == r.edges.size());

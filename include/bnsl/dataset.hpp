@@ -17,10 +17,33 @@
 
 namespace bnsl {
 
+// How a column of numbers is cut into intervals on reading (bnlearn's discretize() methods):
+// quantile: K intervals holding about equally many rows (cut at the empirical quantiles);
+// interval: K intervals of equal width between the column's minimum and maximum; none: the
+// column is read as categories, as it is. `column` names the column, or is empty for every
+// column of numbers not named by another spec.
+struct DiscretizeSpec {
+  enum Method { none, quantile, interval } method = quantile;
+  int intervals = 0;   // K >= 2 (quantile, interval)
+  std::string column;  // empty: every column of numbers
+};
+// "quantile:K", "interval:K", "none", or "NAME=quantile:K" ...; InputError otherwise.
+DiscretizeSpec parse_discretize(const std::string& text);
+
+// A column cut on reading: its cut points b0 < b1 < ... < bK; state k is the interval
+// (b_k, b_k+1], the first one closed on the left, labelled as R's cut() labels it:
+// "[b0,b1]", "(b1,b2]", ... with the cut points printed to 6 significant digits.
+struct Discretization {
+  std::size_t column = 0;
+  std::string method;          // "quantile" or "interval"
+  std::vector<double> breaks;  // K + 1 cut points
+};
+
 struct CsvOptions {
   bool header = true;             // first line names the columns; otherwise V0..V(n-1)
   char delimiter = ',';           // field separator
   bool missing_as_state = false;  // treat "", "NA" and "?" as ordinary values, not errors
+  std::vector<DiscretizeSpec> discretize = {};  // columns of numbers to cut into intervals
 };
 
 class Dataset {
@@ -48,6 +71,23 @@ class Dataset {
   static Dataset from_codes(const std::vector<std::vector<int>>& columns,
                             const std::vector<int>& arities, std::vector<std::string> names = {});
 
+  // Where the data came from, for messages: the file, and the 1-based column of each name in
+  // its header row (line 1); "" and 0 when unknown (no header, or built in memory).
+  const std::string& source() const { return source_; }
+  std::size_t header_column(std::size_t v) const {
+    return v < header_columns_.size() ? header_columns_[v] : 0;
+  }
+  void set_source(std::string file, std::vector<std::size_t> header_columns) {
+    source_ = std::move(file);
+    header_columns_ = std::move(header_columns);
+  }
+  // The columns cut into intervals on reading, with their cut points; the codes of such a
+  // column number its intervals in order.
+  const std::vector<Discretization>& discretized() const { return discretized_; }
+  void set_discretized(std::vector<Discretization> d) { discretized_ = std::move(d); }
+  // Whether column v was cut into intervals on reading.
+  bool is_discretized(std::size_t v) const;
+
   // Appends a column; `codes` dense in [0, states.size()).
   void add_column(std::string name, std::vector<std::string> states,
                   const std::vector<std::uint32_t>& codes);
@@ -65,6 +105,9 @@ class Dataset {
   std::vector<bool> wide_;
   std::vector<std::vector<std::uint8_t>> col8_;    // empty for wide columns
   std::vector<std::vector<std::uint16_t>> col16_;  // empty for narrow columns
+  std::string source_;
+  std::vector<std::size_t> header_columns_;
+  std::vector<Discretization> discretized_;
 };
 
 // The name of column `v` when the data give none: "V<v>" (a CSV read with --no-header; a
@@ -79,9 +122,16 @@ std::string data_fingerprint(const Dataset& data);
 
 // Reads a CSV file. Throws InputError("FILE:LINE:COL: ...") on: missing or unreadable file,
 // empty file, header without rows, ragged row, missing value (unless missing_as_state), more
-// than 65,535 states in one column, duplicate column names.
-Dataset read_csv(const std::string& path, const CsvOptions& options);
+// than 65,535 states in one column, duplicate column names, and a column of numbers that are
+// not all integers with more than kMaxNumberStates distinct values (at its header cell:
+// numbers read as categories; --discretize cuts them into intervals) unless a discretize spec
+// covers it. A column of integers with more than kMaxNumberStates values is read, and
+// `warnings` (when given) gets a line saying so.
+inline constexpr std::size_t kMaxNumberStates = 20;
+Dataset read_csv(const std::string& path, const CsvOptions& options,
+                 std::vector<std::string>* warnings = nullptr);
 // The same for a file's text already in memory; `file` names it in errors.
-Dataset parse_csv(std::string_view text, const std::string& file, const CsvOptions& options);
+Dataset parse_csv(std::string_view text, const std::string& file, const CsvOptions& options,
+                  std::vector<std::string>* warnings = nullptr);
 
 }  // namespace bnsl

@@ -21,6 +21,7 @@
 #include "bnsl/arcs.hpp"
 #include "bnsl/constraints.hpp"
 #include "bnsl/dataset.hpp"
+#include "bnsl/network_io.hpp"
 #include "bnsl/stop.hpp"
 
 namespace bnsl {
@@ -68,6 +69,7 @@ struct PoolReport {
   std::string score = "bic";  // "bic" | "bdeu"
   std::optional<double> ess;  // BDeu only
   std::vector<std::string> variables;
+  std::vector<Discretization> discretized;  // columns cut into intervals on reading
   std::size_t rows = 0;
   double epsilon = 0;
   bool optimal = false;   // best score proven optimal
@@ -144,6 +146,13 @@ PreferSummary prefer_arcs(PoolReport& report, const std::vector<NamedArc>& arcs)
 // must hold a DAG or a class.
 const ParentSets& best_network(const PoolReport& report);
 
+// The best network's files besides PREFIX.best.bif: its parameters (bnsl/bif.hpp) and the
+// other formats it is written in, as PREFIX.best.EXT (bnsl/network_io.hpp).
+struct NetworkFiles {
+  ParamOptions params;
+  std::vector<NetFormat> formats;
+};
+
 // What write_outputs writes beside the pool file, the tables, the pictures and the BIF.
 struct OutputOptions {
   // PREFIX.best.adjacency.csv and PREFIX.probabilities.csv, the best network's adjacency matrix
@@ -155,9 +164,10 @@ struct OutputOptions {
 // summarize() (if not done) and write PREFIX.pool.json (src/io/pool_json.cpp), the tables
 // PREFIX.edges.csv and PREFIX.classes.csv (src/io/tables.cpp), PREFIX.best.dot,
 // PREFIX.consensus.dot, with options.matrices the matrices, and, when data is given,
-// PREFIX.best.bif with parameters estimated from the data.
+// PREFIX.best.bif with parameters estimated from the data; and the best network in each of
+// `files.formats` (those with parameters only when data is given).
 void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data,
-                   const OutputOptions& options = {});
+                   const NetworkFiles& files = {}, const OutputOptions& options = {});
 
 // Every file write_outputs may write for `prefix` (PREFIX.best.bif among them).
 std::vector<std::string> output_paths(const std::string& prefix, const OutputOptions& options = {});

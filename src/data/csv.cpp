@@ -12,6 +12,7 @@
 // (util/memory.hpp) before they are allocated: a file too large stops with RuntimeError.
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -27,6 +28,7 @@
 
 #include "bnsl/dataset.hpp"
 #include "bnsl/error.hpp"
+#include "data/discretize.hpp"
 #include "util/memory.hpp"
 
 namespace bnsl {
@@ -145,8 +147,9 @@ std::string load_file(const std::string& path) {
 // Parses one file's text; the text must outlive the reader.
 class CsvReader {
  public:
-  CsvReader(const std::string& path, const CsvOptions& options, std::string_view text)
-      : path_(path), options_(options), rest_(text) {}
+  CsvReader(const std::string& path, const CsvOptions& options, std::string_view text,
+            std::vector<std::string>* warnings)
+      : path_(path), options_(options), rest_(text), warnings_(warnings) {}
 
   Dataset read();
 
@@ -158,7 +161,12 @@ class CsvReader {
   void read_names();
   void read_row();
   void check_width() const;
+  std::vector<Discretization> read_numbers();
+  const DiscretizeSpec* spec_for(std::size_t c) const;
+  void cut(std::size_t c, const DiscretizeSpec& spec, const std::vector<double>& values,
+           std::vector<Discretization>& out);
   [[noreturn]] void fail(std::size_t offset, const std::string& what) const;
+  [[noreturn]] void fail_at_name(std::size_t c, const std::string& what) const;
 
   const std::string& path_;
   const CsvOptions& options_;
@@ -170,7 +178,13 @@ class CsvReader {
   std::deque<std::string> unescaped_;   // storage of quoted fields of line_ that held ""
   std::vector<std::string> names_;      // column names
   std::vector<ColumnBuilder> columns_;  // one per column
+  std::vector<std::string>* warnings_;  // where warnings go (may be null)
+  std::vector<std::size_t> name_cols_;  // 1-based column of each field of the first line
 };
+
+void CsvReader::fail_at_name(std::size_t c, const std::string& what) const {
+  throw InputError(path_, 1, name_cols_[c], what);
+}
 
 void CsvReader::fail(std::size_t offset, const std::string& what) const {
   std::size_t col = utf8_length(line_.substr(0, std::min(offset, line_.size()))) + 1;
@@ -279,6 +293,107 @@ void CsvReader::read_row() {
   }
 }
 
+// The spec naming column c, else the one for every column, else none.
+const DiscretizeSpec* CsvReader::spec_for(std::size_t c) const {
+  const DiscretizeSpec* all = nullptr;
+  for (const DiscretizeSpec& spec : options_.discretize) {
+    if (spec.column == names_[c]) return &spec;
+    if (spec.column.empty()) all = &spec;
+  }
+  return all;
+}
+
+// Replaces column c's values (numbers, `values` by code) by their intervals, in order.
+void CsvReader::cut(std::size_t c, const DiscretizeSpec& spec, const std::vector<double>& values,
+                    std::vector<Discretization>& out) {
+  ColumnBuilder& col = columns_[c];
+  std::vector<std::size_t> count(values.size(), 0);
+  for (std::uint16_t code : col.codes) ++count[code];
+  std::vector<std::size_t> by_value(values.size());
+  for (std::size_t k = 0; k < by_value.size(); ++k) by_value[k] = k;
+  std::sort(by_value.begin(), by_value.end(),
+            [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+  std::vector<double> sorted;
+  std::vector<std::size_t> counts;
+  for (std::size_t k : by_value) {
+    if (!sorted.empty() && sorted.back() == values[k]) {
+      counts.back() += count[k];
+      continue;
+    }
+    sorted.push_back(values[k]);
+    counts.push_back(count[k]);
+  }
+  const char* method = spec.method == DiscretizeSpec::quantile ? "quantile" : "interval";
+  std::vector<double> breaks = sorted.size() < 2
+                                   ? std::vector<double>{}
+                                   : cut_points(sorted, counts, spec.method, spec.intervals);
+  if (breaks.empty())
+    fail_at_name(c, "column " + in_quotes(names_[c]) + ": " + method + ":" +
+                        std::to_string(spec.intervals) +
+                        " gives an interval of length zero (too few distinct values or too "
+                        "many ties): use fewer intervals, or the other method");
+  const std::vector<std::string> labels = interval_labels(breaks);
+  // Codes of the intervals that hold a row, in order.
+  std::vector<int> interval(values.size());
+  std::vector<bool> used(labels.size(), false);
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    interval[k] = interval_of(values[k], breaks);
+    used[interval[k]] = true;
+  }
+  std::vector<std::uint16_t> code_of(labels.size(), 0);
+  std::vector<std::string> states;
+  for (std::size_t k = 0; k < labels.size(); ++k)
+    if (used[k]) {
+      code_of[k] = static_cast<std::uint16_t>(states.size());
+      states.push_back(labels[k]);
+    }
+  for (std::uint16_t& code : col.codes) code = code_of[interval[code]];
+  col.states = std::move(states);
+  col.index.clear();
+  out.push_back({c, method, std::move(breaks)});
+}
+
+// Columns of numbers: cut the ones a spec names (or the spec for all covers), refuse
+// non-integers of many values read as categories, warn of integers of many values.
+std::vector<Discretization> CsvReader::read_numbers() {
+  std::vector<Discretization> cuts;
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    const ColumnBuilder& col = columns_[c];
+    const DiscretizeSpec* spec = spec_for(c);
+    std::vector<double> values(col.states.size());
+    bool numbers = true, integers = true;
+    for (std::size_t k = 0; k < values.size() && numbers; ++k) {
+      numbers = parse_data_number(col.states[k], values[k]);
+      integers = integers && numbers && values[k] == std::floor(values[k]);
+    }
+    const bool many = col.states.size() > kMaxNumberStates;
+    if (spec && spec->column == names_[c] && spec->method != DiscretizeSpec::none && !numbers)
+      fail_at_name(c, "column " + in_quotes(names_[c]) +
+                          " holds values that are not numbers: --discretize cuts only columns "
+                          "of numbers");
+    if (spec && spec->method != DiscretizeSpec::none && numbers &&
+        (spec->column == names_[c] || !integers || many)) {
+      cut(c, *spec, values, cuts);
+      continue;
+    }
+    if (spec || !numbers || !many) continue;
+    const std::string what =
+        "column " + in_quotes(names_[c]) + " holds " + std::to_string(col.states.size()) +
+        " distinct " + (integers ? "integers" : "numbers") + ", each read as a category of its own";
+    if (!integers)
+      fail_at_name(c, what + " (more than " + std::to_string(kMaxNumberStates) +
+                          "): cut them into intervals with --discretize quantile:K or "
+                          "interval:K (all such columns), or --discretize " +
+                          names_[c] + "=quantile:K (this one); --discretize " + names_[c] +
+                          "=none reads them as categories");
+    if (warnings_)
+      warnings_->push_back(path_ + ":1:" + std::to_string(name_cols_[c]) + ": " + what +
+                           " (--discretize " + names_[c] +
+                           "=quantile:K cuts them into K intervals)");
+  }
+  return cuts;
+}
+
 Dataset CsvReader::read() {
   trim_text();
   if (rest_.empty()) {
@@ -297,6 +412,7 @@ Dataset CsvReader::read() {
                      std::to_string(columns_.size()) + " columns)",
                  kLessDataHint);
   for (auto& column : columns_) column.codes.reserve(rows);
+  for (const Field& f : fields_) name_cols_.push_back(utf8_length(line_.substr(0, f.offset)) + 1);
   if (options_.header) {
     read_names();
   } else {
@@ -309,27 +425,32 @@ Dataset CsvReader::read() {
     ++line_no_;
     fail(0, "no data rows after the header");
   }
+  std::vector<Discretization> cuts = read_numbers();
   Dataset data;
   for (std::size_t c = 0; c < columns_.size(); ++c) {
     data.add_column(std::move(names_[c]), std::move(columns_[c].states),
                     std::span<const std::uint16_t>(columns_[c].codes));
     columns_[c] = ColumnBuilder{};  // free memory as we go
   }
+  data.set_source(path_, options_.header ? name_cols_ : std::vector<std::size_t>{});
+  data.set_discretized(std::move(cuts));
   return data;
 }
 
 }  // namespace
 
-Dataset read_csv(const std::string& path, const CsvOptions& options) {
-  return parse_csv(load_file(path), path, options);
+Dataset read_csv(const std::string& path, const CsvOptions& options,
+                 std::vector<std::string>* warnings) {
+  return parse_csv(load_file(path), path, options, warnings);
 }
 
-Dataset parse_csv(std::string_view text, const std::string& file, const CsvOptions& options) {
+Dataset parse_csv(std::string_view text, const std::string& file, const CsvOptions& options,
+                  std::vector<std::string>* warnings) {
   char d = options.delimiter;
   if (d == '"' || d == '\n' || d == '\r') {
     throw InputError("invalid CSV delimiter: must not be a quote or a line break");
   }
-  return CsvReader(file, options, text).read();
+  return CsvReader(file, options, text, warnings).read();
 }
 
 }  // namespace bnsl

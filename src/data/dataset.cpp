@@ -34,6 +34,12 @@ int Dataset::code(std::size_t v, std::size_t i) const {
   return wide_[v] ? static_cast<int>(col16_[v][i]) : static_cast<int>(col8_[v][i]);
 }
 
+bool Dataset::is_discretized(std::size_t v) const {
+  for (const Discretization& d : discretized_)
+    if (d.column == v) return true;
+  return false;
+}
+
 void Dataset::add_column(std::string name, std::vector<std::string> states,
                          const std::vector<std::uint32_t>& codes) {
   add_codes(std::move(name), std::move(states), std::span<const std::uint32_t>(codes));

@@ -10,6 +10,7 @@
 
 #include "bnsl/error.hpp"
 #include "bnsl/eval.hpp"
+#include "bnsl/network_io.hpp"
 
 namespace bnsl {
 namespace {
@@ -64,12 +65,17 @@ EvalReport::DataScores data_scores(const EvalRequest& request,
   return d;
 }
 
+// The true network: a network file of any format by its extension (BIF when none matches).
+BayesNet read_truth(const std::string& path) {
+  return read_network(path, format_by_extension(path).value_or(NetFormat::bif));
+}
+
 // With a true network: the structures compared, then --data and --test.
 EvalReport evaluate_against_truth(const EvalRequest& request) {
   EvalReport r;
   r.truth_path = request.truth_path;
   r.learned_path = request.learned_path;
-  const BayesNet truth = read_bif(request.truth_path);
+  const BayesNet truth = read_truth(request.truth_path);
   const LearnedNetwork learned = read_learned(request.learned_path, truth.names);
   r.learned_kind = learned.kind;
   r.structure = compare_structures(truth.parents, learned.parents);
@@ -85,7 +91,10 @@ EvalReport evaluate_against_truth(const EvalRequest& request) {
   EvalReport::TestScores t;
   t.file = request.test_path;
   t.rows = test.n_rows();
-  t.truth = log_likelihood(truth, test, request.test_path);
+  if (truth.has_parameters())
+    t.truth = log_likelihood(truth, test, request.test_path);
+  else
+    r.notes.push_back(request.truth_path + " has no parameters: no test log-likelihood for it");
   // The learned network's parameters: estimated from --train on its structure, else the
   // learned BIF's, else none.
   std::optional<BayesNet> params;
@@ -133,8 +142,8 @@ EvalReport evaluate_alone(const EvalRequest& request) {
     learned.net = estimate_on_domain(domain, learned.parents, train, request.train_path,
                                      request.pseudo_count);
     t.parameters = "train";
-  } else if (request.learned_path.ends_with(".bif")) {
-    learned = read_learned(request.learned_path, read_bif(request.learned_path).names);
+  } else if (const auto f = format_by_extension(request.learned_path); f && has_parameters(*f)) {
+    learned = read_learned(request.learned_path, read_network(request.learned_path, *f).names);
     t.parameters = "learned-bif";
   } else {
     throw InputError(request.learned_path +

@@ -1,4 +1,5 @@
-// Reading a learned structure for evaluation (bnsl/eval.hpp, read_learned): a BIF network, a
+// Reading a learned structure for evaluation (bnsl/eval.hpp, read_learned): a network file in
+// any format bnsl reads (bnsl/network_io.hpp, by extension; a BIF network, for instance), a
 // pool JSON's best DAG and edge probabilities, or a plain structure file of "child: p1 p2"
 // lines, with variables matched to the true network's by name. Every name is checked against
 // the true network, a BIF or pool must have exactly its variables, and the result is checked
@@ -13,6 +14,7 @@
 
 #include "bnsl/error.hpp"
 #include "bnsl/eval.hpp"
+#include "bnsl/network_io.hpp"
 
 namespace bnsl {
 namespace {
@@ -147,10 +149,13 @@ LearnedNetwork parse_structure(const std::string& text, const std::string& file,
 }
 
 LearnedNetwork read_learned(const std::string& path, const std::vector<std::string>& names) {
-  if (path.ends_with(".bif")) {
-    BayesNet net = read_bif(path);
-    LearnedNetwork l{"bif", remap(net.parents, match_variables(net.names, names, path)),
-                     std::move(net), std::nullopt};
+  if (const auto format = format_by_extension(path)) {
+    BayesNet net = read_network(path, *format);
+    std::optional<BayesNet> params;
+    if (net.has_parameters()) params = net;
+    LearnedNetwork l{name_of(kNetFormatNames, *format),
+                     remap(net.parents, match_variables(net.names, names, path)), std::move(params),
+                     std::nullopt};
     check_acyclic(l.parents, path);
     return l;
   }

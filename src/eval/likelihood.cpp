@@ -115,7 +115,7 @@ BayesNet estimate_on_domain(const BayesNet& domain, const ParentSets& parents, c
     for (std::size_t i = 0; i < train.n_rows(); ++i) codes[i] = to[train.code(col[v], i)];
     mapped.add_column(domain.names[v], std::move(states), codes);
   }
-  return estimate_parameters(mapped, parents, pseudo_count);
+  return estimate_parameters_per_cell(mapped, parents, pseudo_count);
 }
 
 BayesNet data_domain(const Dataset& train, const Dataset& test, const std::string& test_file) {

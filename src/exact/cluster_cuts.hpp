@@ -64,6 +64,10 @@ std::vector<std::uint32_t> integral_choice(const FamilyTable& fam, const ColumnL
 // (exact separation; CBC's proof of OPT).
 enum class Separation { plain, strong };
 inline constexpr int kExhaustiveVars = 20;
+// What every caller separates with: only clearly violated clusters (min_violation), and at
+// most kCutsPerRound cuts a round (the root LP, the collector, the ILP's root).
+inline constexpr double kMinViolation = 1e-4;
+inline constexpr std::size_t kCutsPerRound = 32;
 std::vector<ClusterCut> separate_clusters(const FamilyTable& fam, const ColumnLayout& cols,
                                           const double* x, double min_violation,
                                           std::size_t max_cuts, Separation how);

@@ -140,8 +140,6 @@ std::vector<char> usable_families(OsiSolverInterface& lp, double threshold) {
 namespace {
 
 constexpr int kCutRoundsPerNode = 25;
-constexpr double kMinViolation = 1e-4;
-constexpr std::size_t kCutsPerRound = 32;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kPurgeAbove = 64;  // purge_rows: cluster rows added before slack ones are dropped
 

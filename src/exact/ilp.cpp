@@ -76,8 +76,6 @@
 namespace bnsl::exact {
 namespace {
 
-constexpr double kMinViolation = 1e-4;     // separate only clearly violated clusters
-constexpr std::size_t kCutsPerRound = 32;  // per separation round at the root
 // Below the root: one round per node of at most kTreeCutsPerRound cuts, and none at fractional
 // points once the tree's cuts have kTreeCutNonzeros nonzeros in all (integral points are always
 // checked for cycles, so this costs bound strength, never correctness). CBC keeps a node's

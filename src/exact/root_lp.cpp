@@ -44,8 +44,6 @@ namespace {
 
 constexpr std::size_t kPricedPerVar = 32;  // most negative reduced costs added per round
 constexpr double kPriceTol = 1e-7;         // a family prices in below -kPriceTol
-constexpr double kMinViolation = 1e-4;
-constexpr std::size_t kCutsPerRound = 32;
 
 // A cluster row with a nonzero dual, as the pricing of one variable's families sees it.
 struct ActiveRow {

@@ -6,9 +6,12 @@
 // blocks, then resolves the probability blocks against the declared variables, so blocks may
 // come in any order. Every error names the file, line and column. Each CPT row must be
 // non-negative and sum to 1 within 0.01 (the shared networks print 6 digits), and every
-// parent configuration must be given exactly once (or by a "default" entry).
-// Writer: the layout of bnlearn's write.bif (see the header), numbers in the shortest text
-// that reads back to the same double, so reading and writing a file keeps every value.
+// parent configuration must be given exactly once (or by a "default" entry). The properties
+// "bnsl_name = ENCODED" and "bnsl_states = ENCODED ..." of a variable give back the names the
+// writer had to map (io/legal_names.cpp).
+// Writer: the layout of bnlearn's write.bif (see the header), names mapped to those bnlearn's
+// and pgmpy's readers parse, numbers in the shortest text that reads back to the same double,
+// so reading and writing a file keeps every value.
 #include "bnsl/bif.hpp"
 
 #include <algorithm>
@@ -18,6 +21,7 @@
 #include <sstream>
 
 #include "bnsl/error.hpp"
+#include "io/net_formats.hpp"
 #include "util/atomic_file.hpp"
 
 namespace bnsl {
@@ -170,7 +174,7 @@ struct ProbBlock {
 class BifParser {
  public:
   BifParser(const std::string& text, const std::string& file)
-      : file_(file), tokens_(Lexer(text, file).tokens()) {}
+      : file_(file), text_size_(text.size()), tokens_(Lexer(text, file).tokens()) {}
   BayesNet parse();
 
  private:
@@ -197,6 +201,7 @@ class BifParser {
   void parse_network();
   void parse_variable(BayesNet& net);
   void parse_type(std::vector<std::string>& states);
+  void parse_property(int var);
   void parse_probability();
   Entry parse_entry();
   void resolve(BayesNet& net) const;
@@ -206,22 +211,18 @@ class BifParser {
                   const ProbBlock& b) const;
 
   const std::string& file_;
+  std::size_t text_size_;
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
   std::vector<ProbBlock> blocks_;
   std::vector<Token> var_tokens_;  // where each variable was declared
+  std::vector<NameRecord> records_;
 };
 
 double BifParser::number() {
   const Token& t = peek();
   double x = 0;
-  const char* first = t.text.data();
-  const char* last = first + t.text.size();
-  if (t.kind == Token::word && !t.text.empty() && *first == '+') ++first;
-  auto [ptr, ec] = std::from_chars(first, last, x);
-  if (t.kind != Token::word || t.text.empty() || ec != std::errc() || ptr != last ||
-      !std::isfinite(x))
-    fail(t, "expected a probability");
+  if (t.kind != Token::word || !parse_number(t.text, x)) fail(t, "expected a probability");
   if (x < 0) fail(t, "expected a non-negative probability");
   take();
   return x;
@@ -270,6 +271,33 @@ void BifParser::parse_type(std::vector<std::string>& states) {
   expect(";");
 }
 
+// "property bnsl_name = X;" / "property bnsl_states = X Y ...;": the original names
+// (percent-encoded); any other property is skipped.
+void BifParser::parse_property(int var) {
+  std::vector<Token> words;
+  while (peek().kind != Token::end && !is(peek(), ";")) words.push_back(take());
+  expect(";");
+  if (words.size() < 3 || words[1].text != "=" ||
+      (words[0].text != "bnsl_name" && words[0].text != "bnsl_states"))
+    return;
+  NameRecord r;
+  r.var = var;
+  r.line = words[0].line;
+  r.col = words[0].col;
+  const bool name = words[0].text == "bnsl_name";
+  if (name && words.size() != 3) fail(words[3], "expected one encoded name after bnsl_name =");
+  for (std::size_t i = 2; i < words.size(); ++i) {
+    std::string decoded;
+    if (!percent_decode(words[i].text, decoded)) fail(words[i], "expected a %-encoded name");
+    if (name)
+      r.name = decoded;
+    else
+      r.states.push_back(decoded);
+  }
+  (name ? r.has_name : r.has_states) = true;
+  records_.push_back(std::move(r));
+}
+
 void BifParser::parse_variable(BayesNet& net) {
   const Token& var = name("a variable name");
   if (net.index_of(var.text) >= 0) fail(var, "expected a new variable name (declared twice)");
@@ -281,7 +309,7 @@ void BifParser::parse_variable(BayesNet& net) {
       if (!states.empty()) fail(key, "expected one 'type' per variable");
       parse_type(states);
     } else if (key.text == "property") {
-      skip_to_semicolon();
+      parse_property(static_cast<int>(net.n_vars()));
     } else {
       fail(key, "expected 'type', 'property' or '}'");
     }
@@ -346,7 +374,10 @@ BayesNet BifParser::parse() {
       fail(key, "expected 'network', 'variable' or 'probability'");
   }
   if (net.n_vars() == 0) fail(peek(), "expected at least one 'variable' block");
+  net.source = file_;
+  for (const Token& t : var_tokens_) net.declared_at.emplace_back(t.line, t.col);
   resolve(net);
+  apply_name_records(net, records_, file_);
   return net;
 }
 
@@ -356,16 +387,8 @@ void BifParser::fill_table(BayesNet& net, int v, const Entry& e) const {
   if (e.values.size() != r * q)
     fail(e.at, "expected " + std::to_string(r * q) + " values in the table, found " +
                    std::to_string(e.values.size()));
-  const auto& pa = net.parents[v];
-  std::vector<int> s(pa.size(), 0);
   for (std::size_t jl = 0; jl < q; ++jl) {  // jl: last parent fastest
-    std::size_t rest = jl;
-    for (std::size_t i = pa.size(); i-- > 0;) {
-      const std::size_t ri = net.states[pa[i]].size();
-      s[i] = static_cast<int>(rest % ri);
-      rest /= ri;
-    }
-    const std::size_t j = net.config_index(v, s);
+    const std::size_t j = config_from_last_fastest(net, v, jl);
     for (std::size_t k = 0; k < r; ++k)
       net.cpt[net.cpt_offset[v] + j * r + k] = e.values[k * q + jl];
   }
@@ -449,6 +472,7 @@ void BifParser::resolve(BayesNet& net) const {
     if (!block_of[v])
       throw InputError(file_, var_tokens_[v].line, var_tokens_[v].col,
                        "variable " + net.names[v] + " has no probability block");
+  check_cpt_cells(net, text_size_, file_);
   net.allocate_cpts();
   for (std::size_t v = 0; v < n; ++v) fill_cpt(net, static_cast<int>(v), *block_of[v]);
 }
@@ -456,31 +480,25 @@ void BifParser::resolve(BayesNet& net) const {
 // ---------------------------------------------------------------------------------------
 // Writer
 
-bool is_bif_word(const std::string& s) {
-  if (s.empty() || s.find("//") != std::string::npos || s.find("/*") != std::string::npos)
-    return false;
-  for (char c : s)
-    if (is_blank(c) || is_punct(c) || is_separator(c) || c == '"') return false;
-  return true;
-}
-
-std::string bif_name(const std::string& s) {
-  if (is_bif_word(s)) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
+}  // namespace
 
 void append_number(std::string& out, double x) {
   char buf[64];
   auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, x);
   const std::string_view text(buf, ec == std::errc() ? ptr - buf : 0);
   out += text;
-  if (text.find_first_of(".e") == std::string_view::npos) out += ".0";  // 1 -> 1.0, as bnlearn
+  if (text.find_first_of(".en") == std::string_view::npos) out += ".0";  // 1 -> 1.0, as bnlearn
 }
+
+bool parse_number(std::string_view text, double& x) {
+  const char* first = text.data();
+  const char* last = first + text.size();
+  if (first != last && *first == '+') ++first;
+  const auto [ptr, ec] = std::from_chars(first, last, x);
+  return !text.empty() && ec == std::errc() && ptr == last && std::isfinite(x);
+}
+
+namespace {
 
 void append_row(std::string& out, const BayesNet& net, std::size_t v, std::size_t j) {
   const std::size_t r = net.states[v].size();
@@ -491,11 +509,11 @@ void append_row(std::string& out, const BayesNet& net, std::size_t v, std::size_
   out += ";\n";
 }
 
-void append_probability(std::string& out, const BayesNet& net, std::size_t v) {
+void append_probability(std::string& out, const BayesNet& net, const NameMapping& m,
+                        std::size_t v) {
   const auto& pa = net.parents[v];
-  out += "probability ( " + bif_name(net.names[v]);
-  for (std::size_t i = 0; i < pa.size(); ++i)
-    out += (i ? ", " : " | ") + bif_name(net.names[pa[i]]);
+  out += "probability ( " + m.names[v];
+  for (std::size_t i = 0; i < pa.size(); ++i) out += (i ? ", " : " | ") + m.names[pa[i]];
   out += " ) {\n";
   if (pa.empty()) {
     out += "  table ";
@@ -506,7 +524,7 @@ void append_probability(std::string& out, const BayesNet& net, std::size_t v) {
     out += "  (";
     for (std::size_t i = 0; i < pa.size(); ++i) {
       const std::size_t ri = net.states[pa[i]].size();
-      out += (i ? ", " : "") + bif_name(net.states[pa[i]][rest % ri]);
+      out += (i ? ", " : "") + m.states[pa[i]][rest % ri];
       rest /= ri;
     }
     out += ") ";
@@ -529,21 +547,29 @@ BayesNet read_bif(const std::string& path) {
   return parse_bif(buf.str(), path);
 }
 
-std::string bif_text(const BayesNet& net) {
+std::string write_bif_text(const BayesNet& net, const NameMapping& m) {
   std::string out = "network unknown {\n}\n";
   for (std::size_t v = 0; v < net.n_vars(); ++v) {
-    out += "variable " + bif_name(net.names[v]) + " {\n  type discrete [ " +
+    out += "variable " + m.names[v] + " {\n  type discrete [ " +
            std::to_string(net.states[v].size()) + " ] { ";
-    for (std::size_t k = 0; k < net.states[v].size(); ++k)
-      out += (k ? ", " : "") + bif_name(net.states[v][k]);
-    out += " };\n}\n";
+    for (std::size_t k = 0; k < net.states[v].size(); ++k) out += (k ? ", " : "") + m.states[v][k];
+    out += " };\n";
+    if (m.names[v] != net.names[v])
+      out += "  property bnsl_name = " + percent_encode(net.names[v]) + ";\n";
+    if (m.states[v] != net.states[v])
+      out += "  property bnsl_states = " + encode_states(net.states[v]) + ";\n";
+    out += "}\n";
   }
-  for (std::size_t v = 0; v < net.n_vars(); ++v) append_probability(out, net, v);
+  for (std::size_t v = 0; v < net.n_vars(); ++v) append_probability(out, net, m, v);
   return out;
 }
 
+std::string bif_text(const BayesNet& net) {
+  return network_text(net, NetFormat::bif);
+}
+
 void write_bif(const std::string& path, const BayesNet& net) {
-  write_file_atomically(path, bif_text(net));
+  write_network(path, net, NetFormat::bif);
 }
 
 }  // namespace bnsl

@@ -101,6 +101,10 @@ class PoolWriter {
     out_ << '[';
     for (std::size_t v = 0; v < names_.size(); ++v) out_ << (v ? ", " : "") << names_[v];
     out_ << ']';
+    if (!r_.discretized.empty()) {
+      key("discretized");
+      discretized();
+    }
     field("epsilon", r_.epsilon);
     field("best_score", best_score());
     field("optimal", r_.optimal);
@@ -202,6 +206,24 @@ class PoolWriter {
       out_ << ']';
     }
     out_ << '}';
+  }
+
+  // [{"variable": NAME, "method": "quantile", "breaks": [b0, ..., bK]}, ...]: the columns
+  // --discretize cut, and where (bnsl/dataset.hpp, Discretization).
+  void discretized() {
+    out_ << '[';
+    for (std::size_t i = 0; i < r_.discretized.size(); ++i) {
+      const Discretization& d = r_.discretized[i];
+      out_ << (i ? ", " : "")
+           << "{\"variable\": " << (d.column < names_.size() ? names_[d.column] : json_string(""))
+           << ", \"method\": " << json_string(d.method) << ", \"breaks\": [";
+      for (std::size_t k = 0; k < d.breaks.size(); ++k) {
+        if (k) out_ << ", ";
+        out_.number(d.breaks[k]);
+      }
+      out_ << "]}";
+    }
+    out_ << ']';
   }
 
   void k_best() {

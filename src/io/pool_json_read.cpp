@@ -103,6 +103,10 @@ class Reader {
   // A variable: a name of `variables` (format 2) or a 0-based index into it (format 1).
   int var(const json& j, const Field& f) const {
     if (format_ == 1) return static_cast<int>(integer(j, f, 0, n_ - 1));
+    return named(j, f);
+  }
+  // A variable by its name, in either format.
+  int named(const json& j, const Field& f) const {
     const auto it = index_.find(text(j, f));
     if (it == index_.end()) f.fail("no variable is named '" + j.get<std::string>() + "'");
     return it->second;
@@ -149,6 +153,28 @@ Constraints parse_constraints(const json& j, const Field& f, const Reader& in) {
   return c;
 }
 
+// "discretized": the columns --discretize cut, by name in either format (the field is newer
+// than format 1's indices), each with its method and increasing cut points.
+std::vector<Discretization> parse_discretized(const json& j, const Field& f, const Reader& in) {
+  std::vector<Discretization> out;
+  for (std::size_t i = 0; i < array(j, f).size(); ++i) {
+    const Field g = f.at(i);
+    if (!j[i].is_object()) g.fail("expected an object");
+    Discretization d;
+    d.column = static_cast<std::size_t>(in.named(member(j[i], g, "variable"), g.at("variable")));
+    d.method = text(member(j[i], g, "method"), g.at("method"));
+    const json& breaks = array(member(j[i], g, "breaks"), g.at("breaks"));
+    for (std::size_t k = 0; k < breaks.size(); ++k) {
+      d.breaks.push_back(number(breaks[k], g.at("breaks").at(k)));
+      if (k && !(d.breaks[k - 1] < d.breaks[k]))
+        g.at("breaks").at(k).fail("expected cut points in increasing order");
+    }
+    if (d.breaks.size() < 2) g.at("breaks").fail("expected at least two cut points");
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 void parse_header(const json& j, Reader& in, PoolReport& r) {
   const Field& f = in.root;
   r.score = text(member(j, f, "score"), f.at("score"));
@@ -159,6 +185,8 @@ void parse_header(const json& j, Reader& in, PoolReport& r) {
   for (std::size_t v = 0; v < vars.size(); ++v)
     r.variables.push_back(text(vars[v], f.at("variables").at(v)));
   in.set_variables(r.variables);
+  if (const json& d = member(j, f, "discretized", false); !d.is_null())
+    r.discretized = parse_discretized(d, f.at("discretized"), in);
   const long long n = in.n();
   if (const json& jn = member(j, f, "n", false); !jn.is_null()) integer(jn, f.at("n"), n, n);
   r.rows = count(j, f, "rows");

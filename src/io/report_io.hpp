@@ -35,14 +35,10 @@ DagChanges dag_changes(const ParentSets& base, const ParentSets& dag);
 const ParentSets& sorted_parents(const ParentSets& dag, ParentSets& scratch);
 
 // CSV tables (src/io/tables.cpp): PREFIX.edges.csv, PREFIX.classes.csv, and with --matrices
-// PREFIX.best.adjacency.csv and PREFIX.probabilities.csv.
+// PREFIX.probabilities.csv (PREFIX.best.adjacency.csv is the adjacency network format).
 void write_edges_csv(std::ostream& os, const PoolReport& report);
 void write_classes_csv(std::ostream& os, const PoolReport& report);
-void write_adjacency_csv(std::ostream& os, const PoolReport& report);
 void write_probability_csv(std::ostream& os, const PoolReport& report);
-// A CSV field as RFC 4180 quotes it (in double quotes, a double quote doubled, when the text
-// holds a comma, a double quote, a CR or an LF; also with leading or trailing spaces).
-std::string csv_field(const std::string& text);
 
 // Graphviz: the best DAG, and the consensus graph (src/io/dot.cpp): up to
 // kWholeConsensusMaxVars variables, the edges with probability > 0.5; above, the uncertain

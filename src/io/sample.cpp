@@ -19,6 +19,7 @@
 
 #include "bnsl/error.hpp"
 #include "util/atomic_file.hpp"
+#include "util/csv_field.hpp"
 
 namespace bnsl {
 namespace {
@@ -96,22 +97,6 @@ Dataset sample(const BayesNet& net, std::size_t n, std::uint64_t seed) {
     data.add_column(net.names[v], net.states[v], columns[v]);
   return data;
 }
-
-namespace {
-
-std::string csv_field(const std::string& s) {
-  const bool quote = s.empty() || s.find_first_of(",\"\r\n") != std::string::npos ||
-                     s.front() == ' ' || s.front() == '\t' || s.back() == ' ' || s.back() == '\t';
-  if (!quote) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 void write_csv(const std::string& path, const Dataset& data) {
   write_file_atomically(path, [&data](std::ostream& out) {

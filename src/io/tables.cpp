@@ -6,14 +6,12 @@
 // - classes: `rank,score,size,log10_size,differs,added,removed,reversed`, one row per class,
 //   best first: its DAG's arcs that differ from the best class's DAG, counted and listed
 //   ("A -> B; C -> D");
-// - matrices (on request): the best network's adjacency matrix and the arc-probability
-//   matrix, in Benchpress's layout: a header row of the variables' names, then one row per
-//   variable in the same order, entry (i, j) for the arc from variable i to variable j (0/1,
-//   or its probability).
+// - the arc-probability matrix (on request), in Benchpress's layout, as the adjacency CSV of
+//   the best network (io/adjacency.cpp): a header row of the variables' names (mapped as that
+//   CSV maps them: bnsl/network_io.hpp), then one row per variable in the same order, entry
+//   (i, j) the probability of the arc i -> j.
 //
-// Names are quoted as RFC 4180 says (a field holding a comma, a double quote, a carriage
-// return or a line feed is enclosed in double quotes, a double quote in it doubled; also one
-// with leading or trailing spaces, which some readers trim); lines end with LF. Probabilities
+// Names are quoted as RFC 4180 says (util/csv_field.hpp); lines end with LF. Probabilities
 // are the shortest decimals that read back to the pool file's doubles, so a table read back
 // equals the file's numbers exactly.
 #include <algorithm>
@@ -22,8 +20,10 @@
 #include <utility>
 #include <vector>
 
+#include "bnsl/network_io.hpp"
 #include "io/report_io.hpp"
 #include "io/text_out.hpp"
+#include "util/csv_field.hpp"
 
 namespace bnsl {
 namespace {
@@ -50,18 +50,6 @@ void header_row(TextOut& out, const std::vector<std::string>& names) {
 }
 
 }  // namespace
-
-std::string csv_field(const std::string& text) {
-  const bool plain = text.find_first_of(",\"\r\n") == std::string::npos &&
-                     (text.empty() || (text.front() != ' ' && text.back() != ' '));
-  if (plain) return text;
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + '"';
-}
 
 void write_edges_csv(std::ostream& os, const PoolReport& r) {
   const std::vector<std::string> names = quoted_names(r);
@@ -93,38 +81,28 @@ void write_classes_csv(std::ostream& os, const PoolReport& r) {
     const DagChanges d = dag_changes(base, sorted_parents(k.dag, scratch));
     out << ',';
     out.unsigned_integer(d.added.size() + d.removed.size() + d.reversed.size());
-    for (const auto* list : {&d.added, &d.removed, &d.reversed})
-      out << ',' << csv_field(arc_list(*list, r.variables));
+    for (const auto* list : {&d.added, &d.removed, &d.reversed}) {
+      out << ',';  // an empty list is an empty field (csv_field would quote it)
+      if (!list->empty()) out << csv_field(arc_list(*list, r.variables));
+    }
     out << '\n';
-  }
-  out.finish();
-}
-
-void write_adjacency_csv(std::ostream& os, const PoolReport& r) {
-  TextOut out(os);
-  header_row(out, quoted_names(r));
-  const std::size_t n = r.variables.size();
-  const ParentSets none(n);
-  const ParentSets& best = r.dags.empty() && r.classes.empty() ? none : best_network(r);
-  std::vector<std::vector<int>> children(n);
-  for (std::size_t v = 0; v < n; ++v)
-    for (const int u : best[v])
-      children[static_cast<std::size_t>(u)].push_back(static_cast<int>(v));
-  std::string row;  // "0,0,...,0\n", entry j at 2j
-  for (std::size_t i = 0; i < n; ++i) {
-    row.assign(2 * n, ',');
-    for (std::size_t j = 0; j < n; ++j) row[2 * j] = '0';
-    row.back() = '\n';
-    for (const int j : children[i]) row[2 * static_cast<std::size_t>(j)] = '1';
-    out << row;
   }
   out.finish();
 }
 
 void write_probability_csv(std::ostream& os, const PoolReport& r) {
   TextOut out(os);
-  header_row(out, quoted_names(r));
   const std::size_t n = r.variables.size();
+  // The header of the best network's adjacency CSV, names mapped alike (a control character
+  // becomes '_', the mapping in PREFIX.best.adjacency.csv.names.csv), so the matrices align.
+  BayesNet net;
+  net.names = r.variables;
+  net.parents.assign(n, {});
+  net.states.assign(n, {});
+  std::vector<std::string> header;
+  for (const std::string& name : legal_names(net, NetFormat::adjacency).names)
+    header.push_back(csv_field(name));
+  header_row(out, header);
   std::vector<std::vector<std::pair<int, double>>> from(n);  // row i: (j, p(i -> j))
   for (const EdgeProb& e : r.edges) from[static_cast<std::size_t>(e.from)].emplace_back(e.to, e.p);
   for (auto& row : from) std::sort(row.begin(), row.end());

@@ -9,6 +9,7 @@
 
 #include "bnsl/bif.hpp"
 #include "bnsl/error.hpp"
+#include "bnsl/network_io.hpp"
 #include "bnsl/report.hpp"
 #include "io/report_io.hpp"
 #include "util/atomic_file.hpp"
@@ -21,9 +22,44 @@ const ParentSets& best_network(const PoolReport& report) {
   return report.dags.at(0).parents;
 }
 
+namespace {
+
+// The best network's structure over the report's variables, without parameters (no arcs for
+// an empty pool).
+BayesNet best_structure(const PoolReport& report) {
+  BayesNet net;
+  net.names = report.variables;
+  if (report.dags.empty() && report.classes.empty())
+    net.parents.assign(net.names.size(), {});
+  else
+    net.parents = best_network(report);
+  net.states.assign(net.names.size(), {});
+  return net;
+}
+
+// PREFIX.best.bif and PREFIX.best.EXT of each requested format; parameterised formats only
+// with data (and then the network's names are the data's).
+void write_best_networks(const std::string& prefix, const PoolReport& report, const Dataset* data,
+                         const NetworkFiles& files) {
+  if (report.dags.empty() && report.classes.empty()) return;
+  BayesNet net;
+  if (data) {
+    net = estimate_parameters(*data, best_network(report), files.params);
+    write_network(prefix + ".best.bif", net, NetFormat::bif);
+  } else {
+    net = best_structure(report);
+  }
+  for (NetFormat f : files.formats)
+    if (f != NetFormat::bif && f != NetFormat::dot && (data || !has_parameters(f)))
+      write_network(prefix + ".best" + extension_of(f), net, f);
+}
+
+}  // namespace
+
 void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data,
-                   const OutputOptions& options) {
+                   const NetworkFiles& files, const OutputOptions& options) {
   if (report.mec_count == 0 && !report.dags.empty()) summarize(report);
+  if (data) report.discretized = data->discretized();
   const auto write = [&](const char* suffix, void (*writer)(std::ostream&, const PoolReport&)) {
     write_file_atomically(prefix + suffix, [&](std::ostream& out) { writer(out, report); });
   };
@@ -31,13 +67,12 @@ void write_outputs(const std::string& prefix, PoolReport& report, const Dataset*
   write(".edges.csv", write_edges_csv);
   write(".classes.csv", write_classes_csv);
   if (options.matrices) {
-    write(".best.adjacency.csv", write_adjacency_csv);
+    write_network(prefix + ".best.adjacency.csv", best_structure(report), NetFormat::adjacency);
     write(".probabilities.csv", write_probability_csv);
   }
   write_file_atomically(prefix + ".best.dot", best_dot_text(report));
   write_file_atomically(prefix + ".consensus.dot", consensus_dot_text(report));
-  if (data && (!report.dags.empty() || !report.classes.empty()))
-    write_bif(prefix + ".best.bif", estimate_parameters(*data, best_network(report)));
+  write_best_networks(prefix, report, data, files);
 }
 
 std::vector<std::string> output_paths(const std::string& prefix, const OutputOptions& options) {

@@ -6,7 +6,8 @@
 # .probabilities.csv; read back by Python's csv module (an RFC 4180 parser bnsl did not write)
 # and compared with the pool file read by tests/cli/lib/pool_file.py, the edge table holds the
 # pool's probabilities exactly, the matrices agree with both and with the best network, and
-# the class table with the classes. `bnsl merge` and `bnsl learn` write the tables too. When
+# the class table with the classes. `bnsl merge`, `bnsl learn` and `bnsl search` write the
+# tables too. When
 # Graphviz is installed, the DOT files render.
 #
 # Usage: bash tables.sh PATH_TO_bnsl_BINARY DATASETS_DIR
@@ -81,7 +82,10 @@ agree merged || fail "the tables of merge disagree with its pool"
   fail "learn"
 [[ -s learned.edges.csv && -s learned.classes.csv && ! -e learned.probabilities.csv ]] ||
   fail "learn without --matrices: the tables, and no matrix"
-pass "merge --matrices and learn write the tables"
+"$BNSL" search learned.cache.jkl --data names.csv --time 2 --threads 2 --bayes-factor 3 \
+  --matrices -q -o searched 2>err.txt || fail "search: $(cat err.txt)"
+agree searched || fail "the tables of search disagree with its pool"
+pass "merge --matrices, learn and search write the tables"
 
 if command -v dot >/dev/null; then
   for f in wine.best.dot wine.consensus.dot; do
