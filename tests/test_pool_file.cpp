@@ -226,6 +226,34 @@ TEST_CASE("pool file: a format-2 file written by hand reads as described", "[poo
   CHECK(r.edges[1].p == 0.5);
 }
 
+TEST_CASE("pool file: a class written against an earlier class than the first", "[pool_file]") {
+  // The hand-written pool and a fourth class: the third's collider a -> b <- c with a -> c
+  // added, written against the third ("base": its rank). The triangle shields the collider, so
+  // no arc stays compelled: a -> b and c -> b become reversible, the new pair a - c (compelled
+  // by default) too, and c - d keeps the third class's status (reversible).
+  std::string text = kHandWritten;
+  const std::string last = "{\"score\": -12.75, \"reversed\": []}]}";
+  REQUIRE(text.find(last) != std::string::npos);
+  text.replace(text.find(last), last.size(),
+               last +
+                   ",\n  {\"score\": -13, \"size\": 8, \"base\": 3, \"added\": [[\"a\", \"c\"]], "
+                   "\"became_reversible\": [[\"a\", \"b\"], [\"c\", \"b\"], [\"a\", \"c\"]]}");
+  text.replace(text.find("\"class_count\": 3"), 16, "\"class_count\": 4");
+  const bnsl::PoolReport r = bnsl::parse_pool_json(text, "base.json");
+  REQUIRE(r.classes.size() == 4);
+  CHECK(r.classes[3].dag == bnsl::ParentSets{{}, {0, 2}, {0}, {2}});
+  CHECK(r.classes[3].edges == Pairs{{0, 1}, {0, 2}, {1, 2}, {2, 3}});
+  CHECK(r.classes[3].arcs.empty());
+  // Against the first class (the chain) instead, a - b is reversible already there.
+  std::string first = text;
+  first.replace(first.find("\"base\": 3, "), 11, "");
+  CHECK(error_of(first).find("'classes[3].became_reversible[0]': reversible already") !=
+        std::string::npos);
+  std::string later = text;
+  later.replace(later.find("\"base\": 3"), 9, "\"base\": 4");
+  CHECK(error_of(later).find("'classes[3].base'") != std::string::npos);
+}
+
 TEST_CASE("pool file: random pools survive a write / read round trip", "[pool_file]") {
   std::mt19937 rng(7);
   for (int round = 0; round < 20; ++round) {
@@ -312,7 +340,8 @@ TEST_CASE("pool file: malformed format-2 files name the field", "[pool_file]") {
   CHECK(error_of(with("\"removed\": [[\"b\", \"c\"]]", "\"removed\": [[\"b\", \"e\"]]"))
             .find("'classes[1].removed[0][1]': no variable is named 'e'") != std::string::npos);
   CHECK(error_of(with("\"removed\": [[\"b\", \"c\"]]", "\"removed\": [[\"c\", \"b\"]]"))
-            .find("'classes[1].removed[0]': not an arc of the first DAG") != std::string::npos);
+            .find("'classes[1].removed[0]': not an arc of the base class's DAG") !=
+        std::string::npos);
   CHECK(error_of(with("\"reversed\": [[\"c\", \"b\"]]", "\"reversed\": [[\"b\", \"c\"]]"))
             .find("'classes[2].reversed[0]'") != std::string::npos);
   CHECK(

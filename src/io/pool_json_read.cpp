@@ -4,9 +4,10 @@
 //
 // Every field is validated and the first problem is reported as an InputError naming the file
 // and the field's path in the file (JSON's own paths: `classes[3].added[0]`), or the line and
-// column of a syntax error. A format-2 class is rebuilt from the first class's DAG and its
-// changes, each of which must make sense there (an added arc joins two variables the first DAG
-// does not, a removed one is the first's, a reversed one the first's reversed), and each listed
+// column of a syntax error. A format-2 class is rebuilt from its base's DAG (the first class's
+// or an earlier one's) and its changes, each of which must make sense there (an added arc joins
+// two variables the base does not, a removed one is the base's, a reversed one the base's
+// reversed), and each listed
 // DAG from its class's DAG and the arcs it reverses; whether the result is acyclic, scores as
 // stated and lies in its class is for `bnsl check` to judge, as for format 1.
 #include <algorithm>
@@ -397,13 +398,13 @@ ParentSets apply_changes(const ParentSets& base, const json& obj, const Field& f
   for (std::size_t i = 0; i < removed.size(); ++i) {
     const auto [u, v] = removed[i];
     auto& pv = dag[static_cast<std::size_t>(v)];
-    if (!has(pv, u)) f.at("removed").at(i).fail("not an arc of the first DAG");
+    if (!has(pv, u)) f.at("removed").at(i).fail("not an arc of the base class's DAG");
     erase_sorted(pv, u);
   }
   for (std::size_t i = 0; i < reversed.size(); ++i) {
     const auto [u, v] = reversed[i];  // here u -> v, in base v -> u
     auto& pu = dag[static_cast<std::size_t>(u)];
-    if (!has(pu, v)) f.at("reversed").at(i).fail("the first DAG lacks its reverse");
+    if (!has(pu, v)) f.at("reversed").at(i).fail("the base class's DAG lacks its reverse");
     erase_sorted(pu, v);
     insert_sorted(dag[static_cast<std::size_t>(v)], u);
   }
@@ -443,37 +444,43 @@ class ClassesV2 {
  private:
   const Reader& in_;
   PoolReport& r_;
-  ParentSets base_;                       // the first class's DAG
-  std::vector<std::pair<int, int>> rev_;  // its reversible pairs (u < v), sorted
 
   void first_class(const json& c, const Field& g, PoolClass& k) {
-    base_ = parse_parents_object(member(c, g, "dag"), g.at("dag"), in_);
+    k.dag = parse_parents_object(member(c, g, "dag"), g.at("dag"), in_);
     for (const char* key :
-         {"added", "removed", "reversed", "became_reversible", "became_compelled"})
+         {"base", "added", "removed", "reversed", "became_reversible", "became_compelled"})
       if (c.contains(key)) g.at(key).fail("the first class gives its DAG whole, not changes");
     const Field rf = g.at("reversible");
     const Arcs rev = in_.arcs(member(c, g, "reversible"), rf);
+    std::vector<std::pair<int, int>> pairs;
     for (std::size_t i = 0; i < rev.size(); ++i) {
       const auto [u, v] = rev[i];
-      if (!has(base_[static_cast<std::size_t>(v)], u)) rf.at(i).fail("not an arc of the DAG");
-      rev_.push_back(unordered(rev[i]));
+      if (!has(k.dag[static_cast<std::size_t>(v)], u)) rf.at(i).fail("not an arc of the DAG");
+      pairs.push_back(unordered(rev[i]));
     }
-    std::sort(rev_.begin(), rev_.end());
-    if (std::adjacent_find(rev_.begin(), rev_.end()) != rev_.end()) rf.fail("an arc repeated");
-    k.dag = base_;
-    describe(k, rev_);
+    std::sort(pairs.begin(), pairs.end());
+    if (std::adjacent_find(pairs.begin(), pairs.end()) != pairs.end()) rf.fail("an arc repeated");
+    describe(k, pairs);
   }
 
+  // A class after the first: changes against its base, the first class or the earlier class
+  // of rank `base`.
   void other_class(const json& c, const Field& g, PoolClass& k) {
-    k.dag = apply_changes(base_, c, g, in_);
+    std::size_t base = 0;
+    if (const json& b = member(c, g, "base", false); !b.is_null())
+      base = static_cast<std::size_t>(
+                 integer(b, g.at("base"), 1, static_cast<long long>(r_.classes.size()))) -
+             1;
+    const PoolClass& prior = r_.classes[base];
+    k.dag = apply_changes(prior.dag, c, g, in_);
     const auto list = [&](const char* key) {
       const json& a = member(c, g, key, false);
       return a.is_null() ? Arcs{} : in_.arcs(a, g.at(key));
     };
-    // The reversible pairs: the first class's that remain adjacent, less those that became
+    // The reversible pairs: the base class's that remain adjacent, less those that became
     // compelled, plus those that became reversible.
     std::vector<std::pair<int, int>> rev;
-    for (const auto& [u, v] : rev_)
+    for (const auto& [u, v] : prior.edges)
       if (adjacent(k.dag, u, v)) rev.emplace_back(u, v);
     const Arcs compelled = list("became_compelled"), now_reversible = list("became_reversible");
     for (std::size_t i = 0; i < compelled.size(); ++i) {
@@ -483,7 +490,7 @@ class ClassesV2 {
           *it != unordered(compelled[i]))
         g.at("became_compelled")
             .at(i)
-            .fail("not an arc of this class on a reversible pair of the first");
+            .fail("not an arc of this class on a reversible pair of its base");
       rev.erase(it);
     }
     for (std::size_t i = 0; i < now_reversible.size(); ++i) {

@@ -1,7 +1,7 @@
 """Reads a bnsl pool file (PREFIX.pool.json) into the shape of format 1, whatever its format.
 
 Format 2 (a "format" field) names variables and gives every class but the first as changes
-against the first, and every listed DAG as reversals of its class's DAG; format 1 (no "format"
+against the first or against the earlier class its "base" names (by rank), and every listed DAG as reversals of its class's DAG; format 1 (no "format"
 field) gave whole DAGs and 0-based indices. `load` returns format 1's shape either way:
 variables as 0-based indices into "variables"; each class with "score", "size" (a decimal
 string), "log10_size", "dag" (parent lists), "arcs" (compelled, [from, to]) and "edges"
@@ -77,20 +77,21 @@ def decode(p):
                 parents = changed(base, d)
             out["dags"].append({"score": d["score"], "mec": -1, "parents": parents})
         return out
-    first_dag, first_reversible = None, set()
+    dags, reversibles = [], []  # each class's DAG and reversible pairs, for the later ones
     for k, c in enumerate(p["classes"]):
         if k == 0:
-            first_dag = parents_of({(index[u], index[v]) for v, ps in c["dag"].items()
-                                    for u in ps})
-            dag = first_dag
-            first_reversible = {frozenset(arc(a)) for a in c["reversible"]}
-            reversible = set(first_reversible)
+            dag = parents_of({(index[u], index[v]) for v, ps in c["dag"].items() for u in ps})
+            reversible = {frozenset(arc(a)) for a in c["reversible"]}
         else:
-            dag = changed(first_dag, c)
+            base = c.get("base", 1) - 1  # the rank of the class it changes, the first by default
+            assert 0 <= base < k, "classes[%d].base: not an earlier class" % k
+            dag = changed(dags[base], c)
             skeleton = {frozenset(a) for a in arcs_of(dag)}
-            reversible = {e for e in first_reversible if e in skeleton}
+            reversible = {e for e in reversibles[base] if e in skeleton}
             reversible -= {frozenset(arc(a)) for a in c.get("became_compelled", [])}
             reversible |= {frozenset(arc(a)) for a in c.get("became_reversible", [])}
+        dags.append(dag)
+        reversibles.append(reversible)
         size = int(c.get("size_exact", c["size"]))
         numbered = [(u, v) for v in range(n) for u in dag[v]]
         first = len(out["dags"])
