@@ -330,7 +330,8 @@ class PoolWriter {
       // this class by the fewest arcs (the first when none does better).
       std::size_t base_class = 0, fewest = differ[slot].size();
       for (std::size_t b = c > kBaseWindow ? c - kBaseWindow : 1; b < c && fewest > 0; ++b) {
-        const std::size_t d = symmetric_difference_size(differ[b % ring.size()], differ[slot]);
+        const std::size_t d =
+            symmetric_difference_size(differ[b % ring.size()], differ[slot], fewest);
         if (d < fewest) base_class = b, fewest = d;
       }
       out_ << ",\n  ";
@@ -360,18 +361,21 @@ class PoolWriter {
     }
     return out;
   }
-  static std::size_t symmetric_difference_size(const Arcs& a, const Arcs& b) {
-    std::size_t i = 0, j = 0, shared = 0;
-    while (i < a.size() && j < b.size()) {
+  // |a Δ b| for sorted lists, or some count >= limit when it is at least that (the search for
+  // a base needs no more: most candidates are out after a comparison of sizes or a few steps).
+  static std::size_t symmetric_difference_size(const Arcs& a, const Arcs& b, std::size_t limit) {
+    if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) >= limit) return limit;
+    std::size_t i = 0, j = 0, d = 0;
+    while (i < a.size() && j < b.size() && d < limit) {
       if (a[i] < b[j]) {
-        ++i;
+        ++i, ++d;
       } else if (b[j] < a[i]) {
-        ++j;
+        ++j, ++d;
       } else {
-        ++shared, ++i, ++j;
+        ++i, ++j;
       }
     }
-    return a.size() + b.size() - 2 * shared;
+    return d + (a.size() - i) + (b.size() - j);
   }
 
   // A class after the first: its changes against the DAG and CPDAG of class `base_class` (an
