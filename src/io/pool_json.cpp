@@ -49,11 +49,6 @@ std::pair<int, int> as_in(const ParentSets& dag, int u, int v) {
   return contains(dag[static_cast<std::size_t>(v)], u) ? std::pair{u, v} : std::pair{v, u};
 }
 
-bool adjacent(const ParentSets& dag, int u, int v) {
-  return contains(dag[static_cast<std::size_t>(v)], u) ||
-         contains(dag[static_cast<std::size_t>(u)], v);
-}
-
 // A JSON string literal (invalid UTF-8 replaced, as nlohmann::json writes it).
 std::string json_string(const std::string& text) {
   return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -501,6 +496,11 @@ class PoolWriter {
 };
 
 }  // namespace
+
+bool adjacent(const ParentSets& dag, int u, int v) {
+  return contains(dag[static_cast<std::size_t>(v)], u) ||
+         contains(dag[static_cast<std::size_t>(u)], v);
+}
 
 const ParentSets& sorted_parents(const ParentSets& dag, ParentSets& scratch) {
   if (std::all_of(dag.begin(), dag.end(),

@@ -336,9 +336,6 @@ void insert_sorted(std::vector<int>& list, int x) {
 void erase_sorted(std::vector<int>& list, int x) {
   list.erase(std::lower_bound(list.begin(), list.end(), x));
 }
-bool adjacent(const ParentSets& dag, int u, int v) {
-  return has(dag[static_cast<std::size_t>(v)], u) || has(dag[static_cast<std::size_t>(u)], v);
-}
 std::pair<int, int> unordered(std::pair<int, int> a) {
   return {std::min(a.first, a.second), std::max(a.first, a.second)};
 }
