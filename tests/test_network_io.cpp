@@ -253,6 +253,21 @@ TEST_CASE("formats: names a format cannot hold are mapped the same way, and coll
   CHECK_NOTHROW(bnsl::network_text(net, bnsl::NetFormat::graphml));
 }
 
+TEST_CASE("formats: bytes that are not UTF-8 become '_' one by one, and XML still parses",
+          "[formats]") {
+  // UTF-8 (RFC 3629): F5-FF and C0-C1 never start a character, a continuation byte never
+  // does, and a lead byte needs its continuations; "\xC3\xA9" is U+00E9, kept.
+  bnsl::BayesNet net;
+  net.names = {"a\xFF\xB4\xB4z", "\xC0\x80", "\xE0\x41", "caf\xC3\xA9", "\xF5\x80\x80\x80"};
+  net.parents = {{}, {0}, {}, {2}, {}};
+  const auto xml = bnsl::legal_names(net, bnsl::NetFormat::xmlbif);
+  CHECK(xml.names == std::vector<std::string>{"a___z", "__", "_A", "caf\xC3\xA9", "____"});
+  for (bnsl::NetFormat f : {bnsl::NetFormat::graphml, bnsl::NetFormat::dot}) {
+    const bnsl::BayesNet back = bnsl::parse_network(bnsl::network_text(net, f), "again", f);
+    CHECK(back.names == bnsl::legal_names(net, f).names);
+  }
+}
+
 TEST_CASE("parameters: mle and bayes match counts taken by hand; states sorted", "[formats]") {
   // x: 10, 9, 10, 9, x; y: b a a a b (codes in order of appearance: x = 10 9 x; y = b a).
   bnsl::Dataset d;

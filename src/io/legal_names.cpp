@@ -37,7 +37,11 @@ enum class Kind { variable, state };
 std::pair<long, std::size_t> code_point(std::string_view s, std::size_t i) {
   const auto b = static_cast<unsigned char>(s[i]);
   if (b < 0x80) return {b, 1};
-  std::size_t len = b >= 0xF0 && b < 0xF5 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0;
+  // Lead bytes: C2-DF (2), E0-EF (3), F0-F4 (4); C0, C1 and F5-FF never start a character.
+  std::size_t len = b >= 0xF0 && b < 0xF5   ? 4
+                    : b >= 0xE0 && b < 0xF0 ? 3
+                    : b >= 0xC2 && b < 0xE0 ? 2
+                                            : 0;
   if (len == 0 || i + len > s.size()) return {-1, 1};
   long cp = b & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
   for (std::size_t k = 1; k < len; ++k) {
