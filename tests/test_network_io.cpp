@@ -262,7 +262,11 @@ TEST_CASE("formats: bytes that are not UTF-8 become '_' one by one, and XML stil
   net.parents = {{}, {0}, {}, {2}, {}};
   const auto xml = bnsl::legal_names(net, bnsl::NetFormat::xmlbif);
   CHECK(xml.names == std::vector<std::string>{"a___z", "__", "_A", "caf\xC3\xA9", "____"});
-  for (bnsl::NetFormat f : {bnsl::NetFormat::graphml, bnsl::NetFormat::dot}) {
+  // A name opening the adjacency CSV with U+FEFF would read as a byte-order mark.
+  net.names[0] = "\xEF\xBB\xBFx";
+  CHECK(bnsl::legal_names(net, bnsl::NetFormat::adjacency).names[0] == "_x");
+  for (bnsl::NetFormat f :
+       {bnsl::NetFormat::graphml, bnsl::NetFormat::dot, bnsl::NetFormat::adjacency}) {
     const bnsl::BayesNet back = bnsl::parse_network(bnsl::network_text(net, f), "again", f);
     CHECK(back.names == bnsl::legal_names(net, f).names);
   }

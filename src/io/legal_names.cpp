@@ -15,7 +15,8 @@
 //   DOT                  any UTF-8 without control characters and backslashes (DOT's quoted
 //                        strings escape only '"'; Graphviz reads backslashes in labels)
 //   model string         anything but [ ] | : and control characters (bnlearn's model2network)
-//   adjacency CSV        anything but control characters (the header is CSV-quoted)
+//   adjacency CSV        anything but control characters (the header is CSV-quoted) and a
+//                        leading U+FEFF (read as a byte-order mark)
 //   UAI                  no names at all: variables are V0..V(n-1), states 0..r-1
 // Each character a format cannot hold becomes '_' (a byte that is not UTF-8 counts as one
 // character); an empty name becomes "_". The mapping depends on the name alone.
@@ -85,7 +86,9 @@ bool legal_at(NetFormat format, Kind kind, std::string_view s, std::size_t i, lo
       return c >= 0x20 && c != 0x7F && c != '\\';
     case NetFormat::modelstring:
       return c >= 0x20 && c != 0x7F && c != '[' && c != ']' && c != '|' && c != ':';
-    case NetFormat::adjacency:
+    case NetFormat::adjacency:  // a leading U+FEFF would open the file as a byte-order mark
+      if (c == 0xFEFF && i == 0) return false;
+      return c >= 0x20 && c != 0x7F;
     case NetFormat::uai:
       return c >= 0x20 && c != 0x7F;
   }
