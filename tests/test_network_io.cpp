@@ -209,6 +209,10 @@ TEST_CASE("formats: malformed files are errors at their line and column", "[form
              Catch::Contains("bad.x:2:1: expected a discrete chance node"));
   CHECK_THAT(error_of("[a][b|c]", NetFormat::modelstring),
              Catch::Contains("bad.x:1:7: parent 'c' has no block"));
+  CHECK_THAT(
+      error_of("net {}\nnode a { states = (\"\" \"y\"); }\npotential (a) { data = (0.5 0.5); }",
+               NetFormat::net),
+      Catch::Contains("bad.x:2:6: expected state names of a, not an empty one"));
   CHECK_THAT(error_of("[a][b|a", NetFormat::modelstring),
              Catch::Contains("bad.x:1:8: expected ']'"));
   CHECK_THAT(error_of("digraph { a -> b; b -> a; }", NetFormat::dot),

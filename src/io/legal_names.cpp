@@ -252,6 +252,11 @@ void check_network(BayesNet& net, const std::string& file) {
   std::vector<std::vector<int>> children(n);
   std::vector<std::size_t> missing(n);
   for (std::size_t v = 0; v < n; ++v) {
+    // No format's name records can say "empty", and data never has such names.
+    if (net.names[v].empty()) fail(v, "expected a variable name, not an empty one");
+    if (v < net.states.size())
+      for (const std::string& s : net.states[v])
+        if (s.empty()) fail(v, "expected state names of " + net.names[v] + ", not an empty one");
     std::set<int> seen;
     for (int p : net.parents[v]) {
       if (p < 0 || static_cast<std::size_t>(p) >= n || p == static_cast<int>(v) ||
