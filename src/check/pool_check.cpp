@@ -256,7 +256,9 @@ class Checker {
 
   // The file's class list against the recomputed one (sizes by mec_size and CPDAGs from the
   // checker's own essential graphs of each class's DAG); classes are distinct; a class never
-  // lists more DAGs than it holds.
+  // lists more DAGs than it holds. (A format-2 file gives no CPDAG: the reader computes it from
+  // the class's DAG, so only format 1's can differ; a format-2 class is checked through its
+  // DAG, its score, its size and its members.)
   void check_classes(const PoolReport& pool, const PoolReport& fresh,
                      std::vector<std::string>& problems) const {
     std::map<std::pair<std::vector<std::pair<int, int>>, std::vector<std::pair<int, int>>>,

@@ -2,13 +2,12 @@
 // (docs/design.md, "Outputs"; read by pool_json_read.cpp, which also reads format 1).
 //
 // Variables are named once, in `variables`, and by name everywhere else. The first class (the
-// best) gives its DAG whole, as parent lists, and its reversible arcs (those its essential graph
-// leaves undirected); every other class gives its DAG as the arcs it adds to a base class's
-// DAG, removes from it and reverses, and its essential graph as the pairs whose status differs
-// from the base's (a pair keeps the base class's status, compelled when the base lacks it,
-// unless listed as became_reversible or became_compelled). The base is the first class, or
+// best) gives its DAG whole, as parent lists; every other class gives its DAG as the arcs it
+// adds to a base class's DAG, removes from it and reverses. The base is the first class, or
 // (`base`: its rank) one of the 128 just before whose DAG differs from this one by fewer arcs.
-// A listed DAG (a member) is its class's DAG with some reversible arcs reversed, given by their
+// No class's essential graph is written: it is a function of the class's DAG, which a reader
+// recomputes (the reversible and compelled pairs were a fifth of the file at andes' scale). A
+// listed DAG (a member) is its class's DAG with some reversible arcs reversed, given by their
 // numbers among the class DAG's arcs (from 1, by child, then parent, both in the order of
 // `variables`). Near the best the classes differ from it, and more so from their neighbours,
 // by a few arcs, so the file grows with those differences and the members, not with classes x
@@ -42,11 +41,6 @@ using Arcs = std::vector<std::pair<int, int>>;  // (from, to)
 
 bool contains(const std::vector<int>& sorted, int x) {
   return std::binary_search(sorted.begin(), sorted.end(), x);
-}
-
-// The pair {u, v} as the arc `dag` holds it.
-std::pair<int, int> as_in(const ParentSets& dag, int u, int v) {
-  return contains(dag[static_cast<std::size_t>(v)], u) ? std::pair{u, v} : std::pair{v, u};
 }
 
 // A JSON string literal (invalid UTF-8 replaced, as nlohmann::json writes it).
@@ -302,14 +296,6 @@ class PoolWriter {
     size(first.size, "size_exact");
     out_ << ",\"dag\":";
     parents(base);
-    Arcs reversible;
-    for (const auto& [u, v] : first.edges) reversible.push_back(as_in(base, u, v));
-    out_ << ",\"reversible\":[";
-    for (std::size_t i = 0; i < reversible.size(); ++i) {
-      if (i) out_ << ',';
-      arc(reversible[i].first, reversible[i].second);
-    }
-    out_ << ']';
     list_members(base, first.score, members[0]);
     out_ << '}';
     // The window of classes a class may be written against: their sorted DAGs (kept in a ring
@@ -330,8 +316,7 @@ class PoolWriter {
         if (d < fewest) base_class = b, fewest = d;
       }
       out_ << ",\n  ";
-      other_class(*dags[base_class], r_.classes[base_class], base_class, r_.classes[c], *dags[c],
-                  members[c]);
+      other_class(*dags[base_class], base_class, r_.classes[c], *dags[c], members[c]);
     }
     out_ << "\n ]";
   }
@@ -373,11 +358,10 @@ class PoolWriter {
     return d + (a.size() - i) + (b.size() - j);
   }
 
-  // A class after the first: its changes against the DAG and CPDAG of class `base_class` (an
-  // earlier one, `base` its sorted DAG), named by its rank unless it is the first.
-  void other_class(const ParentSets& base, const PoolClass& prior, std::size_t base_class,
-                   const PoolClass& c, const ParentSets& dag,
-                   const std::vector<std::size_t>& members) {
+  // A class after the first: its changes against the DAG of class `base_class` (an earlier
+  // one, `base` its sorted DAG), named by its rank unless it is the first.
+  void other_class(const ParentSets& base, std::size_t base_class, const PoolClass& c,
+                   const ParentSets& dag, const std::vector<std::size_t>& members) {
     out_ << "{\"score\":";
     out_.number(c.score);
     out_ << ",\"size\":";
@@ -390,20 +374,6 @@ class PoolWriter {
     arcs("added", d.added);
     arcs("removed", d.removed);
     arcs("reversed", d.reversed);
-    // Pairs reversible here but not in the base class, and reversible there but compelled
-    // here; each as this class's DAG holds it.
-    std::vector<std::pair<int, int>> only;
-    std::set_difference(c.edges.begin(), c.edges.end(), prior.edges.begin(), prior.edges.end(),
-                        std::back_inserter(only));
-    Arcs became_reversible, became_compelled;
-    for (const auto& [u, v] : only) became_reversible.push_back(as_in(dag, u, v));
-    only.clear();
-    std::set_difference(prior.edges.begin(), prior.edges.end(), c.edges.begin(), c.edges.end(),
-                        std::back_inserter(only));
-    for (const auto& [u, v] : only)
-      if (adjacent(dag, u, v)) became_compelled.push_back(as_in(dag, u, v));
-    arcs("became_reversible", became_reversible);
-    arcs("became_compelled", became_compelled);
     list_members(dag, c.score, members);
     out_ << '}';
   }

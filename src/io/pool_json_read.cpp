@@ -7,9 +7,12 @@
 // column of a syntax error. A format-2 class is rebuilt from its base's DAG (the first class's
 // or an earlier one's) and its changes, each of which must make sense there (an added arc joins
 // two variables the base does not, a removed one is the base's, a reversed one the base's
-// reversed), and each listed
-// DAG from its class's DAG and the arcs it reverses; whether the result is acyclic, scores as
-// stated and lies in its class is for `bnsl check` to judge, as for format 1.
+// reversed), and each listed DAG from its class's DAG and the arcs it reverses; whether the
+// result is acyclic, scores as stated and lies in its class is for `bnsl check` to judge, as
+// for format 1. A format-2 class's essential graph is not in the file: it is computed here
+// from the class's DAG (pool/cpdag.hpp), and left empty when that DAG has a cycle, which
+// `bnsl check` reports. (Files written while format 2 was unreleased also listed it, as
+// `reversible`, `became_reversible` and `became_compelled`; those fields are ignored.)
 #include <algorithm>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -20,6 +23,7 @@
 
 #include "bnsl/error.hpp"
 #include "io/report_io.hpp"
+#include "pool/cpdag.hpp"
 #include "util/big_uint.hpp"
 
 namespace bnsl {
@@ -336,9 +340,6 @@ void insert_sorted(std::vector<int>& list, int x) {
 void erase_sorted(std::vector<int>& list, int x) {
   list.erase(std::lower_bound(list.begin(), list.end(), x));
 }
-std::pair<int, int> unordered(std::pair<int, int> a) {
-  return {std::min(a.first, a.second), std::max(a.first, a.second)};
-}
 
 // {"A":[...],...}: parent lists by name; a variable not named has no parents.
 ParentSets parse_parents_object(const json& j, const Field& f, const Reader& in) {
@@ -441,23 +442,13 @@ class ClassesV2 {
  private:
   const Reader& in_;
   PoolReport& r_;
+  EssentialGraphBuilder essential_;  // scratch for each class's essential graph
 
   void first_class(const json& c, const Field& g, PoolClass& k) {
     k.dag = parse_parents_object(member(c, g, "dag"), g.at("dag"), in_);
-    for (const char* key :
-         {"base", "added", "removed", "reversed", "became_reversible", "became_compelled"})
+    for (const char* key : {"base", "added", "removed", "reversed"})
       if (c.contains(key)) g.at(key).fail("the first class gives its DAG whole, not changes");
-    const Field rf = g.at("reversible");
-    const Arcs rev = in_.arcs(member(c, g, "reversible"), rf);
-    std::vector<std::pair<int, int>> pairs;
-    for (std::size_t i = 0; i < rev.size(); ++i) {
-      const auto [u, v] = rev[i];
-      if (!has(k.dag[static_cast<std::size_t>(v)], u)) rf.at(i).fail("not an arc of the DAG");
-      pairs.push_back(unordered(rev[i]));
-    }
-    std::sort(pairs.begin(), pairs.end());
-    if (std::adjacent_find(pairs.begin(), pairs.end()) != pairs.end()) rf.fail("an arc repeated");
-    describe(k, pairs);
+    describe(k);
   }
 
   // A class after the first: changes against its base, the first class or the earlier class
@@ -468,50 +459,27 @@ class ClassesV2 {
       base = static_cast<std::size_t>(
                  integer(b, g.at("base"), 1, static_cast<long long>(r_.classes.size()))) -
              1;
-    const PoolClass& prior = r_.classes[base];
-    k.dag = apply_changes(prior.dag, c, g, in_);
-    const auto list = [&](const char* key) {
-      const json& a = member(c, g, key, false);
-      return a.is_null() ? Arcs{} : in_.arcs(a, g.at(key));
-    };
-    // The reversible pairs: the base class's that remain adjacent, less those that became
-    // compelled, plus those that became reversible.
-    std::vector<std::pair<int, int>> rev;
-    for (const auto& [u, v] : prior.edges)
-      if (adjacent(k.dag, u, v)) rev.emplace_back(u, v);
-    const Arcs compelled = list("became_compelled"), now_reversible = list("became_reversible");
-    for (std::size_t i = 0; i < compelled.size(); ++i) {
-      const auto [u, v] = compelled[i];
-      const auto it = std::lower_bound(rev.begin(), rev.end(), unordered(compelled[i]));
-      if (!has(k.dag[static_cast<std::size_t>(v)], u) || it == rev.end() ||
-          *it != unordered(compelled[i]))
-        g.at("became_compelled")
-            .at(i)
-            .fail("not an arc of this class on a reversible pair of its base");
-      rev.erase(it);
-    }
-    for (std::size_t i = 0; i < now_reversible.size(); ++i) {
-      const auto [u, v] = now_reversible[i];
-      const auto pair = unordered(now_reversible[i]);
-      if (!has(k.dag[static_cast<std::size_t>(v)], u))
-        g.at("became_reversible").at(i).fail("not an arc of this class's DAG");
-      const auto it = std::lower_bound(rev.begin(), rev.end(), pair);
-      if (it != rev.end() && *it == pair)
-        g.at("became_reversible").at(i).fail("reversible already");
-      rev.insert(it, pair);
-    }
-    describe(k, rev);
+    k.dag = apply_changes(r_.classes[base].dag, c, g, in_);
+    describe(k);
   }
 
-  // The class's compelled arcs (its DAG's arcs on no reversible pair) and reversible edges.
-  static void describe(PoolClass& k, const std::vector<std::pair<int, int>>& reversible) {
-    k.edges = reversible;
-    for (std::size_t v = 0; v < k.dag.size(); ++v)
-      for (const int u : k.dag[v])
-        if (!std::binary_search(reversible.begin(), reversible.end(),
-                                unordered({u, static_cast<int>(v)})))
-          k.arcs.emplace_back(u, static_cast<int>(v));
+  // The class's essential graph from its DAG, as summarize() gives it: compelled arcs and
+  // reversible edges (u < v), each sorted; none when the DAG has a cycle.
+  void describe(PoolClass& k) {
+    try {
+      essential_.build(k.dag);
+    } catch (const RuntimeError&) {
+      return;  // a cycle: `bnsl check` says so
+    }
+    const Cpdag e = essential_.cpdag();
+    for (std::size_t v = 0; v < e.n_vars(); ++v) {
+      const int to = static_cast<int>(v);
+      for (const int u : e.directed[v]) k.arcs.emplace_back(u, to);
+      for (const int u : e.undirected[v])
+        if (u < to) k.edges.emplace_back(u, to);
+    }
     std::sort(k.arcs.begin(), k.arcs.end());
+    std::sort(k.edges.begin(), k.edges.end());
   }
 
   // The members come class by class, best class first, which is best first but for DAGs of

@@ -1,21 +1,63 @@
 """Reads a bnsl pool file (PREFIX.pool.json) into the shape of format 1, whatever its format.
 
 Format 2 (a "format" field) names variables and gives every class but the first as changes
-against the first or against the earlier class its "base" names (by rank), and every listed DAG as reversals of its class's DAG; format 1 (no "format"
-field) gave whole DAGs and 0-based indices. `load` returns format 1's shape either way:
+against the first or against the earlier class its "base" names (by rank), and every listed
+DAG as reversals of its class's DAG; it gives no essential graph, which `essential` computes
+here from each class's DAG. Format 1 (no "format" field) gave whole DAGs and CPDAGs and
+0-based indices. `load` returns format 1's shape either way:
 variables as 0-based indices into "variables"; each class with "score", "size" (a decimal
 string), "log10_size", "dag" (parent lists), "arcs" (compelled, [from, to]) and "edges"
 (reversible, [u, v] with u < v), "members" and "first" (its DAGs in "dags"); "dags" with
 "score", "mec" and "parents"; "edges" with "from", "to", "p", "p_edge"; "dag_count" an int.
 
 Written from the format's description in docs/design.md ("Outputs"), apart from the C++ reader
-(src/io/pool_json_read.cpp), for the command-line tests and the benchmarks:
+(src/io/pool_json_read.cpp) and its essential graphs (src/pool/cpdag.cpp labels arcs by
+Chickering's 1995 algorithm; `essential` here applies Meek's rules), for the command-line
+tests and the benchmarks:
 
     sys.path.insert(0, "tests/cli/lib"); import pool_file
     pool = pool_file.load("out/alarm.pool.json")
 """
 import json
 import math
+
+
+def essential(parents):
+    """The essential graph (CPDAG) of the DAG given as parent lists: (compelled, reversible),
+    compelled a set of arcs (u, v), reversible a set of pairs (u, v) with u < v. The pattern
+    (the skeleton with the v-structures directed) closed under Meek's (1995) rules 1 to 3,
+    which from a pattern give the essential graph (rule 4 is needed only with background
+    knowledge)."""
+    n = len(parents)
+    adj = [set() for _ in range(n)]
+    for v, ps in enumerate(parents):
+        for u in ps:
+            adj[u].add(v)
+            adj[v].add(u)
+    directed = {(a, v) for v, ps in enumerate(parents) for a in ps for b in ps
+                if a != b and b not in adj[a]}
+
+    def undirected(a, b):
+        return b in adj[a] and (a, b) not in directed and (b, a) not in directed
+
+    def forced(x, y):  # whether a rule orients the undirected x - y as x -> y
+        if any((a, x) in directed and y not in adj[a] for a in adj[x]):  # rule 1
+            return True
+        if any((x, c) in directed and (c, y) in directed for c in adj[x]):  # rule 2
+            return True
+        into_y = [c for c in adj[x] if undirected(x, c) and (c, y) in directed]
+        return any(d not in adj[c] for c in into_y for d in into_y if c != d)  # rule 3
+
+    changed = True
+    while changed:
+        changed = False
+        for v in range(n):
+            for u in adj[v]:
+                if undirected(u, v) and forced(u, v):
+                    directed.add((u, v))
+                    changed = True
+    reversible = {(min(u, v), max(u, v)) for v in range(n) for u in adj[v] if undirected(u, v)}
+    return directed, reversible
 
 
 def load(path):
@@ -77,21 +119,16 @@ def decode(p):
                 parents = changed(base, d)
             out["dags"].append({"score": d["score"], "mec": -1, "parents": parents})
         return out
-    dags, reversibles = [], []  # each class's DAG and reversible pairs, for the later ones
+    dags = []  # each class's DAG, for the later ones
     for k, c in enumerate(p["classes"]):
         if k == 0:
             dag = parents_of({(index[u], index[v]) for v, ps in c["dag"].items() for u in ps})
-            reversible = {frozenset(arc(a)) for a in c["reversible"]}
         else:
             base = c.get("base", 1) - 1  # the rank of the class it changes, the first by default
             assert 0 <= base < k, "classes[%d].base: not an earlier class" % k
             dag = changed(dags[base], c)
-            skeleton = {frozenset(a) for a in arcs_of(dag)}
-            reversible = {e for e in reversibles[base] if e in skeleton}
-            reversible -= {frozenset(arc(a)) for a in c.get("became_compelled", [])}
-            reversible |= {frozenset(arc(a)) for a in c.get("became_reversible", [])}
         dags.append(dag)
-        reversibles.append(reversible)
+        compelled, reversible = essential(dag)
         size = int(c.get("size_exact", c["size"]))
         numbered = [(u, v) for v in range(n) for u in dag[v]]
         first = len(out["dags"])
@@ -107,8 +144,8 @@ def decode(p):
         out["classes"].append({
             "score": c["score"], "size": str(size), "log10_size": math.log10(size),
             "members": listed, "first": first if listed else None,
-            "arcs": sorted([u, v] for u, v in arcs_of(dag) if frozenset((u, v)) not in reversible),
-            "edges": sorted(sorted(e) for e in reversible), "dag": dag})
+            "arcs": sorted(map(list, compelled)), "edges": sorted(map(list, reversible)),
+            "dag": dag})
     # Class by class is best first up to rounding: the DAGs in order of score (stably), and
     # each class's first DAG where it lands.
     out["dags"].sort(key=lambda d: -d["score"])
