@@ -6,7 +6,7 @@
 // adds to a base class's DAG, removes from it and reverses. The base is the first class, or
 // (`base`: its rank) one of the 128 just before whose DAG differs from this one by fewer arcs.
 // No class's essential graph is written: it is a function of the class's DAG, which a reader
-// recomputes (the reversible and compelled pairs were a fifth of the file at andes' scale). A
+// recomputes (the reversible and compelled pairs were a sixth of the file at andes' scale). A
 // listed DAG (a member) is its class's DAG with some reversible arcs reversed, given by their
 // numbers among the class DAG's arcs (from 1, by child, then parent, both in the order of
 // `variables`). Near the best the classes differ from it, and more so from their neighbours,
