@@ -28,18 +28,18 @@ DEFAULT_SETS = "iris shuttle tic-tac-toe wine adult nltcs voting zoo hepatitis"
 
 # Compares two pools in a child process (loading pools here would inflate the peak RSS that
 # suite.measure reports for later runs). Prints one JSON object.
-COMPARE = r"""
+COMPARE = suite.LOAD_POOL + r"""
 import json, sys
-def load(path):
-    d = json.load(open(path))
+def classes_and_edges(path):
+    d = load(path)
     classes = {}
     for c in d["classes"]:
         key = (tuple(sorted(map(tuple, c["arcs"]))), tuple(sorted(map(tuple, c["edges"]))))
         classes[key] = (c["size"], c["score"])
     edges = {(e["from"], e["to"]): (e["p"], e["p_edge"]) for e in d["edges"]}
     return d, classes, edges
-de, ce, ee = load(sys.argv[1])
-dl, cl, el = load(sys.argv[2])
+de, ce, ee = classes_and_edges(sys.argv[1])
+dl, cl, el = classes_and_edges(sys.argv[2])
 shared = ce.keys() & cl.keys()
 dp = dpe = 0.0
 for k in ee.keys() | el.keys():

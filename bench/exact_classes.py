@@ -38,9 +38,9 @@ MODES = [("dags", []), ("classes", ["--classes"])]
 def same_classes(dag_pool, class_pool):
     """Whether two pools hold the same classes (essential graph, score, size), compared in a
     child process (loading pools here would inflate later runs' peak RSS: suite.measure)."""
-    code = ("import json,sys\n"
+    code = (suite.LOAD_POOL + "import json\n"
             "k=lambda f:{(json.dumps(c['arcs']),json.dumps(c['edges'])):(c['score'],c['size'])"
-            " for c in json.load(open(f))['classes']}\n"
+            " for c in load(f)['classes']}\n"
             "a,b=k(sys.argv[1]),k(sys.argv[2])\n"
             "print(int(a.keys()==b.keys() and all(a[x][1]==b[x][1] and abs(a[x][0]-b[x][0])"
             "<=1e-9*max(1,abs(a[x][0])) for x in a)))")

@@ -46,8 +46,8 @@ REPO = suite.REPO
 def listed_gaps(pool):
     """(best - worst, best - mean) of the scores a pool lists, computed in a child process so
     that this one stays small (see suite.measure)."""
-    code = ("import json,sys\n"
-            "s=[d['score'] for d in json.load(open(sys.argv[1]))['dags']]\n"
+    code = (suite.LOAD_POOL +
+            "s=[d['score'] for d in load(sys.argv[1])['dags']]\n"
             "print(max(s)-min(s), max(s)-sum(s)/len(s))")
     out = subprocess.run([sys.executable, "-c", code, pool], stdout=subprocess.PIPE, text=True,
                          check=True)

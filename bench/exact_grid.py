@@ -79,8 +79,8 @@ def compare_pools(exact_pool, other_pool):
     """(share of exact_pool's DAGs that other_pool holds, whether the two sets are equal),
     computed in a child process: loading pools here would inflate the peak RSS measured for
     later runs (see suite.measure)."""
-    code = ("import json,sys\n"
-            "d=lambda f:{tuple(map(tuple,g['parents'])) for g in json.load(open(f))['dags']}\n"
+    code = (suite.LOAD_POOL +
+            "d=lambda f:{tuple(map(tuple,g['parents'])) for g in load(f)['dags']}\n"
             "e,l=d(sys.argv[1]),d(sys.argv[2]);print(len(e&l)/len(e), int(e==l))")
     out = subprocess.run([sys.executable, "-c", code, exact_pool, other_pool],
                          stdout=subprocess.PIPE, text=True, check=True)

@@ -60,6 +60,10 @@ import sys
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The first line of a child process that reads whole pool files of any format with load(path)
+# (tests/cli/lib/pool_file.py: classes and DAGs whole, variables as 0-based indices).
+LOAD_POOL = ("import sys; sys.path.insert(0, %r); from pool_file import load\n"
+             % os.path.join(REPO, "tests", "cli", "lib"))
 LIST_KEYS = ("time", "threads", "seeds")
 KNOWN = {"data", "label", "command", "time", "threads", "seeds", "header", "args", "truth",
          "test", "train", "refs", "generate", "rows", "sample_seed"}
@@ -224,6 +228,8 @@ def pool_header(path):
         p["class_count"] = p.get("mec_count")
         p["dags_listed"] = p.get("dag_count")
         p["dag_count"] = p.get("dags_in_classes", p.get("dag_count"))
+    if "dag_count_exact" in p:  # past 2^53
+        p["dag_count"] = p["dag_count_exact"]
     if isinstance(p.get("dag_count"), str):
         p["dag_count"] = int(p["dag_count"])
     return p

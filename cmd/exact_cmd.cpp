@@ -43,6 +43,7 @@ struct ExactCommand {
   EpsilonArgs eps;
   ConstraintArgs constraints;
   RunArgs run;
+  OutputOptions output;
   NetworkArgs networks;
   int max_parents = -1;
   ExactLearnOptions o;  // the flags below are bound to it
@@ -50,7 +51,7 @@ struct ExactCommand {
   int execute() {
     o.exact.threads = run.threads;
     if (o.exact.method == ExactMethod::ilp) check_exact_limits(0, o.exact);  // before anything
-    check_outputs(prefix, {}, run);
+    check_outputs(prefix, {}, run, output);
     o.exact.epsilon = eps.resolve();
     o.threads = run.threads;
     o.progress = !run.quiet;
@@ -89,6 +90,7 @@ struct ExactCommand {
     }
     ReportWriter out("exact", prefix, data.get(), run.quiet, "");
     out.prefer(std::move(prefer));
+    out.options(output);
     out.networks(files);
     out.write(r.report);
     nlohmann::json stats = {{"exact", nlohmann::json::parse(r.exact.to_json())}};
@@ -131,6 +133,7 @@ Action register_exact(CLI::App& app) {
   add_epsilon_options(*sub, cmd->eps);
   add_run_options(*sub, cmd->run);
   add_prefer_option(*sub, cmd->prefer_file);
+  add_output_options(*sub, cmd->output);
   add_constraint_options(*sub, cmd->constraints);
   add_network_options(*sub, cmd->networks);
   sub->add_option("--max-parents", cmd->max_parents,

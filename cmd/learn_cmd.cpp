@@ -53,6 +53,7 @@ struct LearnCommand {
   EpsilonArgs eps;
   ConstraintArgs constraints;
   RunArgs run;
+  OutputOptions output;
   NetworkArgs networks;
   LearnOptions o;  // the flags below are bound to it
   bool time_given = false;
@@ -60,7 +61,7 @@ struct LearnCommand {
   int execute(Comm& comm) {
     const double budget = time_given ? run.time : kDefaultLearnTime;
     share_run(comm, run);
-    if (comm.root()) check_outputs(prefix, {trace}, run);
+    if (comm.root()) check_outputs(prefix, {trace}, run, output);
     StopToken stop = start_together(comm, budget);
     Dataset data = read_data(data_path, csv, run.quiet);
     const NetworkFiles files = networks.resolve(true);
@@ -106,6 +107,7 @@ struct LearnCommand {
                 << "\n";
     ReportWriter out("learn", prefix, &data, run.quiet, trace);
     out.prefer(read_preferences(prefer_file, data.names()));
+    out.options(output);
     out.networks(files);
     if (comm.root()) o.on_improvement = out.improvement();
     LearnResult r = bnsl::learn(data, o, stop, comm.root() ? out.writer() : ReportFn{});
@@ -149,6 +151,7 @@ Action register_learn(CLI::App& app, Comm& comm) {
   add_search_options(*sub, cmd->o.search, cmd->trace);
   add_run_options(*sub, cmd->run);
   add_prefer_option(*sub, cmd->prefer_file);
+  add_output_options(*sub, cmd->output);
   add_constraint_options(*sub, cmd->constraints);
   add_network_options(*sub, cmd->networks);
   sub->get_option("--time")

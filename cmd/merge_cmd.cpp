@@ -22,6 +22,7 @@ struct MergeCommand {
   CsvArgs csv;
   EpsilonArgs eps;
   PoolMergeOptions pool;
+  OutputOptions output;
   NetworkArgs networks;
   bool quiet = false;
 
@@ -57,13 +58,14 @@ struct MergeCommand {
     written.push_back(NetFormat::bif);
     check_legal_names(data, written);
     PoolReport r = merge_pools(data, inputs, pool);
-    write_outputs(out, r, &data, files);
+    write_outputs(out, r, &data, files, output);
     if (!quiet)
       std::cerr << "bnsl: merge: " << inputs.size() << " pools; "
                 << (r.dags.empty()
                         ? std::string("no DAG")
                         : "best " + score_text(r.dags.front().score) + "; " + classes_text(r))
-                << "; wrote " << out << ".pool.json, .best.bif, .best.dot, .consensus.dot\n";
+                << "; wrote " << out
+                << ".pool.json, .edges.csv, .classes.csv, .best.bif, .best.dot, .consensus.dot\n";
     return 0;
   }
 };
@@ -102,6 +104,7 @@ Action register_merge(CLI::App& app) {
   sub->add_option("--threads", cmd->pool.threads, "Threads for the classes (0: all cores)")
       ->check(CLI::Range(0, 4096))
       ->capture_default_str();
+  add_output_options(*sub, cmd->output);
   add_network_options(*sub, cmd->networks);
   sub->add_flag("-q,--quiet", cmd->quiet, "No summary on stderr");
   return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };

@@ -290,8 +290,8 @@ void add_search_options(CLI::App& app, SearchOptions& o, std::string& trace) {
   app.add_option("--pool-max-cells", o.pool_max_cells,
                  "Also keep at most this many classes x variables and list at most this many "
                  "DAGs x variables (but at least 1,000 of each), so pools of large networks "
-                 "stay small: 10,000,000 is 9,606 DAGs of munin's 1,041 variables, about 60 MB "
-                 "of JSON (0: no such cap)")
+                 "stay small in memory and quick to report: 10,000,000 is 9,606 DAGs of munin's "
+                 "1,041 variables (0: no such cap)")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 50))
       ->capture_default_str();
   app.add_option("--checkpoint", o.checkpoint,
@@ -342,6 +342,13 @@ void add_constraint_options(CLI::App& app, ConstraintArgs& a) {
                  "CSV of tiers (header variable,tier; tier an integer from 0, earliest first): "
                  "no arc from a later tier into an earlier one (e.g. age and sex in 0, exposure "
                  "in 1, outcome in 2); variables not listed are in no tier");
+}
+
+void add_output_options(CLI::App& app, OutputOptions& options) {
+  app.add_flag("--matrices", options.matrices,
+               "Also write PREFIX.best.adjacency.csv and PREFIX.probabilities.csv: the best "
+               "network's adjacency matrix and the arc probabilities, n x n, with a header row of "
+               "the variables' names (Benchpress's layout; row: from, column: to)");
 }
 
 void add_prefer_option(CLI::App& app, std::string& file) {

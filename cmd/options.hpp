@@ -80,6 +80,8 @@ struct ConstraintArgs {
 };
 void add_constraint_options(CLI::App& app, ConstraintArgs& args);
 
+// --matrices: learn, search, exact, merge (bnsl::OutputOptions).
+void add_output_options(CLI::App& app, OutputOptions& options);
 // --prefer-arcs FILE: learn, search, exact (bnsl::prefer_arcs).
 void add_prefer_option(CLI::App& app, std::string& file);
 void add_explore_options(CLI::App& app, ExploreOptions& opt, std::string& vars);

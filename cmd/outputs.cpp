@@ -46,11 +46,10 @@ bool preference_is_network(const std::string& file) {
 }  // namespace
 
 void check_outputs(const std::string& prefix, const std::vector<std::string>& files,
-                   const RunArgs& run) {
+                   const RunArgs& run, const OutputOptions& options) {
   std::vector<std::string> all = files;
   if (!prefix.empty())
-    for (const char* suffix : {".pool.json", ".best.bif", ".best.dot", ".consensus.dot"})
-      all.push_back(prefix + suffix);
+    for (const std::string& path : output_paths(prefix, options)) all.push_back(path);
   all.push_back(run.stats_file);
   for (const std::string& path : all)
     if (!path.empty()) check_writable(path);
@@ -91,7 +90,7 @@ void ReportWriter::write(PoolReport& report) {
     if (report.mec_count == 0 && !report.dags.empty()) summarize(report);
     prefer_arcs(report, prefer_);
   }
-  write_outputs(prefix_, report, data_, networks_);
+  write_outputs(prefix_, report, data_, networks_, options_);
   if (!trace_file_.empty()) write_trace(trace_file_, trace_);
 }
 
@@ -129,7 +128,7 @@ std::string pool_summary(const std::string& command, const PoolReport& report,
                          const std::string& prefix, bool with_bif, double seconds) {
   std::ostringstream out;
   out << "bnsl: " << command << ": best " << score_text(report.dags.front().score) << "; "
-      << classes_text(report) << "; wrote " << prefix << ".pool.json"
+      << classes_text(report) << "; wrote " << prefix << ".pool.json, .edges.csv, .classes.csv"
       << (with_bif ? ", .best.bif" : "") << ", .best.dot, .consensus.dot (" << seconds << " s)\n";
   return out.str();
 }

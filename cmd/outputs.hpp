@@ -29,6 +29,7 @@ class ReportWriter {
   void write(PoolReport& report);
   // Arcs each class's DAG should follow where its class allows (bnsl::prefer_arcs).
   void prefer(std::vector<NamedArc> arcs) { prefer_ = std::move(arcs); }
+  void options(const OutputOptions& options) { options_ = options; }
   // The best network's parameters and extra formats (write_outputs).
   void networks(NetworkFiles files) { networks_ = std::move(files); }
 
@@ -39,6 +40,7 @@ class ReportWriter {
   std::string trace_file_;
   std::vector<std::pair<double, double>> trace_;
   std::vector<NamedArc> prefer_;
+  OutputOptions options_;
   NetworkFiles networks_;
 };
 
@@ -50,11 +52,11 @@ std::vector<NamedArc> read_preferences(const std::string& file,
                                        const std::vector<std::string>& names);
 
 // Refuses to start a run whose outputs cannot be written (util/atomic_file.hpp,
-// check_writable): PREFIX.pool.json, .best.bif, .best.dot and .consensus.dot when `prefix` is
-// given, every file of `files` that is not empty, and --stats. Throws RuntimeError naming the
-// file and the reason (exit status 1).
+// check_writable): the files of write_outputs (bnsl::output_paths) when `prefix` is given,
+// every file of `files` that is not empty, and --stats. Throws RuntimeError naming the file and
+// the reason (exit status 1).
 void check_outputs(const std::string& prefix, const std::vector<std::string>& files,
-                   const RunArgs& run);
+                   const RunArgs& run, const OutputOptions& options = {});
 
 // What main says of an allocation that failed (std::bad_alloc), which the checks before the
 // large allocations (src/util/memory.hpp) did not foresee: the memory available now.

@@ -26,6 +26,7 @@ struct SearchCommand {
   EpsilonArgs eps;
   ConstraintArgs constraints;
   RunArgs run;
+  OutputOptions output;
   NetworkArgs networks;
   SearchOptions o;  // the flags below are bound to it
   bool time_given = false;
@@ -33,7 +34,7 @@ struct SearchCommand {
   int execute(Comm& comm) {
     const double budget = time_given ? run.time : kDefaultLearnTime;
     share_run(comm, run);
-    if (comm.root()) check_outputs(prefix, {trace}, run);
+    if (comm.root()) check_outputs(prefix, {trace}, run, output);
     StopToken stop = start_together(comm, budget);
     std::unique_ptr<Dataset> data;
     if (!data_path.empty()) data = std::make_unique<Dataset>(read_data(data_path, csv, run.quiet));
@@ -60,6 +61,7 @@ struct SearchCommand {
                 << "\n";
     ReportWriter out("search", prefix, data.get(), run.quiet, trace);
     out.prefer(read_preferences(prefer_file, cache.names_or_defaults()));
+    out.options(output);
     out.networks(files);
     if (comm.root()) o.on_improvement = out.improvement();
     SearchRunResult r = search_cache(cache, o, ReportContext{score, data.get(), true}, stop,
@@ -95,6 +97,7 @@ Action register_search(CLI::App& app, Comm& comm) {
   add_search_options(*sub, cmd->o, cmd->trace);
   add_run_options(*sub, cmd->run);
   add_prefer_option(*sub, cmd->prefer_file);
+  add_output_options(*sub, cmd->output);
   add_constraint_options(*sub, cmd->constraints);
   add_network_options(*sub, cmd->networks);
   sub->get_option("--time")

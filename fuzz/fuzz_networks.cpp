@@ -1,8 +1,9 @@
 // Network files of the formats bnsl/network_io.hpp reads besides BIF (convert, sample, eval,
 // --prefer-arcs): the input's first line names the format (xmlbif, net, uai, modelstring,
 // graphml, dot, adjacency), the rest is the file. A network that reads is written in every
-// format and read back, which must give the same variables and parent sets (or an InputError
-// for names that collide in that format, or a RuntimeError for parameters it does not have).
+// format and read back, which must give the same variables and parent sets, and the names as
+// written (or an InputError for names that collide in that format, or a RuntimeError for
+// parameters it does not have).
 #include <cstdint>
 #include <cstdlib>
 #include <set>
@@ -31,7 +32,11 @@ void round_trips(const bnsl::BayesNet& net) {
     }
     const bnsl::BayesNet back = bnsl::parse_network(text, "again", entry.value);
     if (back.n_vars() != net.n_vars() || parent_sets(back) != parent_sets(net)) std::abort();
-    if (entry.value != bnsl::NetFormat::uai && back.names != net.names) std::abort();
+    // Names the format cannot hold come back as written (legal_names; only a file read with its
+    // FILE.names.csv, or a format with room for the originals, gives them back whole).
+    if (entry.value != bnsl::NetFormat::uai && back.names != net.names &&
+        back.names != bnsl::legal_names(net, entry.value).names)
+      std::abort();
   }
 }
 

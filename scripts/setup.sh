@@ -15,8 +15,10 @@ minimal=${BNSL_MINIMAL:-0}
 [ "$minimal" = 1 ] || pkgs+=(coinor-libcbc-dev zlib1g-dev libbz2-dev)
 if [ "$all" = 1 ]; then
   pkgs+=(build-essential catch2 libbenchmark-dev python3 clang-format help2man file)
+  # Graphviz: README's pictures; tests/cli/tables.sh renders the DOT files when it is there.
+  pkgs+=(graphviz)
   if [ "$minimal" != 1 ]; then
-    pkgs+=(libopenmpi-dev openmpi-bin)
+    pkgs+=(libopenmpi-dev openmpi-bin procps)  # tests/cli/mpi.sh finds the ranks with pgrep
     pkgs+=(pybind11-dev python3-dev python3-numpy python3-pandas python3-networkx python3-pytest)
     pkgs+=(python3-venv python3-pip python3-setuptools python3-wheel python3-build python3-pybind11)
   fi

@@ -209,6 +209,10 @@ TEST_CASE("formats: malformed files are errors at their line and column", "[form
              Catch::Contains("bad.x:2:1: expected a discrete chance node"));
   CHECK_THAT(error_of("[a][b|c]", NetFormat::modelstring),
              Catch::Contains("bad.x:1:7: parent 'c' has no block"));
+  CHECK_THAT(
+      error_of("net {}\nnode a { states = (\"\" \"y\"); }\npotential (a) { data = (0.5 0.5); }",
+               NetFormat::net),
+      Catch::Contains("bad.x:2:6: expected state names of a, not an empty one"));
   CHECK_THAT(error_of("[a][b|a", NetFormat::modelstring),
              Catch::Contains("bad.x:1:8: expected ']'"));
   CHECK_THAT(error_of("digraph { a -> b; b -> a; }", NetFormat::dot),
@@ -251,6 +255,25 @@ TEST_CASE("formats: names a format cannot hold are mapped the same way, and coll
                     Catch::Contains("data.csv:1:22: variables 'col one' and 'col_one' are both "
                                     "written 'col_one' in bif"));
   CHECK_NOTHROW(bnsl::network_text(net, bnsl::NetFormat::graphml));
+}
+
+TEST_CASE("formats: bytes that are not UTF-8 become '_' one by one, and XML still parses",
+          "[formats]") {
+  // UTF-8 (RFC 3629): F5-FF and C0-C1 never start a character, a continuation byte never
+  // does, and a lead byte needs its continuations; "\xC3\xA9" is U+00E9, kept.
+  bnsl::BayesNet net;
+  net.names = {"a\xFF\xB4\xB4z", "\xC0\x80", "\xE0\x41", "caf\xC3\xA9", "\xF5\x80\x80\x80"};
+  net.parents = {{}, {0}, {}, {2}, {}};
+  const auto xml = bnsl::legal_names(net, bnsl::NetFormat::xmlbif);
+  CHECK(xml.names == std::vector<std::string>{"a___z", "__", "_A", "caf\xC3\xA9", "____"});
+  // A name opening the adjacency CSV with U+FEFF would read as a byte-order mark.
+  net.names[0] = "\xEF\xBB\xBFx";
+  CHECK(bnsl::legal_names(net, bnsl::NetFormat::adjacency).names[0] == "_x");
+  for (bnsl::NetFormat f :
+       {bnsl::NetFormat::graphml, bnsl::NetFormat::dot, bnsl::NetFormat::adjacency}) {
+    const bnsl::BayesNet back = bnsl::parse_network(bnsl::network_text(net, f), "again", f);
+    CHECK(back.names == bnsl::legal_names(net, f).names);
+  }
 }
 
 TEST_CASE("parameters: mle and bayes match counts taken by hand; states sorted", "[formats]") {

@@ -43,8 +43,8 @@ namespace bnsl {
 // where the ILP had a partial list, or no proof, after 600 s; bench/JOURNAL.md, session 9; at
 // 28 and 29, without its best-family tables, uci/horse, steel and flag, BIC BF 20: complete
 // lists in 34 to 196 s after the exploration, where the ILP had a partial list or no proof
-// after 600 s; bench/README, "The subset DP without its tables"), ilp above (dp when built
-// without CBC). Auto takes the ILP instead when the DP's tables do not fit in the memory
+// after 600 s; bench/results/exact.md, "The subset DP without its tables"), ilp above (dp when
+// built without CBC). Auto takes the ILP instead when the DP's tables do not fit in the memory
 // available or the time left does not cover twice its estimate (a stopped DP leaves only the
 // identity order's network). Above kAutoIlpFirstAbove it tries the ILP first, for a tenth of
 // the DP's estimate, and keeps its answer when it proved OPT and finished its list.
@@ -104,7 +104,7 @@ struct ExactOptions {
   // ilp, classes: the collection lists by its LP search alone (no enumeration of regions), and
   // each class listed adds its imset no-good row to the LP, whose search then does not meet its
   // other members (one row removes a whole class). A cross-check of the default listing,
-  // slower where the search meets many classes (bench/README, "Exact mode's classes by the
+  // slower where the search meets many classes (bench/results/exact.md, "Classes by the
   // ILP").
   bool class_nogoods = false;
   // More DAGs (classes) within epsilon than this: the list keeps the best max_solutions (then

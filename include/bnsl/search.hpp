@@ -64,7 +64,7 @@ struct SearchOptions {
   // of the DAGs kept).
   bool classes = true;
   // ... and at most this many class (or DAG) x variable cells (0: no such cap), so that a pool
-  // of a thousand-variable problem stays a few hundred MB in memory and tens of MB on disk.
+  // of a thousand-variable problem stays a few hundred MB in memory and quick to report.
   std::size_t pool_max_cells = 10'000'000;
   // The capacity for n variables: min(pool_max, max(1000, pool_max_cells / n)) classes ...
   std::size_t pool_capacity(std::size_t n) const;

@@ -40,7 +40,7 @@ def test_exact_equals_the_command_line(tmp_path):
     pool = bnsl.read_pool(prefix + ".pool.json")
     assert r.optimal and r.complete and pool.optimal and pool.complete
     assert r.best_score == pytest.approx(pool.best_score, rel=1e-12)
-    assert len(r.dags) == len(pool.dags) == 308  # every DAG within ln 3 (bench/README)
+    assert len(r.dags) == len(pool.dags) == 308  # every DAG within ln 3 (bench/results/exact-grid.md)
     assert len(r.classes) == len(pool.classes)
     assert sum(c.size for c in r.classes) == 308
     for mine, theirs in zip(r.classes, pool.classes):

@@ -56,6 +56,15 @@ class Checker {
   PoolCheckOptions options_;
   PoolCheck result_;
 
+  // How messages name a variable, a listed DAG and a class (from 1, as a person counts).
+  std::string var(int v) const { return "'" + data_.name(static_cast<std::size_t>(v)) + "'"; }
+  static std::string dag_at(const PoolReport& pool, std::size_t i) {
+    const int mec = pool.dags[i].mec;
+    return "DAG " + std::to_string(i + 1) +
+           (mec >= 0 ? " (class " + std::to_string(mec + 1) + ")" : std::string());
+  }
+  static std::string class_at(std::size_t c) { return "class " + std::to_string(c + 1); }
+
   PoolCheckItem& add(std::string name, std::string detail) {
     result_.items.push_back({std::move(name), std::move(detail), {}});
     return result_.items.back();
@@ -122,7 +131,7 @@ class Checker {
     double worst = 0;
     // A listed DAG or a class's DAG: `at` names it, `reported` is its score in the file.
     const auto check = [&](const std::string& at, const ParentSets& parents, double reported) {
-      if (auto why = graph_problem(parents); !why.empty()) {
+      if (auto why = graph_problem(parents, data_.names()); !why.empty()) {
         graphs.push_back(at + ": " + why);
         return;
       }
@@ -136,9 +145,9 @@ class Checker {
       }
     };
     for (std::size_t i = 0; i < pool.dags.size(); ++i)
-      check("dags[" + std::to_string(i) + "]", pool.dags[i].parents, pool.dags[i].score);
+      check(dag_at(pool, i), pool.dags[i].parents, pool.dags[i].score);
     for (std::size_t i = 0; i < pool.classes.size(); ++i)
-      check("classes[" + std::to_string(i) + "].dag", pool.classes[i].dag, pool.classes[i].score);
+      check(class_at(i) + "'s DAG", pool.classes[i].dag, pool.classes[i].score);
     const bool valid = graphs.empty();
     add("acyclic",
         std::to_string(pool.dags.size()) + " DAGs, " + std::to_string(pool.classes.size()) +
@@ -160,7 +169,7 @@ class Checker {
     if (given && !given->same_arcs(pool.constraints))
       problems.push_back("the pool was learned under " + pool.constraints.describe() +
                          ", not the " + given->describe() + " given");
-    const auto name = [&](int v) { return data_.name(static_cast<std::size_t>(v)); };
+    const auto name = [&](int v) { return var(v); };
     const auto check = [&](const std::string& at, const ParentSets& parents) {
       for (const Constraints* c : {&pool.constraints, given})
         if (c)
@@ -185,10 +194,9 @@ class Checker {
             return;
           }
     };
-    for (std::size_t i = 0; i < pool.dags.size(); ++i)
-      check("dags[" + std::to_string(i) + "]", pool.dags[i].parents);
+    for (std::size_t i = 0; i < pool.dags.size(); ++i) check(dag_at(pool, i), pool.dags[i].parents);
     for (std::size_t i = 0; i < pool.classes.size(); ++i)
-      check("classes[" + std::to_string(i) + "].dag", pool.classes[i].dag);
+      check(class_at(i) + "'s DAG", pool.classes[i].dag);
     add("constraints", given ? given->describe() : pool.constraints.describe(),
         std::move(problems));
   }
@@ -201,9 +209,9 @@ class Checker {
                                                : 0;
     for (std::size_t i = 0; i < pool.dags.size(); ++i) {
       const auto& d = pool.dags[i];
-      const std::string at = "dags[" + std::to_string(i) + "]";
+      const std::string at = dag_at(pool, i);
       if (i > 0 && above(d.score, pool.dags[i - 1].score))
-        order.push_back(at + " scores above dags[" + std::to_string(i - 1) + "]");
+        order.push_back(at + " scores above " + dag_at(pool, i - 1));
       ParentSets key = d.parents;
       for (auto& p : key) std::sort(p.begin(), p.end());
       if (!seen.insert(std::move(key)).second) distinct.push_back(at + " repeats an earlier DAG");
@@ -214,18 +222,18 @@ class Checker {
     }
     for (std::size_t i = 0; i < pool.classes.size(); ++i) {
       const PoolClass& c = pool.classes[i];
-      const std::string at = "classes[" + std::to_string(i) + "]";
+      const std::string at = class_at(i);
       if (i > 0 && above(c.score, pool.classes[i - 1].score))
-        order.push_back(at + " scores above classes[" + std::to_string(i - 1) + "]");
+        order.push_back(at + " scores above " + class_at(i - 1));
       if (above(top - pool.epsilon, c.score))
         within.push_back(at + " is " + std::to_string(top - c.score) + " below the best");
-      if (above(c.score, top)) best.push_back(at + " scores above dags[0]");
+      if (above(c.score, top)) best.push_back(at + " scores above the first DAG");
       if (pool.listed_above && above(*pool.listed_above, c.score))
         listed.push_back(at + " scores below listed_above");
     }
     if (pool.listed_above && pool.complete) listed.push_back("a complete pool has no listed_above");
     if (auto field = best_score_field(); !pool.dags.empty() && (!field || !same(*field, top)))
-      best.push_back("best_score differs from dags[0].score");
+      best.push_back("best_score differs from the first DAG's score");
     add("sorted", "best first", std::move(order));
     add("distinct", "", std::move(distinct));
     std::ostringstream eps;
@@ -248,7 +256,9 @@ class Checker {
 
   // The file's class list against the recomputed one (sizes by mec_size and CPDAGs from the
   // checker's own essential graphs of each class's DAG); classes are distinct; a class never
-  // lists more DAGs than it holds.
+  // lists more DAGs than it holds. (A format-2 file gives no CPDAG: the reader computes it from
+  // the class's DAG, so only format 1's can differ; a format-2 class is checked through its
+  // DAG, its score, its size and its members.)
   void check_classes(const PoolReport& pool, const PoolReport& fresh,
                      std::vector<std::string>& problems) const {
     std::map<std::pair<std::vector<std::pair<int, int>>, std::vector<std::pair<int, int>>>,
@@ -257,16 +267,16 @@ class Checker {
     for (std::size_t c = 0; c < pool.classes.size(); ++c) {
       const PoolClass& a = pool.classes[c];
       const PoolClass& b = fresh.classes[c];
-      const std::string at = "classes[" + std::to_string(c) + "]";
+      const std::string at = class_at(c);
       if (auto [it, fresh_class] = seen.emplace(std::make_pair(b.arcs, b.edges), c); !fresh_class)
-        problems.push_back(at + " is the class of classes[" + std::to_string(it->second) + "]");
-      if (a.size != b.size) problems.push_back(at + ".size " + a.size + ", recomputed " + b.size);
+        problems.push_back(at + " is the class of " + class_at(it->second));
+      if (a.size != b.size) problems.push_back(at + ": size " + a.size + ", recomputed " + b.size);
       if (std::fabs(a.log10_size - b.log10_size) > 1e-9)
-        problems.push_back(at + ".log10_size differs from log10(size)");
+        problems.push_back(at + ": log10_size differs from log10(size)");
       if (a.members != b.members || (b.members > 0 && a.first != b.first))
-        problems.push_back(at + ": " + std::to_string(a.members) + " members from dags[" +
-                           std::to_string(a.first) + "], recomputed " + std::to_string(b.members) +
-                           " from dags[" + std::to_string(b.first) + "]");
+        problems.push_back(at + ": " + std::to_string(a.members) + " DAGs listed from DAG " +
+                           std::to_string(a.first + 1) + ", recomputed " +
+                           std::to_string(b.members) + " from DAG " + std::to_string(b.first + 1));
       if (a.arcs != b.arcs || a.edges != b.edges)
         problems.push_back(at + ": the CPDAG differs from the recomputed one");
       BigUint size;
@@ -277,7 +287,7 @@ class Checker {
   }
 
   void check_summary(const PoolReport& pool) {
-    if (pool.dags.empty() || pool.classes.empty()) return;  // no summary in the file
+    if (pool.classes.empty()) return;  // no summary in the file (a list of DAGs alone)
     PoolReport fresh = pool;
     for (PoolDag& d : fresh.dags) d.mec = -1;
     for (PoolClass& c : fresh.classes) {
@@ -295,15 +305,14 @@ class Checker {
     }
     for (std::size_t i = 0; i < pool.dags.size(); ++i)
       if (pool.dags[i].mec != fresh.dags[i].mec)
-        classes.push_back("dags[" + std::to_string(i) + "].mec " +
-                          std::to_string(pool.dags[i].mec) + ", recomputed " +
-                          std::to_string(fresh.dags[i].mec));
+        classes.push_back(dag_at(pool, i) + " lies in class " +
+                          std::to_string(fresh.dags[i].mec + 1));
     std::map<std::pair<int, int>, double> p;
     for (const auto& e : fresh.edges) p[{e.from, e.to}] = e.p;
     for (const auto& e : pool.edges)
       if (std::fabs(p[{e.from, e.to}] - e.p) > 1e-6)
-        edges.push_back("p(" + std::to_string(e.from) + " -> " + std::to_string(e.to) + ") = " +
-                        std::to_string(e.p) + ", recomputed " + std::to_string(p[{e.from, e.to}]));
+        edges.push_back("p(" + var(e.from) + " -> " + var(e.to) + ") = " + std::to_string(e.p) +
+                        ", recomputed " + std::to_string(p[{e.from, e.to}]));
     if (pool.edges.size() != fresh.edges.size())
       edges.push_back(std::to_string(pool.edges.size()) + " arcs listed, " +
                       std::to_string(fresh.edges.size()) + " with p > 0 recomputed");
@@ -371,8 +380,7 @@ class Checker {
       visited += members.size();
       ++enumerated;
       if (members.size() != small)
-        problems.push_back("classes[" + std::to_string(c) + "] holds " +
-                           std::to_string(members.size()) +
+        problems.push_back(class_at(c) + " holds " + std::to_string(members.size()) +
                            " DAGs by covered-arc reversals, size says " + k.size);
       const double each = w / static_cast<double>(members.size());
       for (const ParentSets& m : members)
@@ -387,16 +395,15 @@ class Checker {
       const double lo = (m == mass.end() ? 0 : m->second) / total;
       const double hi = lo + (l == slack.end() ? 0 : l->second) / total;
       if (e.p < lo - 1e-6 || e.p > hi + 1e-6)
-        problems.push_back("p(" + std::to_string(e.from) + " -> " + std::to_string(e.to) +
-                           ") = " + std::to_string(e.p) + ", from the members " +
+        problems.push_back("p(" + var(e.from) + " -> " + var(e.to) + ") = " + std::to_string(e.p) +
+                           ", from the members " +
                            (hi > lo ? "between " + std::to_string(lo) + " and " + std::to_string(hi)
                                     : std::to_string(lo)));
     }
     for (const auto& [arc, w] : mass)
       if (w / total > 1e-6 && !listed.contains(arc))
-        problems.push_back("the arc " + std::to_string(arc.first) + " -> " +
-                           std::to_string(arc.second) + " has p " + std::to_string(w / total) +
-                           " from the members but is not listed");
+        problems.push_back("the arc " + var(arc.first) + " -> " + var(arc.second) + " has p " +
+                           std::to_string(w / total) + " from the members but is not listed");
     add("members",
         std::to_string(enumerated) + " of " + std::to_string(pool.classes.size()) +
             " classes enumerated (" + std::to_string(visited) + " DAGs)",
@@ -437,7 +444,7 @@ class Checker {
   // p_edge of every pair: the classes' weights size x exp(score - best), in logs (sizes can
   // pass 10^308), summed over the classes whose DAG has the pair adjacent, over their total.
   // (Files written before p_edge existed have none: not checked.)
-  static void check_edge_probabilities(const PoolReport& pool, std::vector<std::string>& problems) {
+  void check_edge_probabilities(const PoolReport& pool, std::vector<std::string>& problems) const {
     if (!pool.has_p_edge) return;
     const double best = pool.classes.front().score;
     std::vector<double> log_w;
@@ -461,15 +468,14 @@ class Checker {
       const auto it = mass.find(pair);
       const double p = it == mass.end() ? 0 : it->second / total;
       if (std::fabs(p - e.p_edge) > 1e-6)
-        problems.push_back("p_edge(" + std::to_string(e.from) + " - " + std::to_string(e.to) +
+        problems.push_back("p_edge(" + var(e.from) + " - " + var(e.to) +
                            ") = " + std::to_string(e.p_edge) + ", recomputed from the classes " +
                            std::to_string(p));
     }
     for (const auto& [pair, w] : mass)
       if (w / total > 1e-6 && !listed.contains(pair))
-        problems.push_back("the pair " + std::to_string(pair.first) + " - " +
-                           std::to_string(pair.second) + " has p_edge " +
-                           std::to_string(w / total) + " but is not listed");
+        problems.push_back("the pair " + var(pair.first) + " - " + var(pair.second) +
+                           " has p_edge " + std::to_string(w / total) + " but is not listed");
   }
 };
 

@@ -89,7 +89,7 @@ struct ColumnBuilder {
   }
 };
 
-struct Field {
+struct CsvField {
   std::string_view text;  // the value, enclosing quotes removed
   std::size_t offset;     // byte offset of the field's first character in its line
 };
@@ -174,7 +174,7 @@ class CsvReader {
   bool at_end_ = false;                 // line_ is the last line
   std::string_view line_;               // current line, without its line break
   std::size_t line_no_ = 0;             // 1-based number of line_
-  std::vector<Field> fields_;           // fields of line_
+  std::vector<CsvField> fields_;        // fields of line_
   std::deque<std::string> unescaped_;   // storage of quoted fields of line_ that held ""
   std::vector<std::string> names_;      // column names
   std::vector<ColumnBuilder> columns_;  // one per column
@@ -282,7 +282,7 @@ void CsvReader::read_row() {
   split_line();
   check_width();
   for (std::size_t c = 0; c < fields_.size(); ++c) {
-    const Field& f = fields_[c];
+    const CsvField& f = fields_[c];
     if (!options_.missing_as_state && is_missing(f.text)) {
       fail(f.offset, "missing value " + in_quotes(f.text) + " in column " + in_quotes(names_[c]) +
                          " (use --missing-as-state to treat it as a state)");
@@ -412,7 +412,8 @@ Dataset CsvReader::read() {
                      std::to_string(columns_.size()) + " columns)",
                  kLessDataHint);
   for (auto& column : columns_) column.codes.reserve(rows);
-  for (const Field& f : fields_) name_cols_.push_back(utf8_length(line_.substr(0, f.offset)) + 1);
+  for (const CsvField& f : fields_)
+    name_cols_.push_back(utf8_length(line_.substr(0, f.offset)) + 1);
   if (options_.header) {
     read_names();
   } else {

@@ -56,8 +56,8 @@
 // Listing::class_nogoods, listing a class also adds its imset no-good row, valid for every DAG
 // outside the class, so the LP search no longer meets its members (the enumeration of a region
 // still does, and skips them). The no-good rows are dense and weak: in the LP they turn
-// integral points fractional, and the search branches more and re-solves slower (bench/README,
-// "Exact mode's classes by the ILP").
+// integral points fractional, and the search branches more and re-solves slower
+// (bench/results/exact.md, "Classes by the ILP").
 #include "exact/collect.hpp"
 
 #ifdef BNSL_HAVE_CBC
@@ -1041,8 +1041,8 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
   // 20), where the LP is small and re-solves take a few pivots. 1: keep the work areas
   // between solves; 2048: go straight to the dual simplex (no "crunch" of the model into a
   // smaller copy). Not 8 (reuse the factorization when no rows were added): with it, the
-  // brute-force class test lost DAGs. bench/README, "Exact mode's collection: Clp's re-solves
-  // and threads".
+  // brute-force class test lost DAGs. bench/results/exact.md, "Clp's re-solves and
+  // threads".
   if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(&lp)) clp->setSpecialOptions(1 | 2048);
   lp.initialSolve();
   // With no-goods a class's row is in one worker's LP only: the others would list its

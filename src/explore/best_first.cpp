@@ -45,7 +45,7 @@
 // below every set that holds a strong child of X (V1633: {699, 1020, 1639} gains 944, each
 // alone 5-48); the open lists then start from true scores up to those sizes. Screened
 // exploration of gen2000 (60 s, 2 threads): the best subset of the true family is missing
-// from 237 caches without screening and 101 with it (bench/README.md, issue 19).
+// from 237 caches without screening and 101 with it (issue 19; bench/results/scale.md).
 //
 // Pruning (src/prune/rules.hpp), all epsilon-relaxed: rule 2 (BIC) and 6 (BDeu) cut a
 // candidate before counting, with the best score over its scored immediate subsets (and

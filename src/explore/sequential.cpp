@@ -28,7 +28,8 @@
 #include "prune/rules.hpp"
 
 namespace bnsl {
-namespace {
+// Named, not anonymous: SequentialLevels (declared in explorer.hpp) holds them.
+namespace sequential {
 
 struct Record {
   double best_sub;      // best score over all subsets, this set included
@@ -49,7 +50,10 @@ struct Level {
   std::vector<Record> recs;
 };
 
-}  // namespace
+}  // namespace sequential
+
+using sequential::Level;
+using sequential::Record;
 
 struct SequentialLevels {
   explicit SequentialLevels(bool narrow) : narrow(narrow), a(narrow), b(narrow) {}

@@ -15,7 +15,7 @@
 namespace bnsl {
 namespace {
 
-struct Field {
+struct ArcField {
   std::string text;
   std::size_t col = 1;  // 1-based column of its first character
 };
@@ -29,15 +29,15 @@ std::string trim(const std::string& s, std::size_t* lead = nullptr) {
 }
 
 // Splits a line at commas; a field may be "quoted" (no commas or quotes inside).
-std::vector<Field> split(const std::string& line, const std::string& file, std::size_t lineno) {
-  std::vector<Field> out;
+std::vector<ArcField> split(const std::string& line, const std::string& file, std::size_t lineno) {
+  std::vector<ArcField> out;
   std::size_t start = 0;
   for (;;) {
     const std::size_t comma = line.find(',', start);
     const std::string raw =
         line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     std::size_t lead = 0;
-    Field f{trim(raw, &lead), start + lead + 1};
+    ArcField f{trim(raw, &lead), start + lead + 1};
     if (f.text.size() >= 2 && f.text.front() == '"' && f.text.back() == '"')
       f.text = f.text.substr(1, f.text.size() - 2);
     else if (f.text.find('"') != std::string::npos)
@@ -68,7 +68,7 @@ void read_records(const std::string& text, const std::string& file, const std::s
   for (std::size_t lineno = 1; std::getline(in, line); ++lineno) {
     const std::string t = trim(line);
     if (t.empty() || t[0] == '#') continue;
-    const std::vector<Field> f = split(line, file, lineno);
+    const std::vector<ArcField> f = split(line, file, lineno);
     if (seen_header) {
       row(lineno, line, f);
     } else if (header(f)) {
@@ -87,7 +87,7 @@ class NameIndex {
   explicit NameIndex(const std::vector<std::string>& names) {
     for (std::size_t i = 0; i < names.size(); ++i) index_.emplace(names[i], static_cast<int>(i));
   }
-  int at(const Field& f, const std::string& file, std::size_t lineno) const {
+  int at(const ArcField& f, const std::string& file, std::size_t lineno) const {
     const auto it = index_.find(f.text);
     if (it == index_.end())
       throw InputError(file, lineno, f.col, "unknown variable '" + f.text + "'");
@@ -107,11 +107,12 @@ std::vector<NamedArc> parse_arcs(const std::string& text, const std::string& fil
   const std::string expected = weighted ? "from,to[,weight]" : "from,to";
   std::vector<NamedArc> out;
   std::set<std::pair<int, int>> seen;
-  const auto header = [&](const std::vector<Field>& f) {
+  const auto header = [&](const std::vector<ArcField>& f) {
     return (f.size() == 2 || (weighted && f.size() == 3)) && f[0].text == "from" &&
            f[1].text == "to" && (f.size() == 2 || f[2].text == "weight");
   };
-  const auto row = [&](std::size_t lineno, const std::string& line, const std::vector<Field>& f) {
+  const auto row = [&](std::size_t lineno, const std::string& line,
+                       const std::vector<ArcField>& f) {
     if (f.size() < 2 || f.size() > columns)
       throw InputError(file, lineno, f.size() < 2 ? line.size() + 1 : f[columns].col,
                        "expected " + expected + " (" + std::to_string(f.size()) + " fields)");
@@ -145,10 +146,11 @@ std::vector<int> parse_tiers(const std::string& text, const std::string& file,
   const NameIndex index(names);
   std::vector<int> tiers(names.size(), -1);
   std::vector<std::size_t> listed_at(names.size(), 0);
-  const auto header = [](const std::vector<Field>& f) {
+  const auto header = [](const std::vector<ArcField>& f) {
     return f.size() == 2 && f[0].text == "variable" && f[1].text == "tier";
   };
-  const auto row = [&](std::size_t lineno, const std::string& line, const std::vector<Field>& f) {
+  const auto row = [&](std::size_t lineno, const std::string& line,
+                       const std::vector<ArcField>& f) {
     if (f.size() != 2)
       throw InputError(file, lineno, f.size() < 2 ? line.size() + 1 : f[2].col,
                        "expected variable,tier (" + std::to_string(f.size()) + " fields)");

@@ -64,12 +64,12 @@ bool is_space(char c) {
 }
 
 // A whitespace-separated field of a line.
-struct Token {
+struct JklToken {
   std::string_view text;
   std::size_t col;  // 1-based column of its first character
 };
 
-void split_tokens(std::string_view line, std::vector<Token>& out) {
+void split_tokens(std::string_view line, std::vector<JklToken>& out) {
   out.clear();
   std::size_t i = 0;
   while (true) {
@@ -97,7 +97,7 @@ bool parse_score(std::string_view s, double& value) {
 // A block header "VAR COUNT" with COUNT > 0 where an entry line was expected: the block before
 // it is short. (A valid entry line with two fields has SIZE 0, and its score is not a
 // non-negative integer index unless it is the very unlikely score "0 0".)
-bool looks_like_header(const std::vector<Token>& tokens) {
+bool looks_like_header(const std::vector<JklToken>& tokens) {
   long long count = 0;
   long long index = 0;
   double score = 0;
@@ -141,7 +141,7 @@ class JklParser {
  private:
   // The current block: its header token, declared entry count and line.
   struct Block {
-    Token var;
+    JklToken var;
     std::size_t count;
     std::size_t line;
   };
@@ -156,7 +156,7 @@ class JklParser {
   void next_entry(LineReader& lines, const Block& block, std::size_t k);
   void parse_block(ScoreCache& cache);
   void parse_entry(VarCache& var, int child, std::size_t line);
-  int resolve(const Token& token, std::size_t line) const;
+  int resolve(const JklToken& token, std::size_t line) const;
   std::vector<std::string> result_names() const;
 
   std::string_view text_;
@@ -167,7 +167,7 @@ class JklParser {
   std::unordered_map<std::string_view, int> name_index_;  // name -> variable
   bool numeric_names_ = false;  // some name is also an integer (then look names up first)
   std::vector<std::string_view> header_names_;  // without given names: names from block headers
-  std::vector<Token> tokens_;                   // fields of the current line
+  std::vector<JklToken> tokens_;                // fields of the current line
   std::vector<int> parents_;                    // parents of the current entry
   std::vector<std::size_t> block_line_;         // line of each variable's block, 0 if none yet
   std::vector<std::uint32_t> mark_;  // mark_[p] == stamp_: p already a parent of this entry
@@ -302,7 +302,7 @@ void JklParser::parse_block(ScoreCache& cache) {
 }
 
 void JklParser::parse_entry(VarCache& var, int child, std::size_t line) {
-  const Token& first = tokens_[0];
+  const JklToken& first = tokens_[0];
   double score = 0;
   if (!parse_score(first.text, score)) {
     fail(line, first.col, "non-numeric score '" + std::string(first.text) + "'");
@@ -326,7 +326,7 @@ void JklParser::parse_entry(VarCache& var, int child, std::size_t line) {
   }
   parents_.clear();
   for (std::size_t i = 2; i < tokens_.size(); ++i) {
-    const Token& token = tokens_[i];
+    const JklToken& token = tokens_[i];
     const int p = resolve(token, line);
     if (p == child) {
       fail(line, token.col, "variable '" + std::string(token.text) + "' is its own parent");
@@ -340,7 +340,7 @@ void JklParser::parse_entry(VarCache& var, int child, std::size_t line) {
   var.add(score, parents_);
 }
 
-int JklParser::resolve(const Token& token, std::size_t line) const {
+int JklParser::resolve(const JklToken& token, std::size_t line) const {
   long long index = 0;
   const bool integer = parse_int(token.text, index);
   if (!name_index_.empty() && (!integer || numeric_names_)) {
@@ -452,7 +452,7 @@ std::optional<CacheProvenance> read_jkl_provenance(const std::string& path) {
   CacheProvenance p;
   std::vector<std::string> seen;
   std::string text;
-  std::vector<Token> tokens;
+  std::vector<JklToken> tokens;
   for (std::size_t line = 1; std::getline(in, text); ++line) {
     split_tokens(text, tokens);
     if (tokens.empty()) continue;
@@ -461,7 +461,7 @@ std::optional<CacheProvenance> read_jkl_provenance(const std::string& path) {
     if (tokens.size() != 4)
       throw InputError(path, line, tokens[0].col, "expected '# bnsl KEY VALUE'");
     const std::string key(tokens[2].text);
-    const Token& value = tokens[3];
+    const JklToken& value = tokens[3];
     auto fail = [&](const char* what) {
       throw InputError(
           path, line, value.col,

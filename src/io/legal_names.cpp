@@ -15,7 +15,8 @@
 //   DOT                  any UTF-8 without control characters and backslashes (DOT's quoted
 //                        strings escape only '"'; Graphviz reads backslashes in labels)
 //   model string         anything but [ ] | : and control characters (bnlearn's model2network)
-//   adjacency CSV        anything but control characters (the header is CSV-quoted)
+//   adjacency CSV        anything but control characters (the header is CSV-quoted) and a
+//                        leading U+FEFF (read as a byte-order mark)
 //   UAI                  no names at all: variables are V0..V(n-1), states 0..r-1
 // Each character a format cannot hold becomes '_' (a byte that is not UTF-8 counts as one
 // character); an empty name becomes "_". The mapping depends on the name alone.
@@ -37,7 +38,11 @@ enum class Kind { variable, state };
 std::pair<long, std::size_t> code_point(std::string_view s, std::size_t i) {
   const auto b = static_cast<unsigned char>(s[i]);
   if (b < 0x80) return {b, 1};
-  std::size_t len = b >= 0xF0 && b < 0xF5 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0;
+  // Lead bytes: C2-DF (2), E0-EF (3), F0-F4 (4); C0, C1 and F5-FF never start a character.
+  std::size_t len = b >= 0xF0 && b < 0xF5   ? 4
+                    : b >= 0xE0 && b < 0xF0 ? 3
+                    : b >= 0xC2 && b < 0xE0 ? 2
+                                            : 0;
   if (len == 0 || i + len > s.size()) return {-1, 1};
   long cp = b & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
   for (std::size_t k = 1; k < len; ++k) {
@@ -81,7 +86,9 @@ bool legal_at(NetFormat format, Kind kind, std::string_view s, std::size_t i, lo
       return c >= 0x20 && c != 0x7F && c != '\\';
     case NetFormat::modelstring:
       return c >= 0x20 && c != 0x7F && c != '[' && c != ']' && c != '|' && c != ':';
-    case NetFormat::adjacency:
+    case NetFormat::adjacency:  // a leading U+FEFF would open the file as a byte-order mark
+      if (c == 0xFEFF && i == 0) return false;
+      return c >= 0x20 && c != 0x7F;
     case NetFormat::uai:
       return c >= 0x20 && c != 0x7F;
   }
@@ -245,6 +252,11 @@ void check_network(BayesNet& net, const std::string& file) {
   std::vector<std::vector<int>> children(n);
   std::vector<std::size_t> missing(n);
   for (std::size_t v = 0; v < n; ++v) {
+    // No format's name records can say "empty", and data never has such names.
+    if (net.names[v].empty()) fail(v, "expected a variable name, not an empty one");
+    if (v < net.states.size())
+      for (const std::string& s : net.states[v])
+        if (s.empty()) fail(v, "expected state names of " + net.names[v] + ", not an empty one");
     std::set<int> seen;
     for (int p : net.parents[v]) {
       if (p < 0 || static_cast<std::size_t>(p) >= n || p == static_cast<int>(v) ||

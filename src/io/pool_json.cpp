@@ -1,14 +1,28 @@
-// Pool JSON: the DAG pool, its classes and edge probabilities (docs/design.md, "Outputs").
+// Pool JSON, format 2: the pool, its classes and edge probabilities, compact at every size
+// (docs/design.md, "Outputs"; read by pool_json_read.cpp, which also reads format 1).
 //
-// Written one DAG and one edge per line so that large pools stay readable with line tools;
-// doubles are printed by nlohmann::json, which emits the shortest text that reads back to
-// the same double (round trip, up to 17 significant digits). Reading validates every field
-// and reports the first problem as an InputError naming the file and the field path (or the
-// line and column for a syntax error).
+// Variables are named once, in `variables`, and by name everywhere else. The first class (the
+// best) gives its DAG whole, as parent lists; every other class gives its DAG as the arcs it
+// adds to a base class's DAG, removes from it and reverses. The base is the first class, or
+// (`base`: its rank) one of the 128 just before whose DAG differs from this one by fewer arcs.
+// No class's essential graph is written: it is a function of the class's DAG, which a reader
+// recomputes (the reversible and compelled pairs were a sixth of the file at andes' scale). A
+// listed DAG (a member) is its class's DAG with some reversible arcs reversed, given by their
+// numbers among the class DAG's arcs (from 1, by child, then parent, both in the order of
+// `variables`). Near the best the classes differ from it, and more so from their neighbours,
+// by a few arcs, so the file grows with those differences and the members, not with classes x
+// variables as a whole DAG per class would. Class sizes are numbers, with the exact decimal
+// beside them when a double cannot hold it.
+//
+// The text goes out in pieces as it is made (TextOut), never built whole; doubles are written
+// as the shortest text that reads back to the same double. A report without classes (not
+// summarized) lists its DAGs, the first whole and the others as changes against it.
 #include <algorithm>
-#include <charconv>
+#include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -17,469 +31,485 @@
 
 #include "bnsl/error.hpp"
 #include "io/report_io.hpp"
+#include "io/text_out.hpp"
 #include "util/big_uint.hpp"
 
 namespace bnsl {
 namespace {
 
-using nlohmann::json;
+using Arcs = std::vector<std::pair<int, int>>;  // (from, to)
 
-std::string dump(const json& j) {
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+bool contains(const std::vector<int>& sorted, int x) {
+  return std::binary_search(sorted.begin(), sorted.end(), x);
 }
 
-using ordered = nlohmann::ordered_json;  // keeps the documented key order
+// A JSON string literal (invalid UTF-8 replaced, as nlohmann::json writes it).
+std::string json_string(const std::string& text) {
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
-// Parent lists as [[...],...], formatted directly into `out` (a pool can hold 100,000 DAGs
-// of thousands of variables; building a json tree per DAG costs more than the search's last
-// seconds can spare).
-void append_parents(std::string& out, const ParentSets& parents) {
-  out += '[';
-  char buf[16];
-  for (std::size_t v = 0; v < parents.size(); ++v) {
-    if (v) out += ',';
-    out += '[';
-    for (std::size_t k = 0; k < parents[v].size(); ++k) {
-      if (k) out += ',';
-      const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, parents[v][k]);
-      out.append(buf, end);
+class PoolWriter {
+ public:
+  PoolWriter(std::ostream& os, const PoolReport& r) : out_(os), r_(r) {
+    for (const std::string& name : r.variables) names_.push_back(json_string(name));
+    // A report not yet named (the search's, whose caller names the variables) names them by
+    // their number from 1, as a data set without a header row would.
+    std::size_t n = r.classes.empty() ? 0 : r.classes[0].dag.size();
+    if (!r.dags.empty()) n = std::max(n, r.dags[0].parents.size());
+    for (std::size_t v = names_.size(); v < n; ++v)
+      names_.push_back(json_string("V" + std::to_string(v + 1)));
+  }
+
+  void write() {
+    header();
+    if (!r_.classes.empty()) {
+      classes();
+    } else if (!r_.dags.empty()) {
+      dag_list();
+    } else {
+      out_ << ",\n \"classes\": []";
     }
-    out += ']';
+    edges();
+    out_ << "\n}\n";
+    out_.finish();
   }
-  out += ']';
-}
 
-// One DAG as {"score":S,"mec":M,"parents":[[...],...]}.
-void append_dag_json(std::string& out, const PoolDag& d) {
-  out += "{\"score\":";
-  out += dump(json(d.score));
-  out += ",\"mec\":";
-  out += std::to_string(d.mec);
-  out += ",\"parents\":";
-  append_parents(out, d.parents);
-  out += '}';
-}
+ private:
+  TextOut out_;
+  const PoolReport& r_;
+  std::vector<std::string> names_;  // the variables' names as JSON strings
+  ParentSets scratch_, scratch2_;
 
-void append_pairs(std::string& out, const std::vector<std::pair<int, int>>& pairs) {
-  out += '[';
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    if (i) out += ',';
-    out += '[';
-    out += std::to_string(pairs[i].first);
-    out += ',';
-    out += std::to_string(pairs[i].second);
-    out += ']';
+  // The header, one field a line; a field is one line here and one in pool_json_read.cpp.
+  void header() {
+    out_ << "{\"format\": ";
+    out_.integer(kPoolJsonFormat);
+    field("score", r_.score);
+    field("ess", r_.ess);
+    field("n", names_.size());
+    field("rows", r_.rows);
+    key("variables");
+    out_ << '[';
+    for (std::size_t v = 0; v < names_.size(); ++v) out_ << (v ? ", " : "") << names_[v];
+    out_ << ']';
+    if (!r_.discretized.empty()) {
+      key("discretized");
+      discretized();
+    }
+    field("epsilon", r_.epsilon);
+    field("best_score", best_score());
+    field("optimal", r_.optimal);
+    field("complete", r_.complete);
+    field("listed_above", r_.listed_above);
+    field("dags_within", r_.dags_within);
+    field("dags_within_exact", r_.dags_within_exact);
+    key("k_best");
+    k_best();
+    key("prefer_arcs");
+    prefer_arcs();
+    key("constraints");
+    constraints();
+    field("algorithm", r_.algorithm);
+    field("seconds", r_.seconds);
+    field("class_count", r_.classes.size());
+    key("dag_count");
+    size(class_dag_count(r_), "dag_count_exact");
+    field("dags_listed", r_.dags.size());
+    key("orientations");
+    counts({{"sampled_components", r_.orientation_sampled},
+            {"samples", r_.orientation_samples},
+            {"sizes_estimated", r_.sizes_estimated}});
+    key("pool_account");
+    out_ << pool_account_json(r_.account).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
-  out += ']';
-}
 
-// One class as {"score":S,"size":"N","log10_size":L,"members":M,"first":I,"arcs":[[a,b],...],
-// "edges":[[u,v],...],"dag":[[...],...]} ("first": null when no DAG of it is listed).
-void append_class_json(std::string& out, const PoolClass& c) {
-  out += "{\"score\":" + dump(json(c.score));
-  out += ",\"size\":" + dump(json(c.size));
-  out += ",\"log10_size\":" + dump(json(c.log10_size));
-  out += ",\"members\":" + std::to_string(c.members);
-  out += ",\"first\":" + (c.members > 0 ? std::to_string(c.first) : std::string("null"));
-  out += ",\"arcs\":";
-  append_pairs(out, c.arcs);
-  out += ",\"edges\":";
-  append_pairs(out, c.edges);
-  out += ",\"dag\":";
-  append_parents(out, c.dag);
-  out += '}';
-}
-
-std::string edge_json(const EdgeProb& e) {
-  ordered j{{"from", e.from}, {"to", e.to}, {"p", e.p}, {"p_edge", e.p_edge}};
-  return j.dump();
-}
-
-// A field path in error messages, e.g. dags[3].parents.
-struct Field {
-  const std::string& file;
-  std::string path;
-  [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(file, 0, 0, "pool JSON: '" + path + "': " + what);
+  // {"a": 1, "b": 2}: an object of counts.
+  void counts(std::initializer_list<std::pair<std::string_view, std::uint64_t>> fields) {
+    const char* separator = "{\"";
+    for (const auto& [name, value] : fields) {
+      out_ << separator << name << "\": ";
+      out_.unsigned_integer(value);
+      separator = ", \"";
+    }
+    out_ << '}';
   }
-  Field at(const std::string& key) const { return {file, path.empty() ? key : path + "." + key}; }
-  Field at(std::size_t i) const { return {file, path + "[" + std::to_string(i) + "]"}; }
+
+  std::optional<double> best_score() const {
+    if (!r_.classes.empty()) return r_.classes[0].score;
+    if (!r_.dags.empty()) return r_.dags[0].score;
+    return std::nullopt;
+  }
+
+  void key(std::string_view name) { out_ << ",\n \"" << name << "\": "; }
+  template <typename T>
+  void field(std::string_view name, const T& value) {
+    key(name);
+    put(value);
+  }
+  void put(double x) { out_.number(x); }
+  void put(bool b) { out_ << (b ? "true" : "false"); }
+  void put(std::uint64_t x) { out_.unsigned_integer(x); }
+  void put(std::int64_t x) { out_.integer(x); }
+  void put(int x) { out_.integer(x); }
+  void put(const std::string& s) { out_ << json_string(s); }
+  template <typename T>
+  void put(const std::optional<T>& x) {
+    if (x)
+      put(*x);
+    else
+      out_ << "null";
+  }
+
+  // A count of DAGs as a number, and when a double cannot hold it exactly (above 2^53), also
+  // as the exact decimal under `exact_key` (the number is then the nearest double, or null
+  // past a double's range).
+  void size(const std::string& decimal, std::string_view exact_key) {
+    BigUint n;
+    std::uint64_t small = 0;
+    if (BigUint::parse(decimal, n) && n.to_u64(small) && small <= kExactDoubleMax) {
+      out_.unsigned_integer(small);
+      return;
+    }
+    out_.number(n.to_double());
+    out_ << ",\"" << exact_key << "\":\"" << decimal << '"';
+  }
+  static constexpr std::uint64_t kExactDoubleMax = std::uint64_t{1} << 53;
+
+  void arc(int from, int to) {
+    out_ << '[' << names_[static_cast<std::size_t>(from)] << ','
+         << names_[static_cast<std::size_t>(to)] << ']';
+  }
+  // ,"name":[[from,to],...], nothing when empty.
+  void arcs(std::string_view name, const Arcs& list) {
+    if (list.empty()) return;
+    out_ << ",\"" << name << "\":[";
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (i) out_ << ',';
+      arc(list[i].first, list[i].second);
+    }
+    out_ << ']';
+  }
+  // {"A":[],"B":["A"],...}: every variable's parents, in the order of `variables`.
+  void parents(const ParentSets& dag) {
+    out_ << '{';
+    for (std::size_t v = 0; v < dag.size(); ++v) {
+      out_ << (v ? "," : "") << names_[v] << ":[";
+      for (std::size_t k = 0; k < dag[v].size(); ++k)
+        out_ << (k ? "," : "") << names_[static_cast<std::size_t>(dag[v][k])];
+      out_ << ']';
+    }
+    out_ << '}';
+  }
+
+  // [{"variable": NAME, "method": "quantile", "breaks": [b0, ..., bK]}, ...]: the columns
+  // --discretize cut, and where (bnsl/dataset.hpp, Discretization).
+  void discretized() {
+    out_ << '[';
+    for (std::size_t i = 0; i < r_.discretized.size(); ++i) {
+      const Discretization& d = r_.discretized[i];
+      out_ << (i ? ", " : "")
+           << "{\"variable\": " << (d.column < names_.size() ? names_[d.column] : json_string(""))
+           << ", \"method\": " << json_string(d.method) << ", \"breaks\": [";
+      for (std::size_t k = 0; k < d.breaks.size(); ++k) {
+        if (k) out_ << ", ";
+        out_.number(d.breaks[k]);
+      }
+      out_ << "]}";
+    }
+    out_ << ']';
+  }
+
+  void k_best() {
+    if (r_.k_best == 0) {
+      out_ << "null";
+      return;
+    }
+    const std::size_t listed = r_.k_best_classes ? r_.classes.size() : r_.dags.size();
+    out_ << "{\"k\": ";
+    out_.unsigned_integer(r_.k_best);
+    out_ << ", \"of\": \"" << (r_.k_best_classes ? "classes" : "dags") << "\", \"listed\": ";
+    out_.unsigned_integer(listed);
+    out_ << ", \"tied\": ";
+    out_.unsigned_integer(listed > r_.k_best ? listed - r_.k_best : 0);
+    out_ << '}';
+  }
+
+  void prefer_arcs() {
+    if (!r_.preferred) {
+      out_ << "null";
+      return;
+    }
+    const PreferSummary& p = *r_.preferred;
+    counts(
+        {{"arcs", p.arcs}, {"classes", p.classes}, {"changed", p.changed}, {"partial", p.partial}});
+  }
+
+  void constraints() {
+    const Constraints& c = r_.constraints;
+    if (c.empty()) {
+      out_ << "null";
+      return;
+    }
+    const auto list = [&](const Arcs& a) {
+      out_ << '[';
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (i) out_ << ", ";
+        arc(a[i].first, a[i].second);
+      }
+      out_ << ']';
+    };
+    out_ << "{\"required\": ";
+    list(c.required);
+    out_ << ", \"forbidden\": ";
+    list(c.forbidden);
+    out_ << ", \"tiers\": ";
+    if (c.tiers.empty()) {
+      out_ << "null";
+    } else {
+      out_ << '[';
+      for (std::size_t v = 0; v < c.tiers.size(); ++v) {
+        if (v) out_ << ',';
+        out_.integer(c.tiers[v]);
+      }
+      out_ << ']';
+    }
+    if (c.max_parents >= 0) {
+      out_ << ", \"max_parents\": ";
+      out_.integer(c.max_parents);
+    }
+    out_ << ", \"classes\": \"each class counts, lists and orients only its DAGs that satisfy "
+            "these constraints\"}";
+  }
+
+  void classes() {
+    // The listed DAGs of each class, in their order in report.dags.
+    std::vector<std::vector<std::size_t>> members(r_.classes.size());
+    for (std::size_t i = 0; i < r_.dags.size(); ++i) {
+      const int mec = r_.dags[i].mec;
+      if (mec < 0 || static_cast<std::size_t>(mec) >= r_.classes.size())
+        throw RuntimeError("pool: dags[" + std::to_string(i) + "] belongs to no listed class");
+      members[static_cast<std::size_t>(mec)].push_back(i);
+    }
+    const PoolClass& first = r_.classes[0];
+    const ParentSets& base = sorted_parents(first.dag, scratch_);
+    out_ << ",\n \"classes\": [\n  {\"score\":";
+    out_.number(first.score);
+    out_ << ",\"size\":";
+    size(first.size, "size_exact");
+    out_ << ",\"dag\":";
+    parents(base);
+    list_members(base, first.score, members[0]);
+    out_ << '}';
+    // The window of classes a class may be written against: their sorted DAGs (kept in a ring
+    // when a class's DAG is not sorted already) and their arcs that differ from the first's.
+    std::vector<const ParentSets*> dags(r_.classes.size(), &base);
+    std::vector<ParentSets> ring(kBaseWindow + 1);
+    std::vector<Arcs> differ(kBaseWindow + 1);
+    for (std::size_t c = 1; c < r_.classes.size(); ++c) {
+      const std::size_t slot = c % ring.size();
+      dags[c] = &sorted_parents(r_.classes[c].dag, ring[slot]);
+      differ[slot] = arcs_not_shared(base, *dags[c]);
+      // The base: the first class, or one of the kBaseWindow before, whichever differs from
+      // this class by the fewest arcs (the first when none does better).
+      std::size_t base_class = 0, fewest = differ[slot].size();
+      for (std::size_t b = c > kBaseWindow ? c - kBaseWindow : 1; b < c && fewest > 0; ++b) {
+        const std::size_t d =
+            symmetric_difference_size(differ[b % ring.size()], differ[slot], fewest);
+        if (d < fewest) base_class = b, fewest = d;
+      }
+      out_ << ",\n  ";
+      other_class(*dags[base_class], base_class, r_.classes[c], *dags[c], members[c]);
+    }
+    out_ << "\n ]";
+  }
+
+  // How many classes just before a class may serve as its base besides the first: a class a
+  // few ranks up often differs from it by fewer arcs than the first does (andes at 60 s, on
+  // average: 15.6 arcs from the first, 5.2 from the nearest of the 16 before, 3.6 of the 128
+  // before, 3.2 of the 256; each arc about 24 bytes written). Finding it takes a comparison
+  // of two short lists per candidate.
+  static constexpr std::size_t kBaseWindow = 128;
+
+  // The arcs of exactly one of two DAGs with sorted parent lists, sorted (by child, then
+  // parent): the arc set of `dag` is that of `first` with these toggled.
+  static Arcs arcs_not_shared(const ParentSets& first, const ParentSets& dag) {
+    Arcs out;
+    std::vector<int> only;
+    for (std::size_t v = 0; v < dag.size(); ++v) {
+      only.clear();
+      std::set_symmetric_difference(first[v].begin(), first[v].end(), dag[v].begin(), dag[v].end(),
+                                    std::back_inserter(only));
+      for (const int u : only) out.emplace_back(static_cast<int>(v), u);
+    }
+    return out;
+  }
+  // |a Δ b| for sorted lists, or some count >= limit when it is at least that (the search for
+  // a base needs no more: most candidates are out after a comparison of sizes or a few steps).
+  static std::size_t symmetric_difference_size(const Arcs& a, const Arcs& b, std::size_t limit) {
+    if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) >= limit) return limit;
+    std::size_t i = 0, j = 0, d = 0;
+    while (i < a.size() && j < b.size() && d < limit) {
+      if (a[i] < b[j]) {
+        ++i, ++d;
+      } else if (b[j] < a[i]) {
+        ++j, ++d;
+      } else {
+        ++i, ++j;
+      }
+    }
+    return d + (a.size() - i) + (b.size() - j);
+  }
+
+  // A class after the first: its changes against the DAG of class `base_class` (an earlier
+  // one, `base` its sorted DAG), named by its rank unless it is the first.
+  void other_class(const ParentSets& base, std::size_t base_class, const PoolClass& c,
+                   const ParentSets& dag, const std::vector<std::size_t>& members) {
+    out_ << "{\"score\":";
+    out_.number(c.score);
+    out_ << ",\"size\":";
+    size(c.size, "size_exact");
+    if (base_class > 0) {
+      out_ << ",\"base\":";
+      out_.unsigned_integer(base_class + 1);
+    }
+    const DagChanges d = dag_changes(base, dag);
+    arcs("added", d.added);
+    arcs("removed", d.removed);
+    arcs("reversed", d.reversed);
+    list_members(dag, c.score, members);
+    out_ << '}';
+  }
+
+  // ,"members":[[...],...]: each listed DAG of the class as the numbers of the class DAG's arcs
+  // it reverses, or {"score":S,"reversed":[...]} when its score is not the class's; nothing
+  // when the class lists none.
+  void list_members(const ParentSets& dag, double score, const std::vector<std::size_t>& members) {
+    if (members.empty()) return;
+    out_ << ",\"members\":[";
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      const PoolDag& m = r_.dags[members[k]];
+      out_ << (k ? "," : "");
+      const bool own_score = m.score != score;
+      if (own_score) {
+        out_ << "{\"score\":";
+        out_.number(m.score);
+        out_ << ",\"reversed\":";
+      }
+      reversals(dag, m.parents, members[k]);
+      if (own_score) out_ << '}';
+    }
+    out_ << ']';
+  }
+
+  // [k,...]: the numbers of the arcs of `dag` (from 1, by child, then parent) that `member`
+  // holds reversed; a member must hold every other arc as `dag` does, and no arc more.
+  void reversals(const ParentSets& dag, const ParentSets& member, std::size_t index) {
+    out_ << '[';
+    std::size_t number = 0, arcs = 0, held = 0;
+    bool any = false;
+    for (std::size_t v = 0; v < dag.size(); ++v) {
+      arcs += member[v].size();
+      for (const int u : dag[v]) {
+        ++number;
+        const std::vector<int>& pv = member[v];
+        if (std::find(pv.begin(), pv.end(), u) != pv.end()) {
+          ++held;
+          continue;
+        }
+        const std::vector<int>& pu = member[static_cast<std::size_t>(u)];
+        if (std::find(pu.begin(), pu.end(), static_cast<int>(v)) == pu.end())
+          throw RuntimeError("pool: dags[" + std::to_string(index) +
+                             "] lacks an edge of its class's DAG");
+        ++held;
+        out_ << (any ? "," : "");
+        out_.unsigned_integer(number);
+        any = true;
+      }
+    }
+    if (arcs != held)
+      throw RuntimeError("pool: dags[" + std::to_string(index) +
+                         "] has an edge its class's DAG lacks");
+    out_ << ']';
+  }
+
+  // Without classes: the first DAG whole, every other as changes against it.
+  void dag_list() {
+    const ParentSets& base = sorted_parents(r_.dags[0].parents, scratch_);
+    out_ << ",\n \"dags\": [\n  {\"score\":";
+    out_.number(r_.dags[0].score);
+    out_ << ",\"dag\":";
+    parents(base);
+    out_ << '}';
+    for (std::size_t i = 1; i < r_.dags.size(); ++i) {
+      out_ << ",\n  {\"score\":";
+      out_.number(r_.dags[i].score);
+      const DagChanges d = dag_changes(base, sorted_parents(r_.dags[i].parents, scratch2_));
+      arcs("added", d.added);
+      arcs("removed", d.removed);
+      arcs("reversed", d.reversed);
+      out_ << '}';
+    }
+    out_ << "\n ]";
+  }
+
+  void edges() {
+    out_ << ",\n \"edges\": [";
+    for (std::size_t i = 0; i < r_.edges.size(); ++i) {
+      const EdgeProb& e = r_.edges[i];
+      out_ << (i ? ",\n  {\"from\":" : "\n  {\"from\":") << names_[static_cast<std::size_t>(e.from)]
+           << ",\"to\":" << names_[static_cast<std::size_t>(e.to)] << ",\"p\":";
+      out_.number(e.p);
+      out_ << ",\"p_edge\":";
+      out_.number(e.p_edge);
+      out_ << '}';
+    }
+    out_ << (r_.edges.empty() ? "]" : "\n ]");
+  }
 };
 
-const json& member(const json& obj, const Field& f, const char* key, bool required = true) {
-  static const json kNull;
-  auto it = obj.find(key);
-  if (it == obj.end()) {
-    if (required) f.at(key).fail("missing");
-    return kNull;
+}  // namespace
+
+bool adjacent(const ParentSets& dag, int u, int v) {
+  return contains(dag[static_cast<std::size_t>(v)], u) ||
+         contains(dag[static_cast<std::size_t>(u)], v);
+}
+
+const ParentSets& sorted_parents(const ParentSets& dag, ParentSets& scratch) {
+  if (std::all_of(dag.begin(), dag.end(),
+                  [](const std::vector<int>& p) { return std::is_sorted(p.begin(), p.end()); }))
+    return dag;
+  scratch = dag;
+  for (auto& p : scratch) std::sort(p.begin(), p.end());
+  return scratch;
+}
+
+DagChanges dag_changes(const ParentSets& base, const ParentSets& dag) {
+  DagChanges d;
+  std::vector<int> only;
+  for (std::size_t v = 0; v < dag.size(); ++v) {
+    const int to = static_cast<int>(v);
+    only.clear();
+    std::set_difference(dag[v].begin(), dag[v].end(), base[v].begin(), base[v].end(),
+                        std::back_inserter(only));
+    for (const int u : only)
+      (contains(base[static_cast<std::size_t>(u)], to) ? d.reversed : d.added).emplace_back(u, to);
+    only.clear();
+    std::set_difference(base[v].begin(), base[v].end(), dag[v].begin(), dag[v].end(),
+                        std::back_inserter(only));
+    for (const int u : only)
+      if (!contains(dag[static_cast<std::size_t>(u)], to)) d.removed.emplace_back(u, to);
   }
-  return *it;
-}
-
-double number(const json& j, const Field& f) {
-  if (!j.is_number()) f.fail("expected a number, got " + std::string(j.type_name()));
-  return j.get<double>();
-}
-
-long long integer(const json& j, const Field& f, long long lo, long long hi) {
-  if (!j.is_number_integer()) f.fail("expected an integer, got " + std::string(j.type_name()));
-  long long v = j.get<long long>();
-  if (v < lo || v > hi)
-    f.fail("value " + std::to_string(v) + " out of range [" + std::to_string(lo) + ", " +
-           std::to_string(hi) + "]");
-  return v;
-}
-
-bool boolean(const json& j, const Field& f) {
-  if (!j.is_boolean()) f.fail("expected true or false, got " + std::string(j.type_name()));
-  return j.get<bool>();
-}
-
-const json& array(const json& j, const Field& f) {
-  if (!j.is_array()) f.fail("expected an array, got " + std::string(j.type_name()));
-  return j;
-}
-
-std::string text(const json& j, const Field& f) {
-  if (!j.is_string()) f.fail("expected a string, got " + std::string(j.type_name()));
-  return j.get<std::string>();
-}
-
-ParentSets parse_parents(const json& j, const Field& f, long long n) {
-  const json& parents = array(j, f);
-  if (static_cast<long long>(parents.size()) != n)
-    f.fail("expected " + std::to_string(n) + " parent lists (one per variable), got " +
-           std::to_string(parents.size()));
-  ParentSets out;
-  for (std::size_t v = 0; v < parents.size(); ++v) {
-    const json& list = array(parents[v], f.at(v));
-    auto& ps = out.emplace_back();
-    for (std::size_t k = 0; k < list.size(); ++k)
-      ps.push_back(static_cast<int>(integer(list[k], f.at(v).at(k), 0, n - 1)));
-  }
-  return out;
-}
-
-// null, or {"k": K, "of": "dags" | "classes", "listed": DAGs or classes listed, "tied": those
-// past K, tied with the K-th}.
-std::string k_best_json(const PoolReport& r) {
-  if (r.k_best == 0) return "null";
-  const std::size_t listed = r.k_best_classes ? r.classes.size() : r.dags.size();
-  return "{\"k\": " + std::to_string(r.k_best) + ", \"of\": \"" +
-         (r.k_best_classes ? "classes" : "dags") + "\", \"listed\": " + std::to_string(listed) +
-         ", \"tied\": " + std::to_string(listed > r.k_best ? listed - r.k_best : 0) + "}";
-}
-
-// null, or {"arcs": preferred arcs, "classes": classes with one on a reversible edge,
-// "changed": classes showing another member, "partial": classes searched in part}.
-std::string prefer_json(const PoolReport& r) {
-  if (!r.preferred) return "null";
-  const PreferSummary& p = *r.preferred;
-  return "{\"arcs\": " + std::to_string(p.arcs) + ", \"classes\": " + std::to_string(p.classes) +
-         ", \"changed\": " + std::to_string(p.changed) +
-         ", \"partial\": " + std::to_string(p.partial) + "}";
-}
-
-std::vector<std::pair<int, int>> parse_pairs(const json& j, const Field& f, long long n) {
-  std::vector<std::pair<int, int>> out;
-  for (std::size_t i = 0; i < array(j, f).size(); ++i) {
-    const json& pair = array(j[i], f.at(i));
-    if (pair.size() != 2) f.at(i).fail("expected a pair of variable indices");
-    out.emplace_back(static_cast<int>(integer(pair[0], f.at(i).at(0), 0, n - 1)),
-                     static_cast<int>(integer(pair[1], f.at(i).at(1), 0, n - 1)));
-  }
-  return out;
-}
-
-// null, or {"required": [[from, to], ...], "forbidden": [[from, to], ...], "tiers": [tier of
-// each variable, -1: none] or null, "max_parents": the in-degree limit (absent: none),
-// "classes": what a class counts}.
-std::string constraints_json(const PoolReport& r) {
-  const Constraints& c = r.constraints;
-  if (c.empty()) return "null";
-  const auto pairs = [](const std::vector<std::pair<int, int>>& arcs) {
-    std::string out = "[";
-    for (std::size_t i = 0; i < arcs.size(); ++i)
-      out += (i ? ", [" : "[") + std::to_string(arcs[i].first) + ", " +
-             std::to_string(arcs[i].second) + "]";
-    return out + "]";
-  };
-  std::string out =
-      "{\"required\": " + pairs(c.required) + ", \"forbidden\": " + pairs(c.forbidden);
-  out += ", \"tiers\": " + (c.tiers.empty() ? std::string("null") : dump(json(c.tiers)));
-  if (c.max_parents >= 0) out += ", \"max_parents\": " + std::to_string(c.max_parents);
-  out +=
-      ", \"classes\": \"each class counts, lists and orients only its DAGs that satisfy these "
-      "constraints\"}";
-  return out;
-}
-
-Constraints parse_constraints(const json& j, const Field& f, long long n) {
-  if (!j.is_object()) f.fail("expected an object or null");
-  Constraints c;
-  const auto arcs = [&](const char* key, bool needed) {
-    std::vector<std::pair<int, int>> out;
-    if (const json& a = member(j, f, key, needed); !a.is_null()) out = parse_pairs(a, f.at(key), n);
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-  };
-  c.required = arcs("required", false);  // absent from files written before required arcs
-  c.forbidden = arcs("forbidden", true);
-  if (const json& t = member(j, f, "tiers", false); !t.is_null()) {
-    const Field g = f.at("tiers");
-    if (array(t, g).size() != static_cast<std::size_t>(n))
-      g.fail("expected one tier per variable (" + std::to_string(n) + ")");
-    for (std::size_t v = 0; v < t.size(); ++v)
-      c.tiers.push_back(static_cast<int>(integer(t[v], g.at(v), -1, 1'000'000)));
-  }
-  if (const json& m = member(j, f, "max_parents", false); !m.is_null())
-    c.max_parents = static_cast<int>(integer(m, f.at("max_parents"), 0, 1'000'000));
-  return c;
-}
-
-PoolDag parse_dag(const json& j, const Field& f, long long n) {
-  if (!j.is_object()) f.fail("expected an object");
-  PoolDag d;
-  d.score = number(member(j, f, "score"), f.at("score"));
-  if (const json& mec = member(j, f, "mec", false); !mec.is_null())
-    d.mec = static_cast<int>(integer(mec, f.at("mec"), -1, std::numeric_limits<int>::max()));
-  d.parents = parse_parents(member(j, f, "parents"), f.at("parents"), n);
   return d;
 }
 
-EdgeProb parse_edge(const json& j, const Field& f, long long n) {
-  if (!j.is_object()) f.fail("expected an object");
-  EdgeProb e;
-  e.from = static_cast<int>(integer(member(j, f, "from"), f.at("from"), 0, n - 1));
-  e.to = static_cast<int>(integer(member(j, f, "to"), f.at("to"), 0, n - 1));
-  e.p = number(member(j, f, "p"), f.at("p"));
-  if (const json& pe = member(j, f, "p_edge", false); !pe.is_null())
-    e.p_edge = number(pe, f.at("p_edge"));
-  return e;
-}
-
-PoolClass parse_class(const json& j, const Field& f, long long n, std::size_t dags) {
-  if (!j.is_object()) f.fail("expected an object");
-  PoolClass c;
-  c.score = number(member(j, f, "score"), f.at("score"));
-  c.size = text(member(j, f, "size"), f.at("size"));
-  BigUint size;
-  if (!BigUint::parse(c.size, size)) f.at("size").fail("expected a decimal number");
-  c.log10_size = number(member(j, f, "log10_size"), f.at("log10_size"));
-  c.members = static_cast<std::size_t>(
-      integer(member(j, f, "members"), f.at("members"), 0, static_cast<long long>(dags)));
-  if (c.members > 0)
-    c.first = static_cast<std::size_t>(
-        integer(member(j, f, "first"), f.at("first"), 0, static_cast<long long>(dags) - 1));
-  c.arcs = parse_pairs(member(j, f, "arcs"), f.at("arcs"), n);
-  c.edges = parse_pairs(member(j, f, "edges"), f.at("edges"), n);
-  if (const json& dag = member(j, f, "dag", false); !dag.is_null())
-    c.dag = parse_parents(dag, f.at("dag"), n);
-  return c;
-}
-
-void parse_header(const json& j, const Field& f, PoolReport& r) {
-  r.score = text(member(j, f, "score"), f.at("score"));
-  if (r.score != "bic" && r.score != "bdeu") f.at("score").fail("expected \"bic\" or \"bdeu\"");
-  if (const json& ess = member(j, f, "ess", false); !ess.is_null())
-    r.ess = number(ess, f.at("ess"));
-  const json& vars = array(member(j, f, "variables"), f.at("variables"));
-  for (std::size_t v = 0; v < vars.size(); ++v)
-    r.variables.push_back(text(vars[v], f.at("variables").at(v)));
-  const long long n = static_cast<long long>(r.variables.size());
-  if (const json& jn = member(j, f, "n", false); !jn.is_null()) integer(jn, f.at("n"), n, n);
-  r.rows = static_cast<std::size_t>(
-      integer(member(j, f, "rows"), f.at("rows"), 0, std::numeric_limits<long long>::max()));
-  r.epsilon = number(member(j, f, "epsilon"), f.at("epsilon"));
-  if (const json& best = member(j, f, "best_score"); !best.is_null())  // null: empty pool
-    number(best, f.at("best_score"));
-  r.optimal = boolean(member(j, f, "optimal"), f.at("optimal"));
-  r.complete = boolean(member(j, f, "complete"), f.at("complete"));
-  if (const json& above = member(j, f, "listed_above", false); !above.is_null())
-    r.listed_above = number(above, f.at("listed_above"));
-  if (const json& within = member(j, f, "dags_within", false); !within.is_null())
-    r.dags_within = static_cast<std::uint64_t>(
-        integer(within, f.at("dags_within"), 1, std::numeric_limits<long long>::max()));
-  if (const json& exact = member(j, f, "dags_within_exact", false); !exact.is_null())
-    r.dags_within_exact = boolean(exact, f.at("dags_within_exact"));
-  if (const json& kb = member(j, f, "k_best", false); !kb.is_null()) {
-    if (!kb.is_object()) f.at("k_best").fail("expected an object or null");
-    const Field g = f.at("k_best");
-    r.k_best = static_cast<std::size_t>(
-        integer(member(kb, g, "k"), g.at("k"), 1, std::numeric_limits<long long>::max()));
-    const std::string of = text(member(kb, g, "of"), g.at("of"));
-    if (of != "dags" && of != "classes") g.at("of").fail("expected \"dags\" or \"classes\"");
-    r.k_best_classes = of == "classes";
-  }
-  if (const json& pa = member(j, f, "prefer_arcs", false); !pa.is_null()) {
-    if (!pa.is_object()) f.at("prefer_arcs").fail("expected an object or null");
-    const Field g = f.at("prefer_arcs");
-    const auto count = [&](const char* key) {
-      return static_cast<std::size_t>(
-          integer(member(pa, g, key), g.at(key), 0, std::numeric_limits<long long>::max()));
-    };
-    r.preferred =
-        PreferSummary{count("arcs"), count("classes"), count("changed"), count("partial")};
-  }
-  if (const json& c = member(j, f, "constraints", false); !c.is_null())
-    r.constraints = parse_constraints(c, f.at("constraints"), n);
-  if (const json& a = member(j, f, "algorithm", false); !a.is_null())
-    r.algorithm = text(a, f.at("algorithm"));
-  if (const json& s = member(j, f, "seconds", false); !s.is_null())
-    r.seconds = number(s, f.at("seconds"));
-}
-
-[[noreturn]] void syntax_error(const std::string& text, const std::string& file,
-                               const json::parse_error& e) {
-  std::size_t line = 1, col = 1;
-  const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-  for (std::size_t i = 0; i < end; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  std::string what = e.what();  // "[json.exception.parse_error.101] parse error at ...: why"
-  if (auto colon = what.rfind(": "); colon != std::string::npos) what = what.substr(colon + 2);
-  throw InputError(file, line, col, "pool JSON: " + what);
-}
-
-}  // namespace
-
-// The text is written in pieces of about a megabyte: a pool of 44,843 classes of 223 variables
-// is 300 MB of JSON, which is not held whole.
-namespace {
-
-// "discretized": [{"variable": NAME, "method": "quantile", "breaks": [b0, ..., bK]}, ...]: the
-// columns --discretize cut, and where (bnsl/dataset.hpp, Discretization).
-std::string discretized_json(const PoolReport& r) {
-  json list = json::array();
-  for (const Discretization& d : r.discretized)
-    list.push_back({{"variable", d.column < r.variables.size() ? r.variables[d.column] : ""},
-                    {"method", d.method},
-                    {"breaks", d.breaks}});
-  return list.dump();
-}
-
-}  // namespace
-
 void write_pool_json(std::ostream& os, const PoolReport& r) {
-  constexpr std::size_t kPiece = std::size_t{1} << 20;
-  std::string out = "{\"score\": " + dump(r.score);
-  const auto flush = [&](bool always) {
-    if (always || out.size() >= kPiece) {
-      os.write(out.data(), static_cast<std::streamsize>(out.size()));
-      out.clear();
-    }
-  };
-  out += ", \"ess\": " + (r.ess ? dump(*r.ess) : std::string("null"));
-  out += ", \"n\": " + std::to_string(r.variables.size());
-  out += ", \"rows\": " + std::to_string(r.rows);
-  out += ",\n \"variables\": " + dump(r.variables);
-  if (!r.discretized.empty()) out += ",\n \"discretized\": " + discretized_json(r);
-  out += ",\n \"epsilon\": " + dump(r.epsilon);
-  out += ", \"best_score\": " + (r.classes.empty()
-                                     ? r.dags.empty() ? std::string("null") : dump(r.dags[0].score)
-                                     : dump(r.classes[0].score));
-  out += ", \"optimal\": " + dump(r.optimal) + ", \"complete\": " + dump(r.complete);
-  out += ", \"listed_above\": " + (r.listed_above ? dump(*r.listed_above) : std::string("null"));
-  out += ", \"dags_within\": " +
-         (r.dags_within ? std::to_string(*r.dags_within) : std::string("null")) +
-         ", \"dags_within_exact\": " + dump(r.dags_within_exact);
-  out += ",\n \"k_best\": " + k_best_json(r);
-  out += ", \"prefer_arcs\": " + prefer_json(r);
-  out += ",\n \"constraints\": " + constraints_json(r);
-  out += ",\n \"algorithm\": " + dump(r.algorithm) + ", \"seconds\": " + dump(r.seconds);
-  out += ", \"class_count\": " + std::to_string(r.classes.size());
-  out += ", \"dag_count\": " + dump(json(class_dag_count(r)));
-  out += ", \"dags_listed\": " + std::to_string(r.dags.size());
-  out += ",\n \"orientations\": {\"sampled_components\": " + std::to_string(r.orientation_sampled) +
-         ", \"samples\": " + std::to_string(r.orientation_samples) +
-         ", \"sizes_estimated\": " + std::to_string(r.sizes_estimated) + "}";
-  out += ",\n \"pool_account\": " +
-         pool_account_json(r.account).dump(-1, ' ', false, json::error_handler_t::replace);
-  out += ",\n \"classes\": [";
-  for (std::size_t i = 0; i < r.classes.size(); ++i) {
-    out += i ? ",\n  " : "\n  ";
-    append_class_json(out, r.classes[i]);
-    flush(false);
-  }
-  out += "\n ],\n \"dags\": [";
-  for (std::size_t i = 0; i < r.dags.size(); ++i) {
-    out += i ? ",\n  " : "\n  ";
-    append_dag_json(out, r.dags[i]);
-    flush(false);
-  }
-  out += "\n ],\n \"edges\": [";
-  for (std::size_t i = 0; i < r.edges.size(); ++i) {
-    out += (i ? ",\n  " : "\n  ") + edge_json(r.edges[i]);
-    flush(false);
-  }
-  out += "\n ]\n}\n";
-  flush(true);
+  PoolWriter(os, r).write();
 }
 
 std::string pool_json_text(const PoolReport& r) {
   std::ostringstream os;
   write_pool_json(os, r);
   return std::move(os).str();
-}
-
-PoolReport parse_pool_json(const std::string& text, const std::string& file) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    syntax_error(text, file, e);
-  } catch (const json::exception& e) {  // a number too large for a double (out_of_range.406)
-    std::string what = e.what();        // "[json.exception.out_of_range.406] number overflow ..."
-    if (const std::size_t end = what.find("] "); end != std::string::npos) what.erase(0, end + 2);
-    throw InputError(file, 0, 0, "pool JSON: " + what);
-  }
-  const Field root{file, ""};
-  if (!j.is_object()) throw InputError(file, 0, 0, "pool JSON: expected an object at top level");
-  PoolReport r;
-  parse_header(j, root, r);
-  const long long n = static_cast<long long>(r.variables.size());
-  const json& dags = array(member(j, root, "dags"), root.at("dags"));
-  for (std::size_t i = 0; i < dags.size(); ++i)
-    r.dags.push_back(parse_dag(dags[i], root.at("dags").at(i), n));
-  if (const json& classes = member(j, root, "classes", false); !classes.is_null()) {
-    array(classes, root.at("classes"));
-    for (std::size_t i = 0; i < classes.size(); ++i) {
-      r.classes.push_back(parse_class(classes[i], root.at("classes").at(i), n, r.dags.size()));
-      PoolClass& c = r.classes.back();
-      if (c.dag.empty()) {  // files written before classes held a DAG
-        if (c.members == 0) root.at("classes").at(i).fail("expected a \"dag\" or members");
-        c.dag = r.dags[c.first].parents;
-      }
-    }
-    r.mec_count = static_cast<int>(r.classes.size());
-  }
-  if (const json& o = member(j, root, "orientations", false); o.is_object()) {
-    if (o.contains("sampled_components") && o["sampled_components"].is_number_unsigned())
-      r.orientation_sampled = o["sampled_components"].get<std::size_t>();
-    if (o.contains("samples") && o["samples"].is_number_unsigned())
-      r.orientation_samples = o["samples"].get<std::size_t>();
-    if (o.contains("sizes_estimated") && o["sizes_estimated"].is_number_unsigned())
-      r.sizes_estimated = o["sizes_estimated"].get<std::size_t>();
-  }
-  if (const json& edges = member(j, root, "edges", false); !edges.is_null()) {
-    array(edges, root.at("edges"));
-    std::size_t with_p_edge = 0;
-    for (std::size_t i = 0; i < edges.size(); ++i) {
-      r.edges.push_back(parse_edge(edges[i], root.at("edges").at(i), n));
-      with_p_edge += edges[i].is_object() && edges[i].contains("p_edge");
-    }
-    for (std::size_t i = 0; i < edges.size() && with_p_edge > 0; ++i)
-      if (!edges[i].contains("p_edge"))
-        root.at("edges").at(i).fail("expected \"p_edge\", as the other edges have");
-    r.has_p_edge = with_p_edge > 0 || edges.empty();
-  }
-  return r;
 }
 
 }  // namespace bnsl

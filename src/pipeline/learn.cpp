@@ -20,7 +20,7 @@ namespace {
 // the search starts from the greedy network and its climbs converge within a small share of
 // the budget, while the exploration keeps finding families the best networks use: gen2000
 // (2,000 variables, 5,000 rows), `learn --time 120`, 3,800 below the true network with
-// kScreenedExploreShare = 0.75, 7,000 with 0.5 (bench/README.md, issue 19).
+// kScreenedExploreShare = 0.75, 7,000 with 0.5 (issue 19; bench/results/scale.md).
 
 // Passes on rises of the best score only: the draft network's, then the search's (whose
 // first report, the network seeding its pool, may be no rise over the draft).
@@ -220,8 +220,8 @@ ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& optio
   // Level by level (sequential), with no in-degree limit but the constraints' (explore() takes
   // the lower): the rules end it. Exhaustion scores every set the rules leave whatever the
   // order, and the levels cost less per set than best-first's open lists (2 to 5 against 12 to
-  // 18 microseconds per set scored on sensors, steel, wdbc, alarm and bands: bench/README.md,
-  // "Exact mode's exploration level by level").
+  // 18 microseconds per set scored on sensors, steel, wdbc, alarm and bands:
+  // bench/results/exact.md, "Exploration level by level").
   o.method = ExploreMethod::seq;
   o.max_parents = static_cast<int>(std::min<std::size_t>(data.n_vars(), 64));
   o.candidates = 0;  // never screened: the proof needs every family within epsilon

@@ -147,11 +147,13 @@ PoolReport merge_pools(const Dataset& data, const std::vector<std::string>& path
   double proven = -std::numeric_limits<double>::infinity();  // the best an input proved optimal
   for (std::size_t k = 0; k < pools.size(); ++k) {
     for (std::size_t i = 0; i < pools[k].dags.size(); ++i)
-      if (const std::string why = graph_problem(pools[k].dags[i].parents); !why.empty())
-        throw InputError(paths[k], 0, 0, "dags[" + std::to_string(i) + "]: " + why);
+      if (const std::string why = graph_problem(pools[k].dags[i].parents, data.names());
+          !why.empty())
+        throw InputError(paths[k], 0, 0, "listed DAG " + std::to_string(i + 1) + ": " + why);
     for (std::size_t i = 0; i < pools[k].classes.size(); ++i)
-      if (const std::string why = graph_problem(pools[k].classes[i].dag); !why.empty())
-        throw InputError(paths[k], 0, 0, "classes[" + std::to_string(i) + "].dag: " + why);
+      if (const std::string why = graph_problem(pools[k].classes[i].dag, data.names());
+          !why.empty())
+        throw InputError(paths[k], 0, 0, "class " + std::to_string(i + 1) + ": " + why);
     if (pools[k].classes.empty()) summarize(pools[k], options.threads);  // a list of DAGs only
     if (pools[k].optimal && !pools[k].classes.empty())
       proven = std::max(proven, rescore(scorer, pools[k].classes.front().dag, memo));

@@ -28,7 +28,7 @@
 // from where it ends; a neighbour better than every DAG reached is still walked next, before
 // the rest of the queue and outside its cap. (Seed 2 of the same run climbed by family changes
 // alone: the walk then rose 12 times by reversals, 286 nats in its 42 s, and each rise dropped
-// the classes it had admitted below the new threshold: 60 were left, bench/README.md.)
+// the classes it had admitted below the new threshold: 60 were left, bench/results/pool.md.)
 // The pool keeps one DAG per class, and a class can be one family away from another member of
 // a pooled class and two from the one kept (b -> a, c -> a is one family from b -> a, a member
 // of a -> b's class, and two from a -> b). Once the queue is walked, the other members of its

@@ -67,9 +67,9 @@ double dag_score(const ScoreCache& cache, std::span<const std::uint32_t> choices
 
 // Score bands of a full pool for the ordering search (and `bnsl merge`): a pool too small for
 // every class within epsilon keeps classes across the whole range. andes, `learn --time 60
-// --seed 1`, with one band: 44,843 classes, all within 0.78 nats of the best (bench/README).
-// Problems solved exactly (all orders, the DP: n <= max(exhaustive_max_n, dp_max_n) of the
-// search options) keep the best classes, one band.
+// --seed 1`, with one band: 44,843 classes, all within 0.78 nats of the best
+// (bench/results/pool.md). Problems solved exactly (all orders, the DP: n <= max(exhaustive_max_n,
+// dp_max_n) of the search options) keep the best classes, one band.
 inline constexpr std::size_t kPoolBands = 16;
 inline std::size_t pool_bands(int exhaustive_max_n, int dp_max_n, std::size_t n_vars) {
   return n_vars <= static_cast<std::size_t>(std::max({exhaustive_max_n, dp_max_n, 0})) ? 1

@@ -6,17 +6,19 @@
 
 namespace bnsl {
 
-std::string graph_problem(const ParentSets& parents) {
+std::string graph_problem(const ParentSets& parents, const std::vector<std::string>& names) {
   const std::size_t n = parents.size();
+  const auto name = [&](std::size_t v) {
+    return v < names.size() ? "'" + names[v] + "'" : "variable " + std::to_string(v + 1);
+  };
   std::vector<std::vector<int>> children(n);
   std::vector<std::size_t> missing(n);
   for (std::size_t v = 0; v < n; ++v) {
     std::set<int> seen;
     for (int p : parents[v]) {
-      if (static_cast<std::size_t>(p) == v)
-        return "node " + std::to_string(v) + " is its own parent";
+      if (static_cast<std::size_t>(p) == v) return name(v) + " is its own parent";
       if (!seen.insert(p).second)
-        return "node " + std::to_string(v) + " lists parent " + std::to_string(p) + " twice";
+        return name(v) + " lists the parent " + name(static_cast<std::size_t>(p)) + " twice";
       children[p].push_back(static_cast<int>(v));
     }
     missing[v] = parents[v].size();

@@ -17,8 +17,9 @@
 namespace bnsl {
 
 // Empty when the parent lists are a valid acyclic graph (no self-loop, no parent listed twice,
-// no directed cycle); otherwise what is wrong.
-std::string graph_problem(const ParentSets& parents);
+// no directed cycle); otherwise what is wrong, naming the variables by `names` (when given, one
+// per variable).
+std::string graph_problem(const ParentSets& parents, const std::vector<std::string>& names = {});
 
 // Local scores already computed, by (child, sorted parents): pooled DAGs share most families.
 using FamilyMemo = std::map<std::pair<int, std::vector<int>>, double>;

@@ -87,30 +87,39 @@ std::vector<EdgeProb> edge_probabilities(const std::vector<PoolClass>& classes,
     log_w[i] = classes[i].log10_size * std::numbers::ln10 + (classes[i].score - best);
     top = std::max(top, log_w[i]);
   }
-  std::unordered_map<std::uint64_t, double> mass;  // arc -> summed weight
+  // Arc -> summed weight of its direction, and for the pair (low, high) the summed weight of
+  // the classes holding it at all: added in the order the total is, so that an edge of every
+  // class has p_edge 1 exactly, not 1 - 1e-16 as the two directions' sum can be.
+  struct Mass {
+    double arc = 0, pair = 0;
+  };
+  std::unordered_map<std::uint64_t, Mass> mass;
   double total = 0;
   for (std::size_t i = 0; i < classes.size(); ++i) {
     const double w = std::exp(log_w[i] - top);
     total += w;
-    for (const auto& [a, b] : classes[i].arcs) mass[arc_key(a, b)] += w;
+    for (const auto& [a, b] : classes[i].arcs) {
+      mass[arc_key(a, b)].arc += w;
+      mass[arc_key(std::min(a, b), std::max(a, b))].pair += w;
+    }
     for (const auto& [u, v, f] : described[i].fractions) {
-      mass[arc_key(u, v)] += w * f;
-      mass[arc_key(v, u)] += w * (1 - f);
+      Mass& forward = mass[arc_key(u, v)];  // u < v
+      forward.arc += w * f;
+      forward.pair += w;
+      mass[arc_key(v, u)].arc += w * (1 - f);
     }
   }
   std::vector<EdgeProb> edges;
   edges.reserve(mass.size());
   for (const auto& [key, m] : mass) {
-    if (!(m > 0)) continue;  // weight underflowed to 0, or never so oriented: report p > 0
+    if (!(m.arc > 0)) continue;  // weight underflowed to 0, or never so oriented: report p > 0
     EdgeProb e;
     e.from = static_cast<int>(key >> 32);
     e.to = static_cast<int>(key & 0xffffffffu);
-    e.p = m / total;
+    e.p = m.arc / total;
+    e.p_edge = mass.find(arc_key(std::min(e.from, e.to), std::max(e.from, e.to)))->second.pair /
+               total;  // every arc added its pair's entry
     edges.push_back(e);
-  }
-  for (auto& e : edges) {
-    auto back = mass.find(arc_key(e.to, e.from));
-    e.p_edge = e.p + (back == mass.end() ? 0.0 : back->second / total);
   }
   std::sort(edges.begin(), edges.end(), [](const EdgeProb& a, const EdgeProb& b) {
     if (a.p != b.p) return a.p > b.p;

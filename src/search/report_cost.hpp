@@ -11,8 +11,8 @@
 // cell, eachmovie's 5.3e-7; listing a member of c20ng's classes (910 variables, millions of
 // DAGs each) costs 2.6e-7 s per cell where a guess of 0.07 of a class had 2.1e-8, and the
 // report of kosarek's 52,631 listed DAGs took 3.1 s beside a reserve of 0.2 s for them
-// (bench/README.md, "The report's reserve, measured on a sample of the pool"). So the search
-// measures them on a sample of its pool.
+// (bench/results/deadline.md, "The report's reserve, measured on a sample of the pool"). So the
+// search measures them on a sample of its pool.
 #pragma once
 
 #include <cstddef>

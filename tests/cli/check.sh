@@ -5,7 +5,9 @@
 # or below the list's floor (listed_above),
 # a wrong class id, class size or CPDAG (sizes and CPDAGs here by brute force over every DAG on
 # three nodes) must fail (exit 1, naming the problem); malformed JSON, a missing file
-# and a pool for other data are bad input (exit 2).
+# and a pool for other data are bad input (exit 2). That pool is written in format 1 (the
+# format before the current one, which bnsl still reads); a pool of the current format that
+# bnsl exact wrote passes, and fails with an arc, a size or a score altered.
 #
 # Usage: bash check.sh PATH_TO_bnsl_BINARY DATASETS_DIR
 # Stops at the first failure with a message and a non-zero status; ends with "N passed, 0 failed".
@@ -146,7 +148,7 @@ json.dump(p, open('$2', 'w'))" || fail "python3 could not write $2"
 expect 0 "a correct pool" "result: OK" data.csv pool.json
 
 mutate "p['dags'][2]['score'] += 1e-3" bad_score.json
-expect 1 "a corrupted score" "dags\[2\]: reported" data.csv bad_score.json
+expect 1 "a corrupted score" "DAG 3 \(class [0-9]+\): reported" data.csv bad_score.json
 
 mutate "p['dags'][1]['parents'] = [[2], [0], [1]]" cyclic.json
 expect 1 "a cyclic DAG" "acyclic: FAILED" data.csv cyclic.json
@@ -170,8 +172,8 @@ mutate "p['dags'][0]['mec'] = 5" mec.json
 expect 1 "a wrong class id" "classes: FAILED" data.csv mec.json
 
 mutate "p['classes'][0]['size'] = str(int(p['classes'][0]['size']) + 1)" size.json
-expect 1 "a wrong class size" "classes\[0\]\.size" data.csv size.json
-expect 1 "a wrong class size, from the members" "classes\[0\] holds [0-9]+ DAGs by covered-arc" \
+expect 1 "a wrong class size" "class 1: size" data.csv size.json
+expect 1 "a wrong class size, from the members" "class 1 holds [0-9]+ DAGs by covered-arc" \
   data.csv size.json
 
 mutate "c = p['classes'][0]; c['edges'], c['arcs'] = c['arcs'], c['edges']" cpdag.json
@@ -188,7 +190,7 @@ mutate "p['listed_above'] = p['dags'][-1]['score'] - 1e-3" floor.json
 expect 0 "a list's floor below every listed DAG" "listed_above: ok" data.csv floor.json
 
 mutate "p['listed_above'] = p['dags'][1]['score'] + 1e-6" floor_above.json
-expect 1 "a DAG below the list's floor" "dags\[[1-9]\] scores below listed_above" data.csv floor_above.json
+expect 1 "a DAG below the list's floor" "DAG [2-9] \(class [0-9]+\) scores below listed_above" data.csv floor_above.json
 
 mutate "p['listed_above'] = p['dags'][-1]['score'] - 1; p['complete'] = True" floor_complete.json
 expect 1 "a floor on a complete pool" "a complete pool has no listed_above" data.csv floor_complete.json
@@ -217,5 +219,56 @@ if "$BNSL" learn --help >/dev/null 2>&1; then
     || fail "bnsl learn on data.csv failed"
   expect 0 "the pool bnsl learn wrote" "result: OK" data.csv learned/run.pool.json
 fi
+
+# The current format (classes as changes against the first, members as reversed arcs): the
+# pool of every DAG within ln 20 on wine passes; an altered arc (a member reversing a compelled
+# arc of its class, a class's change undone, an edge turned round), size or score fails.
+"$BNSL" exact "$DATA/wine.csv" --no-header --bayes-factor 20 -q -o wine || fail "exact on wine"
+expect 0 "the pool bnsl exact wrote" "result: OK" "$DATA/wine.csv" --no-header wine.pool.json
+# mutate2 EXPRESSION OUT: as mutate, on wine.pool.json; c is the second class, and compelled(k)
+# the numbers of class k's arcs its essential graph keeps directed (k: 0, the first class; the
+# file gives no essential graph: pool_file.essential computes it by Meek's rules).
+mutate2() {
+  python3 -c "
+import json, pool_file
+p = json.load(open('wine.pool.json'))
+c = p['classes'][1]
+def compelled(k):
+    first = p['classes'][0]
+    assert k == 0
+    names = p['variables']
+    dag = [sorted(names.index(u) for u in first['dag'][v]) for v in names]
+    arcs = [(u, v) for v in range(len(names)) for u in dag[v]]
+    kept, _ = pool_file.essential(dag)
+    return [i + 1 for i, a in enumerate(arcs) if a in kept]
+$1
+json.dump(p, open('$2', 'w'))" || fail "python3 could not write $2"
+}
+mutate2 "m = p['classes'][0]['members']; m[0] = [compelled(0)[0]]" v2_member.json
+expect 1 "a member reversing a compelled arc" "FAILED" "$DATA/wine.csv" --no-header v2_member.json
+mutate2 "k = next(k for k in p['classes'] if k.get('removed'))
+for key in ('removed', 'members'): k.pop(key, None)" \
+  v2_change.json
+expect 1 "a class's removed arcs put back" "FAILED" "$DATA/wine.csv" --no-header v2_change.json
+mutate2 "e = p['edges'][0]; e['from'], e['to'] = e['to'], e['from']" v2_edge.json
+expect 1 "an edge turned round" "edges: FAILED" "$DATA/wine.csv" --no-header v2_edge.json
+mutate2 "c['size'] += 1" v2_size.json
+expect 1 "a wrong size" "class 2: size" "$DATA/wine.csv" --no-header v2_size.json
+mutate2 "c['score'] -= 1e-3" v2_score.json
+expect 1 "a wrong score" "class 2's DAG: reported" "$DATA/wine.csv" --no-header v2_score.json
+# A pool of classes alone (no DAG listed) is checked whole too.
+"$BNSL" exact "$DATA/wine.csv" --no-header --bayes-factor 3 --classes -q -o classes ||
+  fail "exact --classes on wine"
+expect 0 "a pool of classes alone" "members: ok" "$DATA/wine.csv" --no-header classes.pool.json
+python3 -c "
+import json
+p = json.load(open('classes.pool.json'))
+p['classes'][-1]['size'] += 1
+json.dump(p, open('classes_size.json', 'w'))" || fail "python3 could not write classes_size.json"
+expect 1 "a wrong size in a pool of classes alone" "size" "$DATA/wine.csv" --no-header \
+  classes_size.json
+mutate2 "c.setdefault('removed', []).append(['nope', 'V1'])" v2_name.json
+expect 2 "an unknown name" "bnsl: error: v2_name.json: .*'classes\[1\]\.removed.*no variable is named 'nope'" \
+  "$DATA/wine.csv" --no-header v2_name.json
 
 echo "$passed passed, 0 failed"

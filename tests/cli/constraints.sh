@@ -27,8 +27,8 @@ PY
 # no_arc_of POOL FILE: no DAG, class DAG or edge with p > 0 of POOL holds an arc of FILE.
 no_arc_of() {
   python3 - "$1" "$2" <<'PY'
-import csv, json, sys
-pool = json.load(open(sys.argv[1]))
+import csv, pool_file, sys
+pool = pool_file.load(sys.argv[1])
 names = pool["variables"]
 bad = {(r["from"], r["to"]) for r in csv.DictReader(open(sys.argv[2]))}
 graphs = [d["parents"] for d in pool["dags"]] + [c["dag"] for c in pool["classes"]]
@@ -54,8 +54,8 @@ pass "learn --forbid (every true arc of ALARM): a valid pool without them"
 # The same pool checked against other constraints: it breaks them, and was not learned under them.
 head -1 forbid.csv >other.csv
 python3 - alarm.pool.json >>other.csv <<'PY'
-import json, sys
-pool = json.load(open(sys.argv[1]))
+import pool_file, sys
+pool = pool_file.load(sys.argv[1])
 names, parents = pool["variables"], pool["dags"][0]["parents"]
 v = next(v for v, ps in enumerate(parents) if ps)
 print(f"{names[parents[v][0]]},{names[v]}")
@@ -81,8 +81,8 @@ grep -q "constraints: 5 required arcs" err.txt || fail "learn does not say its r
   { cat check.txt >&2; fail "check --require of learn's pool"; }
 grep -q "constraints: ok (5 required arcs)" check.txt || fail "check did not check them"
 python3 - required.pool.json require.csv <<'PY' || fail "learn --require: a DAG lacks a required arc"
-import csv, json, sys
-pool = json.load(open(sys.argv[1]))
+import csv, pool_file, sys
+pool = pool_file.load(sys.argv[1])
 index = {n: i for i, n in enumerate(pool["variables"])}
 need = [(index[r["from"]], index[r["to"]]) for r in csv.DictReader(open(sys.argv[2]))]
 graphs = [d["parents"] for d in pool["dags"]] + [c["dag"] for c in pool["classes"]]
@@ -181,8 +181,8 @@ cp "$DATA/wine.BIC.3" wine-gobnilp.jkl  # GOBNILP's cache, pruned by subsets onl
 "$BNSL" exact wine-gobnilp.jkl --max-parents 1 --bayes-factor 3 -o wine-k1-jkl -q ||
   fail "exact --max-parents over a cache exited $?"
 python3 - wine-k1.pool.json wine-k1-jkl.pool.json <<'PY' || fail "exact --max-parents 1"
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
+import pool_file, sys
+a, b = (pool_file.load(p) for p in sys.argv[1:])
 for pool in (a, b):
     graphs = [d["parents"] for d in pool["dags"]] + [c["dag"] for c in pool["classes"]]
     if pool["constraints"]["max_parents"] != 1 or not pool["optimal"] or not pool["complete"]:

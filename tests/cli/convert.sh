@@ -147,7 +147,12 @@ grep -Eq "num.csv:1:4: column 'x' holds [0-9]+ distinct numbers.*--discretize" "
   fail "numbers as categories: $(cat "$WORK/err.txt")"
 "$BNSL" learn "$WORK/num.csv" -o "$WORK/num" --time 2 --threads 1 --discretize quantile:4 \
   --discretize id=none 2>"$WORK/err.txt" || fail "--discretize: exit $? ($(cat "$WORK/err.txt"))"
-grep -q '"discretized": \[{"breaks"' "$WORK/num.pool.json" || fail "pool has no cut points"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["discretized"]
+assert [(c["variable"], c["method"], len(c["breaks"])) for c in d] == [("x", "quantile", 5)], d
+assert d[0]["breaks"] == sorted(d[0]["breaks"]), d' "$WORK/num.pool.json" 2>"$WORK/err.txt" ||
+  fail "pool has no cut points: $(cat "$WORK/err.txt")"
+"$BNSL" check "$WORK/num.csv" "$WORK/num.pool.json" --discretize quantile:4 --discretize id=none \
+  >/dev/null 2>"$WORK/err.txt" || fail "check of a discretized pool: $(cat "$WORK/err.txt")"
 grep -q 'type discrete \[ 4 \] { \[' "$WORK/num.best.bif" && fail "interval labels not mapped in BIF"
 grep -q "property bnsl_states = %5B" "$WORK/num.best.bif" || fail "interval labels not recorded"
 "$BNSL" learn "$WORK/num.csv" -o "$WORK/num2" --time 1 --discretize x=quantile:3 2>"$WORK/err.txt"

@@ -14,9 +14,9 @@ cd "$WORK" || exit 1
 # pool_is FILE BEST OPTIMAL COMPLETE [COUNT]: checks fields of a pool JSON.
 pool_is() {
   python3 - "$@" <<'EOF' || fail "pool check: $*"
-import json, sys
+import json, pool_file, sys
 path, best, optimal, complete = sys.argv[1:5]
-d = json.load(open(path))
+d = pool_file.load(path)
 assert abs(d["best_score"] - float(best)) < 1e-6, d["best_score"]
 assert d["optimal"] == (optimal == "true"), d["optimal"]
 assert d["complete"] == (complete == "true"), d["complete"]
@@ -30,8 +30,8 @@ EOF
 
 same_dags() {
   python3 - "$1" "$2" <<'EOF' || fail "dp and ilp pools differ"
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
+import json, pool_file, sys
+a, b = (pool_file.load(p) for p in sys.argv[1:3])
 key = lambda d: sorted(json.dumps(g["parents"]) for g in d["dags"])
 assert key(a) == key(b)
 assert a["class_count"] == b["class_count"]
@@ -86,8 +86,8 @@ passed=$((passed + 1))
 "$BNSL" exact "$WINE" --no-header --k-best 10 -q -o k10 || fail "k-best exit $?"
 "$BNSL" exact "$WINE" --no-header --k-best-classes 5 -q -o c5 || fail "k-best-classes exit $?"
 python3 - <<'EOF' || fail "k-best pools"
-import json
-a, k, c = (json.load(open(p + ".pool.json")) for p in ("all", "k10", "c5"))
+import pool_file
+a, k, c = (pool_file.load(p + ".pool.json") for p in ("all", "k10", "c5"))
 assert a["complete"] and k["complete"] and c["complete"] and k["optimal"]
 assert a["k_best"] is None
 assert k["k_best"]["k"] == 10 and k["k_best"]["of"] == "dags"
@@ -98,7 +98,7 @@ head = [g["score"] for g in a["dags"] if g["score"] >= kth - 1e-6]
 assert len(head) == len(k["dags"]), (len(head), len(k["dags"]))
 assert c["k_best"]["of"] == "classes" and c["k_best"]["listed"] == c["class_count"] >= 5
 assert [x["score"] for x in c["classes"][:5]] == [x["score"] for x in a["classes"][:5]]
-assert c["dag_count"] == str(len(c["dags"]))  # every member of the 5 best classes listed
+assert c["dag_count"] == len(c["dags"])  # every member of the 5 best classes listed
 EOF
 "$BNSL" check "$WINE" k10.pool.json --no-header >/dev/null || fail "check k10"
 "$BNSL" check "$WINE" c5.pool.json --no-header >/dev/null || fail "check c5"
@@ -112,11 +112,11 @@ for m in $methods; do
   "$BNSL" exact "$WINE" --no-header --method $m --bayes-factor 20 --classes -q -o cls-$m ||
     fail "--classes $m exit $?"
   python3 - cls-$m.pool.json <<'EOF' || fail "--classes $m pool"
-import json, sys
-a, c = json.load(open("all.pool.json")), json.load(open(sys.argv[1]))
+import json, pool_file, sys
+a, c = pool_file.load("all.pool.json"), pool_file.load(sys.argv[1])
 assert c["complete"] and c["optimal"]
 assert c["class_count"] == a["class_count"] and c["dags_listed"] == 0 == len(c["dags"])
-assert c["dag_count"] == a["dag_count"] == str(len(a["dags"]))
+assert c["dag_count"] == a["dag_count"] == len(a["dags"])
 key = lambda d: sorted((round(x["score"], 6), x["size"], json.dumps(x["arcs"]),
                         json.dumps(x["edges"])) for x in d["classes"])
 assert key(a) == key(c)
@@ -131,8 +131,8 @@ if [[ $methods == *ilp* ]]; then
   "$BNSL" exact "$WINE" --no-header --method ilp --bayes-factor 3 --classes --class-nogoods \
     -q -o nogoods --stats nogoods.stats.json || fail "--class-nogoods exit $?"
   python3 - <<'EOF' || fail "--class-nogoods pool"
-import json, math
-a, c = json.load(open("all.pool.json")), json.load(open("nogoods.pool.json"))
+import json, math, pool_file
+a, c = pool_file.load("all.pool.json"), pool_file.load("nogoods.pool.json")
 s = json.load(open("nogoods.stats.json"))["exact"]
 assert c["complete"] and c["optimal"] and s["collect_nogoods"] > 0
 best = a["classes"][0]["score"]
@@ -151,8 +151,8 @@ printf 'from,to,weight\nV1,V0,2\n' >pref.csv
 "$BNSL" exact "$WINE" --no-header --bayes-factor 20 --prefer-arcs pref.csv -q -o pref ||
   fail "--prefer-arcs exit $?"
 python3 - <<'EOF' || fail "--prefer-arcs pool"
-import json
-d = json.load(open("pref.pool.json"))
+import pool_file
+d = pool_file.load("pref.pool.json")
 assert d["prefer_arcs"]["arcs"] == 1 and d["prefer_arcs"]["classes"] > 0
 for c in d["classes"]:
     if [0, 1] in c["edges"]:

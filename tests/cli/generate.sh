@@ -44,7 +44,7 @@ pass "learn on 3,000 variables x 60 rows: screened, the pool re-scores exactly"
 python3 - "$WORK/eval.json" "$WORK/out.pool.json" <<'PY' || fail "eval --data scores"
 import json, sys
 e = json.load(open(sys.argv[1]))["data"]
-best = json.load(open(sys.argv[2]))["dags"][0]["score"]
+best = json.load(open(sys.argv[2]))["best_score"]
 assert e["score"] == "bic" and e["rows"] == 60
 assert isinstance(e["truth"], float)
 assert abs(e["learned"] - best) <= 1e-9 * max(1.0, abs(best)), (e["learned"], best)

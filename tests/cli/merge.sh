@@ -63,13 +63,13 @@ done
 }
 pass "the merged pool passes bnsl check"
 python3 - <<'EOF' || fail "the merged pool lacks DAGs of its inputs within epsilon"
-import json
-m = json.load(open("merged.pool.json"))
+import json, pool_file
+m = pool_file.load("merged.pool.json")
 best, eps = m["best_score"], m["epsilon"]
 tol = 1e-9 * max(1.0, abs(best))
 have = {json.dumps(d["parents"]) for d in m["dags"]}
 for name in ("seed1.pool.json", "seed2.pool.json"):
-    p = json.load(open(name))
+    p = pool_file.load(name)
     assert p["best_score"] <= best + tol, (name, p["best_score"], best)
     for d in p["dags"]:
         if d["score"] >= best - eps + tol:

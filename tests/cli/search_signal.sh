@@ -13,8 +13,8 @@ source "$(dirname "$0")/lib/common.bash" "$@"
 outputs_valid() {
   local prefix=$1
   python3 - "$prefix.pool.json" <<'EOF' || return 1
-import json, sys
-d = json.load(open(sys.argv[1]))
+import pool_file, sys
+d = pool_file.load(sys.argv[1])
 dags = d["dags"]
 assert isinstance(dags, list) and len(dags) > 0, "no dags"
 scores = [g["score"] for g in dags]

@@ -24,7 +24,7 @@ for (t0, s0), (t1, s1) in zip(points, points[1:]):
     assert t1 >= t0, "seconds decrease: %r then %r" % (t0, t1)
     assert s1 > s0, "score does not increase: %r then %r" % (s0, s1)
 assert points[0][0] >= 0
-best = json.load(open(sys.argv[2]))["dags"][0]["score"]
+best = json.load(open(sys.argv[2]))["best_score"]
 assert abs(points[-1][1] - best) <= 1e-9 * max(1.0, abs(best)), \
     "last traced score %r, pool best %r" % (points[-1][1], best)
 print(len(points))

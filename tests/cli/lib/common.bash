@@ -1,8 +1,9 @@
 # Shared preamble of the command-line tests (sourced, not run by ctest: it is not in cli/*.sh).
 # Usage in a test: source "$(dirname "$0")/lib/common.bash" "$@"
-# Sets BNSL (the binary), DATA (datasets dir), WORK (a temporary dir removed on exit) and
-# `passed`; defines pass WHAT and fail WHAT (prints WORK/err.txt's tail, the "N passed,
-# 1 failed" line, and exits 1). Each test ends with: echo "$passed passed, 0 failed".
+# Sets BNSL (the binary), DATA (datasets dir), WORK (a temporary dir removed on exit),
+# PYTHONPATH (for pool_file.py) and `passed`; defines pass WHAT and fail WHAT (prints
+# WORK/err.txt's tail, the "N passed, 1 failed" line, and exits 1). Each test ends with:
+# echo "$passed passed, 0 failed".
 set -u
 NAME=$(basename "$0")
 if [[ $# -ne 2 ]]; then
@@ -13,6 +14,9 @@ BNSL=$(realpath "$1")
 DATA=$(realpath "$2")
 [[ -x $BNSL ]] || { echo "$NAME: $BNSL is not an executable" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "$NAME: python3 is required" >&2; exit 1; }
+
+# pool_file.py (this folder) reads pool files of every format: `import pool_file`.
+export PYTHONPATH="$(realpath "$(dirname "${BASH_SOURCE[0]}")")${PYTHONPATH:+:$PYTHONPATH}"
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
