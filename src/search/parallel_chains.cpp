@@ -757,11 +757,17 @@ void Driver::complete_pool(SearchStats& total, bool at_end) {
   // counted again as the pool grows, gen10000's walk stopped after 1.8 of its 7.3 s, at 436
   // classes of the 1,000 its room was kept for).
   const double room = at_end ? reserve() : 0;
-  const auto stop_fn = [this, keep, at_end, room] {
+  // The walk at the end has at least the share the chains stopped for (or what the deadline
+  // leaves of it): the cost measured again when it starts may put the reserve above what the
+  // chains kept, and that must not take the walk's time (it had stopped a walk at once). A
+  // reserve that falls short is made up by the report's own clock, which cuts classes.
+  const double walk_until =
+      own_.elapsed() + (at_end ? std::clamp(remaining() - room, 0.0, completion_share_) : 0.0);
+  const auto stop_fn = [this, keep, at_end, room, walk_until] {
     update_cost(own_.elapsed());
     if (!at_end) return should_stop_outside(keep);
-    return own_.stop_requested() || stop_.stop_requested() ||
-           remaining() <= std::max(room, reserve(false));
+    if (own_.stop_requested() || stop_.stop_requested()) return true;
+    return own_.elapsed() >= walk_until && remaining() <= std::max(room, reserve(false));
   };
   const std::size_t capacity = o_.pool_capacity(cache_.n_vars());
   const double t0 = own_.elapsed();
