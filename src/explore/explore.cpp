@@ -26,7 +26,6 @@
 #include "bnsl/error.hpp"
 #include "bnsl/explore.hpp"
 #include "explore/explorer.hpp"
-#include "parallel/threads.hpp"
 #include "parallel/wire.hpp"
 #include "prune/ll_ceiling.hpp"
 #include "prune/rules.hpp"
@@ -34,6 +33,7 @@
 #include "score/pair_stats.hpp"
 #include "util/memory.hpp"
 #include "util/progress.hpp"
+#include "util/threads.hpp"
 
 namespace bnsl {
 namespace {

@@ -41,7 +41,7 @@
 // BDeu BF 20: the 9 classes still missed were all such pairs from pooled DAGs). At scale the
 // queue is never exhausted and these passes never start. A heuristic step: it adds classes,
 // never claims completeness.
-#include "pool/complete_neighbours.hpp"
+#include "search/complete_neighbours.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -52,8 +52,8 @@
 
 #include <tsl/robin_set.h>
 
-#include "pool/entry_index.hpp"
 #include "score/compare.hpp"
+#include "search/entry_index.hpp"
 
 namespace bnsl {
 namespace {
