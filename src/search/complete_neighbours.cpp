@@ -221,363 +221,461 @@ void cached_members(const ScoreCache& cache, EntryIndex& index, const PooledDag&
   }
 }
 
-}  // namespace
-
-NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
-                                        const std::function<bool()>& should_stop,
-                                        const WalkOptions& options) {
-  NeighbourCompletion out;
-  WalkMemory local;
-  WalkMemory& done = options.memory ? *options.memory : local;
-  const std::size_t max_expanded = options.max_expanded;
-  const bool climb = options.climb;
-  const std::size_t n = cache.n_vars();
-  std::vector<PooledDag> queue = pool.snapshot();
-  tsl::robin_set<std::uint64_t> reached;  // DAG hashes offered or pooled at the start
-  for (const PooledDag& d : queue) reached.insert(d.hash);
-  EntryIndex index(cache);
-  if (climb && !queue.empty()) {  // the best first climbs; the walk starts from where it ends
-    Choices g = queue.front().choices;
-    out.climbed = bnsl::climb(cache, index, g);
-    const std::uint64_t h = dag_hash(g);
-    if (out.climbed > 0 && reached.insert(h).second) {
-      const double score = dag_score(cache, g);
-      ++out.offered;
-      if (pool.offer(score, h, g)) {
-        ++out.admitted;
-        queue.insert(queue.begin(), PooledDag{score, h, std::move(g)});
-      }
-    }
+// The walk of one complete_neighbours() call: the queue of DAGs to expand (the pool's at the
+// start, best first, then what they admit), the scratch of one expansion (the DAG's children
+// lists, topological positions, descendant marks) and the pair pass's cuts, with one method
+// per pass.
+class NeighbourWalk {
+ public:
+  NeighbourWalk(const ScoreCache& cache, DagPool& pool, const std::function<bool()>& should_stop,
+                const WalkOptions& options)
+      : cache_(cache),
+        pool_(pool),
+        should_stop_(should_stop),
+        options_(options),
+        done_(options.memory ? *options.memory : local_),
+        n_(cache.n_vars()),
+        queue_(pool.snapshot()),
+        index_(cache),
+        child_start_(n_ + 1),
+        mark_(n_, 0),
+        pos_(n_),
+        indegree_(n_),
+        slot_(n_, 0),
+        slot_step_(n_, 0) {
+    for (const PooledDag& d : queue_) reached_.insert(d.hash);
   }
-  std::vector<std::uint32_t> child_start(n + 1), children, mark(n, 0), stack, pos(n), indegree(n);
-  std::vector<std::int32_t> family;
-  std::uint32_t stamp = 0;
-  const auto new_stamp = [&] {
-    if (++stamp == 0) {  // wrapped: clear the marks
-      std::fill(mark.begin(), mark.end(), 0);
-      stamp = 1;
-    }
-  };
-  // The best DAG reached: a neighbour above it is a new best, walked next (`rise`).
-  double top = queue.empty() ? -std::numeric_limits<double>::infinity() : queue.front().score;
-  std::optional<PooledDag> rise;
-  const auto enqueue = [&](PooledDag&& d) {
-    if (queue.size() < max_expanded) queue.push_back(std::move(d));
-  };
-  // Offers G with the given families changed (score by the change); false once stopped.
+
+  NeighbourCompletion run();
+
+ private:
   enum Move { kFamily, kReversal, kPair };
-  const auto offer = [&](const Choices& g, std::uint64_t h, double score,
-                         std::initializer_list<std::pair<std::size_t, std::uint32_t>> changes,
-                         Move move) {
-    if (!reached.insert(h).second) return true;
-    Choices next = g;
-    for (const auto& [v, entry] : changes) next[v] = entry;
-    ++out.offered;
-    const bool admitted = pool.offer(score, h, next);
-    if (admitted) {
-      ++out.admitted;
-      out.reversals += move == kReversal;
-      out.pairs += move == kPair;
-      // A new best: walked next, whatever the queue holds.
-      if (climb && clearly_greater(score, top)) {
-        top = score;
-        ++out.rises;
-        if (rise) enqueue(std::move(*rise));
-        rise = PooledDag{score, h, std::move(next)};
-      } else {
-        enqueue({score, h, std::move(next)});
-      }
-    }
-    // Tested every 4,096 offers and at each admission: each class admitted adds to the final
-    // report, whose reserve the stop test watches (c20ng beside 2 busy processes, 910
-    // variables: 4,212 classes admitted between two tests every 4,096 offers, and a report
-    // of 30 s).
-    if ((admitted || (out.offered & 4095) == 0) && should_stop()) out.stopped = true;
-    return !out.stopped;
-  };
-  // The pair pass: v's family changed to entry i, which scores above v's own, closes cycles
-  // through the new parents that are descendants of v (marked with `stamp`); a second change,
-  // of the family of one of those parents w to an entry j, that breaks every cycle and keeps
-  // the sum of both changes within the slack is offered, though it may lose more than the
-  // slack alone. (A pair whose changes both fit in the slack alone, one of them acyclic, is
-  // reached through it.) G with both changes, G', is acyclic exactly when
-  // (a) no parent in j is v or a descendant of v in G, and
-  // (b) every other new parent of v descended from v in G does so only through w.
-  // A cycle of G' runs through v or w, whose parents are the only new ones. One through v
-  // comes back to v from a new parent u; the path v ~> u in G' either avoids w, and is one in
-  // G (excluded by b), or enters w from a parent p in j, and v ~> p avoids w and is one in G
-  // (excluded by a). One through w but not v comes back from a parent p in j along arcs of G,
-  // so p descends from w, and so from v, in G (excluded by a).
-  //
-  // Per v of the pair pass, for each w met (slot[w], current when slot_step[w] is the pass's
-  // count of (DAG, v) steps): w's entries that drop every parent descended from v and v, (a),
-  // down to the lowest score the gain of v's first entry with w could pay for (the entries of v
-  // come best first, so the first asks the most), and the descendants of v in G without w, for
-  // (b), walked when first needed.
+  // The pair pass's cut of a parent w of v's new family (see break_cycles).
   struct Cut {
     std::vector<std::uint32_t> entries;
     std::vector<std::uint64_t> reach;  // a bit per vertex
     bool walked = false;
   };
-  std::vector<Cut> cuts;
-  std::vector<std::uint32_t> slot(n, 0);
-  std::vector<std::uint64_t> slot_step(n, 0);
-  std::uint64_t step = 0;
-  std::size_t used = 0;
-  // Offers the pairs of v's change to entry i (cyclic alone) with a change of w. False once
-  // stopped.
-  const auto break_cycles = [&](const Choices& g, std::uint64_t g_hash, double g_score,
-                                double slack, std::size_t v, std::uint32_t i) {
-    const VarCache& vc = cache.var(v);
-    const double dv = vc.score(i) - vc.score(g[v]);
-    // Only the first of the new parents descended from v in G's topological order can be w:
-    // (b) makes the others descend from w.
-    auto w = static_cast<std::uint32_t>(n);
-    bool others = false;
-    for (const std::int32_t u : vc.parents(i))
-      if (mark[u] == stamp) {
-        others = others || w < n;
-        if (w == n || pos[u] < pos[w]) w = static_cast<std::uint32_t>(u);
-      }
-    if (w == n) return true;
-    const VarCache& wc = cache.var(w);
-    const double own = wc.score(g[w]);
-    const double limit = own - slack - dv - 1e-9 * std::max(1.0, std::fabs(own));
-    if (slot_step[w] != step) {  // w's first entry of v
-      slot_step[w] = step;
-      slot[w] = static_cast<std::uint32_t>(used++);
-      if (cuts.size() < used) cuts.emplace_back();
-      Cut& c = cuts[slot[w]];
-      c.walked = false;
-      c.entries.clear();
-      for (std::size_t j = 0; j < wc.size() && wc.score(j) >= limit; ++j) {
-        if (j == g[w]) continue;
-        bool cut = true;
-        for (const std::int32_t p : wc.parents(j))
-          cut = cut && mark[p] != stamp && static_cast<std::size_t>(p) != v;  // (a)
-        if (cut) c.entries.push_back(static_cast<std::uint32_t>(j));
+
+  void climb_best();
+  void new_stamp();
+  void enqueue(PooledDag&& d);
+  bool offer(const Choices& g, std::uint64_t h, double score,
+             std::initializer_list<std::pair<std::size_t, std::uint32_t>> changes, Move move);
+  bool break_cycles(const Choices& g, std::uint64_t g_hash, double g_score, double slack,
+                    std::size_t v, std::uint32_t i);
+  void index_graph(const Choices& g);
+  void mark_descendants(std::size_t v);
+  void expand(const Choices& g, std::uint64_t g_hash, double g_score, bool pairs);
+  void expand_families(const Choices& g, std::uint64_t g_hash, double g_score, bool pairs);
+  void expand_reversals(const Choices& g, std::uint64_t g_hash, double g_score);
+  void walk_queued();
+  void walk_members();
+  void walk_pairs();
+
+  const ScoreCache& cache_;
+  DagPool& pool_;
+  const std::function<bool()>& should_stop_;
+  const WalkOptions& options_;
+  WalkMemory local_;
+  WalkMemory& done_;
+  const std::size_t n_;
+  NeighbourCompletion out_;
+  std::vector<PooledDag> queue_;
+  tsl::robin_set<std::uint64_t> reached_;  // DAG hashes offered or pooled at the start
+  EntryIndex index_;
+  // The DAG being expanded: children lists (compressed rows), topological positions, and
+  // marks of the descendants of one variable (`stamp_`).
+  std::vector<std::uint32_t> child_start_, children_, mark_, stack_, pos_, indegree_;
+  std::vector<std::int32_t> family_;
+  std::uint32_t stamp_ = 0;
+  // The best DAG reached: a neighbour above it is a new best, walked next (`rise_`).
+  double top_ = -std::numeric_limits<double>::infinity();
+  std::optional<PooledDag> rise_;
+  // The pair pass, per v: for each w met (slot_[w], current when slot_step_[w] is the pass's
+  // count of (DAG, v) steps), its cut.
+  std::vector<Cut> cuts_;
+  std::vector<std::uint32_t> slot_;
+  std::vector<std::uint64_t> slot_step_;
+  std::uint64_t step_ = 0;
+  std::size_t used_ = 0;
+  // The passes' positions in the queue: expanded (q_), members expanded (m_), paired (p_).
+  std::size_t q_ = 0, m_ = 0, p_ = 0;
+  std::vector<std::pair<std::uint64_t, Choices>> members_;
+};
+
+// The best first climbs; the walk starts from where it ends.
+void NeighbourWalk::climb_best() {
+  if (!options_.climb || queue_.empty()) return;
+  Choices g = queue_.front().choices;
+  out_.climbed = climb(cache_, index_, g);
+  const std::uint64_t h = dag_hash(g);
+  if (out_.climbed > 0 && reached_.insert(h).second) {
+    const double score = dag_score(cache_, g);
+    ++out_.offered;
+    if (pool_.offer(score, h, g)) {
+      ++out_.admitted;
+      queue_.insert(queue_.begin(), PooledDag{score, h, std::move(g)});
+    }
+  }
+}
+
+void NeighbourWalk::new_stamp() {
+  if (++stamp_ == 0) {  // wrapped: clear the marks
+    std::fill(mark_.begin(), mark_.end(), 0);
+    stamp_ = 1;
+  }
+}
+
+void NeighbourWalk::enqueue(PooledDag&& d) {
+  if (queue_.size() < options_.max_expanded) queue_.push_back(std::move(d));
+}
+
+// Offers G with the given families changed (score by the change); false once stopped.
+bool NeighbourWalk::offer(const Choices& g, std::uint64_t h, double score,
+                          std::initializer_list<std::pair<std::size_t, std::uint32_t>> changes,
+                          Move move) {
+  if (!reached_.insert(h).second) return true;
+  Choices next = g;
+  for (const auto& [v, entry] : changes) next[v] = entry;
+  ++out_.offered;
+  const bool admitted = pool_.offer(score, h, next);
+  if (admitted) {
+    ++out_.admitted;
+    out_.reversals += move == kReversal;
+    out_.pairs += move == kPair;
+    // A new best: walked next, whatever the queue holds.
+    if (options_.climb && clearly_greater(score, top_)) {
+      top_ = score;
+      ++out_.rises;
+      if (rise_) enqueue(std::move(*rise_));
+      rise_ = PooledDag{score, h, std::move(next)};
+    } else {
+      enqueue({score, h, std::move(next)});
+    }
+  }
+  // Tested every 4,096 offers and at each admission: each class admitted adds to the final
+  // report, whose reserve the stop test watches (a walk can admit thousands of classes of
+  // hundreds of variables between two tests every 4,096 offers).
+  if ((admitted || (out_.offered & 4095) == 0) && should_stop_()) out_.stopped = true;
+  return !out_.stopped;
+}
+
+// The pair pass: v's family changed to entry i, which scores above v's own, closes cycles
+// through the new parents that are descendants of v (marked with `stamp_`); a second change,
+// of the family of one of those parents w to an entry j, that breaks every cycle and keeps
+// the sum of both changes within the slack is offered, though it may lose more than the
+// slack alone. (A pair whose changes both fit in the slack alone, one of them acyclic, is
+// reached through it.) G with both changes, G', is acyclic exactly when
+// (a) no parent in j is v or a descendant of v in G, and
+// (b) every other new parent of v descended from v in G does so only through w.
+// A cycle of G' runs through v or w, whose parents are the only new ones. One through v
+// comes back to v from a new parent u; the path v ~> u in G' either avoids w, and is one in
+// G (excluded by b), or enters w from a parent p in j, and v ~> p avoids w and is one in G
+// (excluded by a). One through w but not v comes back from a parent p in j along arcs of G,
+// so p descends from w, and so from v, in G (excluded by a).
+//
+// Per v, for each w met: w's entries that drop every parent descended from v and v, (a), down
+// to the lowest score the gain of v's first entry with w could pay for (the entries of v come
+// best first, so the first asks the most), and the descendants of v in G without w, for (b),
+// walked when first needed. Offers the pairs of v's change to entry i (cyclic alone) with a
+// change of w; false once stopped.
+bool NeighbourWalk::break_cycles(const Choices& g, std::uint64_t g_hash, double g_score,
+                                 double slack, std::size_t v, std::uint32_t i) {
+  const VarCache& vc = cache_.var(v);
+  const double dv = vc.score(i) - vc.score(g[v]);
+  // Only the first of the new parents descended from v in G's topological order can be w:
+  // (b) makes the others descend from w.
+  auto w = static_cast<std::uint32_t>(n_);
+  bool others = false;
+  for (const std::int32_t u : vc.parents(i))
+    if (mark_[u] == stamp_) {
+      others = others || w < n_;
+      if (w == n_ || pos_[u] < pos_[w]) w = static_cast<std::uint32_t>(u);
+    }
+  if (w == n_) return true;
+  const VarCache& wc = cache_.var(w);
+  const double own = wc.score(g[w]);
+  const double limit = own - slack - dv - 1e-9 * std::max(1.0, std::fabs(own));
+  if (slot_step_[w] != step_) {  // w's first entry of v
+    slot_step_[w] = step_;
+    slot_[w] = static_cast<std::uint32_t>(used_++);
+    if (cuts_.size() < used_) cuts_.emplace_back();
+    Cut& c = cuts_[slot_[w]];
+    c.walked = false;
+    c.entries.clear();
+    for (std::size_t j = 0; j < wc.size() && wc.score(j) >= limit; ++j) {
+      if (j == g[w]) continue;
+      bool cut = true;
+      for (const std::int32_t p : wc.parents(j))
+        cut = cut && mark_[p] != stamp_ && static_cast<std::size_t>(p) != v;  // (a)
+      if (cut) c.entries.push_back(static_cast<std::uint32_t>(j));
+    }
+  }
+  Cut& c = cuts_[slot_[w]];
+  if (others) {  // (b)
+    if (!c.walked) {
+      c.walked = true;
+      c.reach.assign((n_ + 63) / 64, 0);
+      const auto set = [&](std::uint32_t x) {
+        const bool was = (c.reach[x / 64] >> (x % 64)) & 1;
+        c.reach[x / 64] |= std::uint64_t{1} << (x % 64);
+        return !was;
+      };
+      set(static_cast<std::uint32_t>(w));  // never entered
+      stack_.assign(1, static_cast<std::uint32_t>(v));
+      set(static_cast<std::uint32_t>(v));
+      while (!stack_.empty()) {
+        const std::uint32_t x = stack_.back();
+        stack_.pop_back();
+        for (std::uint32_t k = child_start_[x]; k < child_start_[x + 1]; ++k)
+          if (set(children_[k])) stack_.push_back(children_[k]);
       }
     }
-    Cut& c = cuts[slot[w]];
-    if (others) {  // (b)
-      if (!c.walked) {
-        c.walked = true;
-        c.reach.assign((n + 63) / 64, 0);
-        const auto set = [&](std::uint32_t x) {
-          const bool was = (c.reach[x / 64] >> (x % 64)) & 1;
-          c.reach[x / 64] |= std::uint64_t{1} << (x % 64);
-          return !was;
-        };
-        set(static_cast<std::uint32_t>(w));  // never entered
-        stack.assign(1, static_cast<std::uint32_t>(v));
-        set(static_cast<std::uint32_t>(v));
-        while (!stack.empty()) {
-          const std::uint32_t x = stack.back();
-          stack.pop_back();
-          for (std::uint32_t k = child_start[x]; k < child_start[x + 1]; ++k)
-            if (set(children[k])) stack.push_back(children[k]);
+    for (const std::int32_t u : vc.parents(i))
+      if (static_cast<std::uint32_t>(u) != w && ((c.reach[u / 64] >> (u % 64)) & 1)) return true;
+  }
+  for (const std::uint32_t j : c.entries) {
+    if (wc.score(j) < limit) break;
+    const double score = g_score + dv - own + wc.score(j);
+    if (!pool_.may_accept(score)) continue;
+    const auto vv = static_cast<std::uint32_t>(v);
+    const std::uint64_t h =
+        g_hash ^ entry_hash(vv, g[v]) ^ entry_hash(vv, i) ^ entry_hash(w, g[w]) ^ entry_hash(w, j);
+    if (!offer(g, h, score, {{v, i}, {w, j}}, kPair)) return false;
+  }
+  return true;
+}
+
+// Children lists of G (compressed rows) and a topological order (Kahn), as positions.
+void NeighbourWalk::index_graph(const Choices& g) {
+  std::fill(child_start_.begin(), child_start_.end(), 0);
+  for (std::size_t v = 0; v < n_; ++v) {
+    indegree_[v] = static_cast<std::uint32_t>(cache_.var(v).parents(g[v]).size());
+    for (const std::int32_t u : cache_.var(v).parents(g[v])) ++child_start_[u + 1];
+  }
+  for (std::size_t v = 0; v < n_; ++v) child_start_[v + 1] += child_start_[v];
+  children_.resize(child_start_[n_]);
+  {
+    std::vector<std::uint32_t> fill(child_start_.begin(), child_start_.end() - 1);
+    for (std::size_t v = 0; v < n_; ++v)
+      for (const std::int32_t u : cache_.var(v).parents(g[v]))
+        children_[fill[u]++] = static_cast<std::uint32_t>(v);
+  }
+  stack_.clear();
+  for (std::size_t v = 0; v < n_; ++v)
+    if (indegree_[v] == 0) stack_.push_back(static_cast<std::uint32_t>(v));
+  for (std::uint32_t next_pos = 0; !stack_.empty(); ++next_pos) {
+    const std::uint32_t x = stack_.back();
+    stack_.pop_back();
+    pos_[x] = next_pos;
+    for (std::uint32_t k = child_start_[x]; k < child_start_[x + 1]; ++k)
+      if (--indegree_[children_[k]] == 0) stack_.push_back(children_[k]);
+  }
+}
+
+// Marks v and its descendants in G with a new stamp.
+void NeighbourWalk::mark_descendants(std::size_t v) {
+  new_stamp();
+  stack_.assign(1, static_cast<std::uint32_t>(v));
+  mark_[v] = stamp_;
+  while (!stack_.empty()) {
+    const std::uint32_t x = stack_.back();
+    stack_.pop_back();
+    for (std::uint32_t k = child_start_[x]; k < child_start_[x + 1]; ++k)
+      if (mark_[children_[k]] != stamp_) {
+        mark_[children_[k]] = stamp_;
+        stack_.push_back(children_[k]);
+      }
+  }
+}
+
+// Offers every neighbour of G (one family, one reversal) the pool may accept, or in the pair
+// pass (`pairs`) every pair of changes that breaks the cycles of one (break_cycles).
+void NeighbourWalk::expand(const Choices& g, std::uint64_t g_hash, double g_score, bool pairs) {
+  index_graph(g);
+  expand_families(g, g_hash, g_score, pairs);
+  if (!pairs) expand_reversals(g, g_hash, g_score);
+}
+
+// One family: every entry of v within the slack whose parents are not descendants of v.
+void NeighbourWalk::expand_families(const Choices& g, std::uint64_t g_hash, double g_score,
+                                    bool pairs) {
+  const double slack = g_score - pool_.threshold();
+  for (std::size_t v = 0; v < n_ && !out_.stopped; ++v) {
+    const VarCache& vc = cache_.var(v);
+    const double own = vc.score(g[v]);
+    const double limit = own - slack - 1e-9 * std::max(1.0, std::fabs(own));
+    bool walked = false;  // the descendants of v are marked with `stamp_`
+    ++step_;              // the pair pass's cuts of the v before are stale
+    used_ = 0;
+    for (std::size_t i = 0; i < vc.size() && vc.score(i) >= limit; ++i) {
+      if (i == g[v]) continue;
+      if (pairs && !clearly_greater(vc.score(i), own)) break;  // the pair pass: gains only
+      const double score = g_score - own + vc.score(i);
+      if (!pool_.may_accept(score)) continue;
+      bool acyclic = true;
+      for (const std::int32_t u : vc.parents(i)) {
+        if (pos_[u] < pos_[v]) continue;  // not a descendant of v
+        if (!walked) {
+          walked = true;
+          mark_descendants(v);
+        }
+        if (mark_[u] == stamp_) {
+          acyclic = false;
+          break;
         }
       }
-      for (const std::int32_t u : vc.parents(i))
-        if (static_cast<std::uint32_t>(u) != w && ((c.reach[u / 64] >> (u % 64)) & 1)) return true;
-    }
-    for (const std::uint32_t j : c.entries) {
-      if (wc.score(j) < limit) break;
-      const double score = g_score + dv - own + wc.score(j);
-      if (!pool.may_accept(score)) continue;
       const auto vv = static_cast<std::uint32_t>(v);
-      const std::uint64_t h = g_hash ^ entry_hash(vv, g[v]) ^ entry_hash(vv, i) ^
-                              entry_hash(w, g[w]) ^ entry_hash(w, j);
-      if (!offer(g, h, score, {{v, i}, {w, j}}, kPair)) return false;
+      const auto ii = static_cast<std::uint32_t>(i);
+      if (!acyclic) {
+        if (pairs && !break_cycles(g, g_hash, g_score, slack, v, ii)) break;
+        continue;
+      }
+      if (pairs) continue;  // offered when G was expanded
+      const std::uint64_t h = g_hash ^ entry_hash(vv, g[v]) ^ entry_hash(vv, ii);
+      if (!offer(g, h, score, {{v, ii}}, kFamily)) break;
     }
-    return true;
-  };
-  // Offers every neighbour of G (one family, one reversal) the pool may accept, or in the pair
-  // pass (`pairs`) every pair of changes that breaks the cycles of one (break_cycles).
-  const auto expand = [&](const Choices& g, std::uint64_t g_hash, double g_score, bool pairs) {
-    const double slack = g_score - pool.threshold();
-    // Children lists of G (compressed rows) and a topological order (Kahn).
-    std::fill(child_start.begin(), child_start.end(), 0);
-    for (std::size_t v = 0; v < n; ++v) {
-      indegree[v] = static_cast<std::uint32_t>(cache.var(v).parents(g[v]).size());
-      for (const std::int32_t u : cache.var(v).parents(g[v])) ++child_start[u + 1];
-    }
-    for (std::size_t v = 0; v < n; ++v) child_start[v + 1] += child_start[v];
-    children.resize(child_start[n]);
-    {
-      std::vector<std::uint32_t> fill(child_start.begin(), child_start.end() - 1);
-      for (std::size_t v = 0; v < n; ++v)
-        for (const std::int32_t u : cache.var(v).parents(g[v]))
-          children[fill[u]++] = static_cast<std::uint32_t>(v);
-    }
-    stack.clear();
-    for (std::size_t v = 0; v < n; ++v)
-      if (indegree[v] == 0) stack.push_back(static_cast<std::uint32_t>(v));
-    for (std::uint32_t next_pos = 0; !stack.empty(); ++next_pos) {
-      const std::uint32_t x = stack.back();
-      stack.pop_back();
-      pos[x] = next_pos;
-      for (std::uint32_t k = child_start[x]; k < child_start[x + 1]; ++k)
-        if (--indegree[children[k]] == 0) stack.push_back(children[k]);
-    }
-    // One family.
-    for (std::size_t v = 0; v < n && !out.stopped; ++v) {
-      const VarCache& vc = cache.var(v);
-      const double own = vc.score(g[v]);
-      const double limit = own - slack - 1e-9 * std::max(1.0, std::fabs(own));
-      bool walked = false;  // the descendants of v are marked with `stamp`
-      ++step;               // the pair pass's cuts of the v before are stale
-      used = 0;
-      for (std::size_t i = 0; i < vc.size() && vc.score(i) >= limit; ++i) {
-        if (i == g[v]) continue;
-        if (pairs && !clearly_greater(vc.score(i), own)) break;  // the pair pass: gains only
-        const double score = g_score - own + vc.score(i);
-        if (!pool.may_accept(score)) continue;
-        bool acyclic = true;
-        for (const std::int32_t u : vc.parents(i)) {
-          if (pos[u] < pos[v]) continue;  // not a descendant of v
-          if (!walked) {
-            walked = true;
-            new_stamp();
-            stack.assign(1, static_cast<std::uint32_t>(v));
-            mark[v] = stamp;
-            while (!stack.empty()) {
-              const std::uint32_t x = stack.back();
-              stack.pop_back();
-              for (std::uint32_t k = child_start[x]; k < child_start[x + 1]; ++k)
-                if (mark[children[k]] != stamp) {
-                  mark[children[k]] = stamp;
-                  stack.push_back(children[k]);
-                }
-            }
-          }
-          if (mark[u] == stamp) {
+  }
+}
+
+// Arc reversals: u -> v becomes v -> u when both new families are cached, the arc is not
+// covered, and no other path leads from u to v.
+void NeighbourWalk::expand_reversals(const Choices& g, std::uint64_t g_hash, double g_score) {
+  for (std::size_t v = 0; v < n_ && !out_.stopped; ++v) {
+    const auto pv = cache_.var(v).parents(g[v]);
+    for (const std::int32_t uu : pv) {
+      const auto u = static_cast<std::size_t>(uu);
+      const auto pu = cache_.var(u).parents(g[u]);
+      if (pu.size() + 1 == pv.size()) {  // covered: pa(v) = pa(u) + u
+        bool covered = true;
+        for (std::size_t a = 0, b = 0; b < pv.size() && covered; ++b) {
+          if (pv[b] == uu) continue;
+          covered = a < pu.size() && pu[a++] == pv[b];
+        }
+        if (covered) continue;
+      }
+      family_.clear();
+      for (const std::int32_t p : pv)
+        if (p != uu) family_.push_back(p);
+      const long jv = index_.find(v, family_);
+      if (jv < 0) continue;
+      family_.assign(pu.begin(), pu.end());
+      family_.insert(std::upper_bound(family_.begin(), family_.end(), static_cast<std::int32_t>(v)),
+                     static_cast<std::int32_t>(v));
+      const long ju = index_.find(u, family_);
+      if (ju < 0) continue;
+      const double score = g_score - cache_.var(v).score(g[v]) + cache_.var(v).score(jv) -
+                           cache_.var(u).score(g[u]) + cache_.var(u).score(ju);
+      if (!pool_.may_accept(score)) continue;
+      // Another path u ~> v runs through vertices between them in the topological order.
+      new_stamp();
+      stack_.clear();
+      bool acyclic = true;
+      for (std::uint32_t k = child_start_[u]; k < child_start_[u + 1]; ++k) {
+        const std::uint32_t c = children_[k];
+        if (c != v && pos_[c] < pos_[v]) {
+          mark_[c] = stamp_;
+          stack_.push_back(c);
+        }
+      }
+      while (!stack_.empty() && acyclic) {
+        const std::uint32_t x = stack_.back();
+        stack_.pop_back();
+        for (std::uint32_t k = child_start_[x]; k < child_start_[x + 1]; ++k) {
+          const std::uint32_t c = children_[k];
+          if (c == v) {
             acyclic = false;
             break;
           }
-        }
-        const auto vv = static_cast<std::uint32_t>(v);
-        const auto ii = static_cast<std::uint32_t>(i);
-        if (!acyclic) {
-          if (pairs && !break_cycles(g, g_hash, g_score, slack, v, ii)) break;
-          continue;
-        }
-        if (pairs) continue;  // offered when G was expanded
-        const std::uint64_t h = g_hash ^ entry_hash(vv, g[v]) ^ entry_hash(vv, ii);
-        if (!offer(g, h, score, {{v, ii}}, kFamily)) break;
-      }
-    }
-    // Arc reversals.
-    for (std::size_t v = 0; v < n && !out.stopped && !pairs; ++v) {
-      const auto pv = cache.var(v).parents(g[v]);
-      for (const std::int32_t uu : pv) {
-        const auto u = static_cast<std::size_t>(uu);
-        const auto pu = cache.var(u).parents(g[u]);
-        if (pu.size() + 1 == pv.size()) {  // covered: pa(v) = pa(u) + u
-          bool covered = true;
-          for (std::size_t a = 0, b = 0; b < pv.size() && covered; ++b) {
-            if (pv[b] == uu) continue;
-            covered = a < pu.size() && pu[a++] == pv[b];
-          }
-          if (covered) continue;
-        }
-        family.clear();
-        for (const std::int32_t p : pv)
-          if (p != uu) family.push_back(p);
-        const long jv = index.find(v, family);
-        if (jv < 0) continue;
-        family.assign(pu.begin(), pu.end());
-        family.insert(std::upper_bound(family.begin(), family.end(), static_cast<std::int32_t>(v)),
-                      static_cast<std::int32_t>(v));
-        const long ju = index.find(u, family);
-        if (ju < 0) continue;
-        const double score = g_score - cache.var(v).score(g[v]) + cache.var(v).score(jv) -
-                             cache.var(u).score(g[u]) + cache.var(u).score(ju);
-        if (!pool.may_accept(score)) continue;
-        // Another path u ~> v runs through vertices between them in the topological order.
-        new_stamp();
-        stack.clear();
-        bool acyclic = true;
-        for (std::uint32_t k = child_start[u]; k < child_start[u + 1]; ++k) {
-          const std::uint32_t c = children[k];
-          if (c != v && pos[c] < pos[v]) {
-            mark[c] = stamp;
-            stack.push_back(c);
+          if (pos_[c] < pos_[v] && mark_[c] != stamp_) {
+            mark_[c] = stamp_;
+            stack_.push_back(c);
           }
         }
-        while (!stack.empty() && acyclic) {
-          const std::uint32_t x = stack.back();
-          stack.pop_back();
-          for (std::uint32_t k = child_start[x]; k < child_start[x + 1]; ++k) {
-            const std::uint32_t c = children[k];
-            if (c == v) {
-              acyclic = false;
-              break;
-            }
-            if (pos[c] < pos[v] && mark[c] != stamp) {
-              mark[c] = stamp;
-              stack.push_back(c);
-            }
-          }
-        }
-        if (!acyclic) continue;
-        const auto vv = static_cast<std::uint32_t>(v), u32 = static_cast<std::uint32_t>(u);
-        const auto jv32 = static_cast<std::uint32_t>(jv), ju32 = static_cast<std::uint32_t>(ju);
-        const std::uint64_t h = g_hash ^ entry_hash(vv, g[v]) ^ entry_hash(vv, jv32) ^
-                                entry_hash(u32, g[u]) ^ entry_hash(u32, ju32);
-        if (!offer(g, h, score, {{v, jv32}, {u, ju32}}, kReversal)) break;
       }
-    }
-  };
-  // The queue's DAGs are expanded in order (q); once every one is, the other members of their
-  // classes are, class by class in queue order (m), and then the queue's DAGs again by pairs
-  // of changes (p). What these admit joins the queue and is expanded first.
-  std::size_t m = 0, p = 0;
-  std::vector<std::pair<std::uint64_t, Choices>> members;
-  for (std::size_t q = 0;;) {
-    if (rise) {  // found while walking the DAG before: walked now
-      queue.insert(queue.begin() + static_cast<std::ptrdiff_t>(q), std::move(*rise));
-      rise.reset();
-    }
-    if (out.stopped) break;
-    if (should_stop()) {
-      out.stopped = true;
-      break;
-    }
-    if (q >= queue.size()) out.queue_done = true;  // once: the passes after the queue began
-    if (q < queue.size()) {
-      const PooledDag& d = queue[q++];
-      if (!(d.score >= pool.threshold())) continue;   // the threshold rose past it
-      if (done.expanded.count(d.hash) > 0) continue;  // by an earlier walk
-      ++out.expanded;
-      const Choices g = d.choices;  // a copy: the queue grows while it is expanded
-      const std::uint64_t h = d.hash;
-      expand(g, h, d.score, false);
-      if (!out.stopped) done.expanded.insert(h);
-    } else if (options.members && m < queue.size()) {
-      const PooledDag d = queue[m++];
-      if (!(d.score >= pool.threshold()) || done.classes.count(d.hash) > 0) continue;
-      cached_members(cache, index, d, kMaxMembers, members);
-      for (std::size_t k = 1; k < members.size() && !out.stopped; ++k) {  // [0] is d
-        if (done.expanded.count(members[k].first) > 0) continue;
-        ++out.members;
-        expand(members[k].second, members[k].first, d.score, false);
-        if (!out.stopped) done.expanded.insert(members[k].first);
-        if (should_stop()) out.stopped = true;
-      }
-      if (!out.stopped) done.classes.insert(d.hash);
-    } else if (options.pairs && p < queue.size()) {
-      const PooledDag& d = queue[p++];
-      if (!(d.score >= pool.threshold()) || done.paired.count(d.hash) > 0) continue;
-      const Choices g = d.choices;
-      const std::uint64_t h = d.hash;
-      expand(g, h, d.score, true);
-      if (!out.stopped) done.paired.insert(h);
-    } else {
-      break;
+      if (!acyclic) continue;
+      const auto vv = static_cast<std::uint32_t>(v), u32 = static_cast<std::uint32_t>(u);
+      const auto jv32 = static_cast<std::uint32_t>(jv), ju32 = static_cast<std::uint32_t>(ju);
+      const std::uint64_t h = g_hash ^ entry_hash(vv, g[v]) ^ entry_hash(vv, jv32) ^
+                              entry_hash(u32, g[u]) ^ entry_hash(u32, ju32);
+      if (!offer(g, h, score, {{v, jv32}, {u, ju32}}, kReversal)) break;
     }
   }
-  return out;
+}
+
+// The queue pass: the next queued DAG expanded.
+void NeighbourWalk::walk_queued() {
+  const PooledDag& d = queue_[q_++];
+  if (!(d.score >= pool_.threshold())) return;   // the threshold rose past it
+  if (done_.expanded.count(d.hash) > 0) return;  // by an earlier walk
+  ++out_.expanded;
+  const Choices g = d.choices;  // a copy: the queue grows while it is expanded
+  const std::uint64_t h = d.hash;
+  expand(g, h, d.score, false);
+  if (!out_.stopped) done_.expanded.insert(h);
+}
+
+// The member pass: the other members of the next queued DAG's class expanded.
+void NeighbourWalk::walk_members() {
+  const PooledDag d = queue_[m_++];
+  if (!(d.score >= pool_.threshold()) || done_.classes.count(d.hash) > 0) return;
+  cached_members(cache_, index_, d, kMaxMembers, members_);
+  for (std::size_t k = 1; k < members_.size() && !out_.stopped; ++k) {  // [0] is d
+    if (done_.expanded.count(members_[k].first) > 0) continue;
+    ++out_.members;
+    expand(members_[k].second, members_[k].first, d.score, false);
+    if (!out_.stopped) done_.expanded.insert(members_[k].first);
+    if (should_stop_()) out_.stopped = true;
+  }
+  if (!out_.stopped) done_.classes.insert(d.hash);
+}
+
+// The pair pass: the next queued DAG expanded by pairs of changes.
+void NeighbourWalk::walk_pairs() {
+  const PooledDag& d = queue_[p_++];
+  if (!(d.score >= pool_.threshold()) || done_.paired.count(d.hash) > 0) return;
+  const Choices g = d.choices;
+  const std::uint64_t h = d.hash;
+  expand(g, h, d.score, true);
+  if (!out_.stopped) done_.paired.insert(h);
+}
+
+// The queue's DAGs are expanded in order; once every one is, the other members of their
+// classes are, class by class in queue order, and then the queue's DAGs again by pairs of
+// changes. What these admit joins the queue and is expanded first.
+NeighbourCompletion NeighbourWalk::run() {
+  climb_best();
+  if (!queue_.empty()) top_ = queue_.front().score;
+  for (;;) {
+    if (rise_) {  // found while walking the DAG before: walked now
+      queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(q_), std::move(*rise_));
+      rise_.reset();
+    }
+    if (out_.stopped) break;
+    if (should_stop_()) {
+      out_.stopped = true;
+      break;
+    }
+    if (q_ >= queue_.size()) out_.queue_done = true;  // once: the passes after the queue began
+    if (q_ < queue_.size())
+      walk_queued();
+    else if (options_.members && m_ < queue_.size())
+      walk_members();
+    else if (options_.pairs && p_ < queue_.size())
+      walk_pairs();
+    else
+      break;
+  }
+  return out_;
+}
+
+}  // namespace
+
+NeighbourCompletion complete_neighbours(const ScoreCache& cache, DagPool& pool,
+                                        const std::function<bool()>& should_stop,
+                                        const WalkOptions& options) {
+  return NeighbourWalk(cache, pool, should_stop, options).run();
 }
 
 }  // namespace bnsl
