@@ -37,6 +37,7 @@
 #include "bnsl/epsilon.hpp"
 #include "bnsl/names.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/results.hpp"  // write_outputs, as the example above uses
 #include "bnsl/stop.hpp"
 
 namespace bnsl {
