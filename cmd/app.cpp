@@ -3,7 +3,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "parallel/threads.hpp"
+#include "util/threads.hpp"
 
 namespace bnsl::cli {
 

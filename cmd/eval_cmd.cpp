@@ -1,6 +1,6 @@
 // `bnsl eval [--truth NET.bif] --learned X [--test DATA.csv] [--train DATA.csv] [--data
 // DATA.csv] [--json]`: parses the flags into an EvalRequest, runs bnsl::evaluate
-// (src/eval/evaluate.cpp: what is compared, scored and estimated, and from which files; the
+// (src/eval/eval.cpp: what is compared, scored and estimated, and from which files; the
 // definitions, edge Brier included, are in bnsl/eval.hpp) and prints the report as a table or
 // as JSON on stdout.
 #include <cmath>

@@ -21,6 +21,7 @@
 #include "bnsl/exact.hpp"
 #include "bnsl/learn.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/results.hpp"
 #include "bnsl/stop.hpp"
 #include "commands.hpp"
 #include "options.hpp"

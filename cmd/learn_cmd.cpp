@@ -13,6 +13,7 @@
 #include "bnsl/dataset.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/learn.hpp"
+#include "bnsl/results.hpp"
 #include "bnsl/stop.hpp"
 #include "commands.hpp"
 #include "options.hpp"

@@ -9,6 +9,7 @@
 
 #include "bnsl/error.hpp"
 #include "bnsl/merge.hpp"
+#include "bnsl/results.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "outputs.hpp"

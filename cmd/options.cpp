@@ -11,6 +11,7 @@
 #include "bnsl/cache.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/learn.hpp"
+#include "bnsl/results.hpp"
 
 namespace bnsl::cli {
 

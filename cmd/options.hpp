@@ -8,12 +8,14 @@
 #include <optional>
 #include <string>
 
+#include "bnsl/arcs.hpp"
 #include "bnsl/constraints.hpp"
 #include "bnsl/dataset.hpp"
 #include "bnsl/epsilon.hpp"
 #include "bnsl/exact.hpp"
 #include "bnsl/explore.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/results.hpp"
 #include "bnsl/search.hpp"
 #include "util/atomic_file.hpp"
 
@@ -43,7 +45,7 @@ struct CsvArgs {
 Dataset read_data(const std::string& path, const CsvArgs& args, bool quiet);
 
 // --params, --state-order and --format (learn, search, exact, merge): the best network's
-// parameters and the formats it is written in besides BIF (bnsl/report.hpp, NetworkFiles).
+// parameters and the formats it is written in besides BIF (bnsl/results.hpp, NetworkFiles).
 struct NetworkArgs {
   NetworkFiles files;
   std::vector<std::string> formats;  // --format, as given ("net,xmlbif" or repeated)

@@ -9,6 +9,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "bnsl/arcs.hpp"
+#include "bnsl/results.hpp"
 #include "bnsl/stop.hpp"
 #include "options.hpp"
 #include "util/atomic_file.hpp"

@@ -10,6 +10,7 @@
 #include "bnsl/cache.hpp"
 #include "bnsl/dataset.hpp"
 #include "bnsl/learn.hpp"
+#include "bnsl/results.hpp"
 #include "bnsl/stop.hpp"
 #include "commands.hpp"
 #include "options.hpp"

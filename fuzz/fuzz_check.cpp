@@ -4,6 +4,7 @@
 
 #include "bnsl/check.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/results.hpp"
 #include "fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -36,6 +36,7 @@
 #include "bnsl/explore.hpp"
 #include "bnsl/learn.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/results.hpp"
 #include "bnsl/sample.hpp"
 #include "bnsl/stop.hpp"
 

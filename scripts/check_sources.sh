@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Source checks CI runs before building (no build needed):
 #  1. every OpenMP parallel region names its team size (num_threads), resolved by
-#     resolve_threads (src/parallel/threads.hpp): "0 threads" means one thing everywhere;
+#     resolve_threads (src/util/threads.hpp): "0 threads" means one thing everywhere;
 #  2. every C++ source is formatted by .clang-format (clang-format 14, Debian's
 #     clang-format package, which scripts/setup.sh installs).
 # Usage: scripts/check_sources.sh        (from anywhere; exit 1 on a finding)

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bnsl/arcs.hpp"
 #include "bnsl/cache.hpp"
 #include "bnsl/constraints.hpp"
 #include "bnsl/error.hpp"
@@ -244,7 +245,7 @@ TEST_CASE("constraints: the files, their errors and the checks", "[constraints]"
   for (const std::vector<int>& p : {std::vector<int>{}, {0}, {1}, {0, 1}})
     cache.var(3).add(-10.0 - static_cast<double>(p.size()), p);
   cache.var(3).sort_best_first();
-  CHECK(c.apply(cache) == 2);  // {0} and {0, 1}: A -> D is forbidden
+  CHECK(cache.apply(c) == 2);  // {0} and {0, 1}: A -> D is forbidden
   CHECK(cache.var(3).size() == 2);
   CHECK(cache.var(3).find(std::vector<int>{1}) >= 0);
 
@@ -304,7 +305,7 @@ TEST_CASE("constraints: required arcs, their checks and their errors", "[constra
     cache.var(1).add(-10.0 - static_cast<double>(p.size()), p);
   cache.var(1).sort_best_first();
   // {}, {0} and {2} lack a required parent of B; {0, 2, 3} holds D -> B, against B -> D.
-  CHECK(c.apply(cache) == 4);
+  CHECK(cache.apply(c) == 4);
   REQUIRE(cache.var(1).size() == 1);
   CHECK(cache.var(1).find(std::vector<int>{0, 2}) == 0);
 
@@ -535,6 +536,6 @@ TEST_CASE("constraints: the in-degree limit: description, fingerprint, violation
   cache.var(3).add(-11, std::vector<int>{0, 2});
   cache.var(3).add(-12, std::vector<int>{});
   cache.var(3).sort_best_first();
-  CHECK(c.apply(cache) == 1);
+  CHECK(cache.apply(c) == 1);
   CHECK(cache.var(3).size() == 2);
 }

@@ -19,6 +19,7 @@
 #include "bnsl/explore.hpp"
 #include "bnsl/learn.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/search.hpp"
 #include "bnsl/stop.hpp"
 #include "exact/k_best.hpp"
 #include "exact_helpers.hpp"
@@ -87,6 +88,7 @@ std::set<Dag> listed(const bnsl::PoolReport& r) {
 bnsl::PoolReport k_best(const ScoreCache& cache, ExactMethod method, std::size_t k, bool classes,
                         bnsl::ExactStats* stats, std::size_t max_solutions = 1000000) {
   bnsl::ExactOptions o;
+  o.start = bnsl::ilp_start_network;  // as the pipeline does
   o.method = method;
   o.k_best = {k, classes};
   o.threads = 1;
@@ -144,6 +146,7 @@ TEST_CASE("k-best: the head of the DP's epsilon list on wine, by dp and ilp", "[
   eo.threads = 1;
   const ScoreCache cache = bnsl::explore(d, eo, bnsl::StopToken());
   bnsl::ExactOptions o;
+  o.start = bnsl::ilp_start_network;  // as the pipeline does
   o.method = ExactMethod::dp;
   o.epsilon = bnsl::Epsilon::epsilon(std::log(20.0));
   o.threads = 1;

@@ -15,6 +15,7 @@
 #include "bnsl/dataset.hpp"
 #include "bnsl/learn.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/results.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// src/parallel/threads.hpp: "0 threads" means OpenMP's team size, and an exception thrown in
+// src/util/threads.hpp: "0 threads" means OpenMP's team size, and an exception thrown in
 // any iteration of a parallel loop reaches the caller (instead of ending the process). The
 // serial communication layer's work queue, and the byte strings processes exchange.
 #include <catch2/catch.hpp>
@@ -13,8 +13,8 @@
 
 #include "bnsl/cache.hpp"
 #include "bnsl/comm.hpp"
-#include "parallel/threads.hpp"
 #include "parallel/wire.hpp"
+#include "util/threads.hpp"
 
 TEST_CASE("parallel: resolve_threads", "[parallel]") {
   CHECK(bnsl::resolve_threads(3) == 3);

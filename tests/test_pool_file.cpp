@@ -17,6 +17,7 @@
 
 #include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/results.hpp"
 #include "io/report_io.hpp"
 #include "pool/class_members.hpp"
 #include "temp_dir.hpp"

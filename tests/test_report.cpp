@@ -14,6 +14,7 @@
 #include "bnsl/bif.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/results.hpp"
 #include "io/report_io.hpp"
 
 namespace fs = std::filesystem;

@@ -27,11 +27,11 @@
 #include "bnsl/search.hpp"
 #include "oracle.hpp"
 #include "pool/class_members.hpp"
-#include "pool/complete_neighbours.hpp"
 #include "pool/dag_pool.hpp"
-#include "pool/order_enum.hpp"
 #include "score/compare.hpp"
+#include "search/complete_neighbours.hpp"
 #include "search/greedy_dag.hpp"
+#include "search/order_enum.hpp"
 #include "search/report_cost.hpp"
 #include "search/search_internal.hpp"
 
@@ -989,7 +989,7 @@ TEST_CASE("on tiny caches the pool is exactly the brute-force set within epsilon
 }
 
 // Under a time limit the chains of a tiny problem meet every DAG they will meet within
-// milliseconds and then admit nothing: the stall rule (parallel_chains.cpp) stops them after
+// milliseconds and then admit nothing: the stall rule (src/search/driver.cpp) stops them after
 // kStallMinSeconds, completes the pool, and resumes them; the completion runs again at the end.
 // The pool stays within epsilon of the optimum and valid through both rounds.
 TEST_CASE("a stalled search completes its pool before the end, then resumes", "[search]") {

@@ -28,10 +28,10 @@
 #include "bnsl/search.hpp"
 #include "oracle.hpp"
 #include "pool/dag_pool.hpp"
-#include "pool/order_enum.hpp"
 #include "score/compare.hpp"
 #include "search/base_sets.hpp"
 #include "search/greedy_dag.hpp"
+#include "search/order_enum.hpp"
 #include "search/search_internal.hpp"
 
 namespace {

@@ -13,18 +13,23 @@
 #include <string>
 #include <vector>
 
-namespace bnsl {
+#include "bnsl/constraints.hpp"
+#include "bnsl/graph.hpp"
 
-struct NamedArc {
-  int from = 0, to = 0;  // variable indices: from -> to
-  double weight = 1;     // the third column, when the file has one
-  std::size_t line = 0;  // the line of the file it was read from
-};
+namespace bnsl {
 
 std::vector<NamedArc> read_arcs(const std::string& path, const std::vector<std::string>& names,
                                 bool weighted);
 // The same from text; `file` names it in errors.
 std::vector<NamedArc> parse_arcs(const std::string& text, const std::string& file,
                                  const std::vector<std::string>& names, bool weighted);
+
+// The constraints of the files (bnsl/constraints.hpp); names: the data's variables.
+Constraints read_constraints(const ConstraintFiles& files, const std::vector<std::string>& names);
+// The tiers of a tiers file (read_tiers) or of its text (`file` names it in errors): one entry
+// per name, -1 where the file does not list it.
+std::vector<int> read_tiers(const std::string& path, const std::vector<std::string>& names);
+std::vector<int> parse_tiers(const std::string& text, const std::string& file,
+                             const std::vector<std::string>& names);
 
 }  // namespace bnsl

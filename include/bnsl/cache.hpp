@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "bnsl/constraints.hpp"
+
 namespace bnsl {
 
 // The candidate parent sets of one variable.
@@ -62,6 +64,10 @@ class ScoreCache {
   std::vector<std::string> names_or_defaults() const;
   std::size_t total_entries() const;
   std::size_t bytes() const;
+  // Removes every entry with a parent not allowed into its variable, without one of its
+  // required parents, or with more parents than the limit (bnsl/constraints.hpp); returns how
+  // many.
+  std::size_t apply(const Constraints& constraints);
 
  private:
   std::vector<VarCache> vars_;

@@ -6,12 +6,13 @@
 // proof and the list are then those of the networks with at most K parents per variable.
 //
 //   bnsl::Constraints c = bnsl::read_constraints({"require.csv", "forbid.csv", "tiers.csv"},
-//                                                data.names());
+//                                                data.names());   // bnsl/arcs.hpp
 //   c.allowed(from, to);        // false for a forbidden arc, one against the tiers, or the
 //                               // reverse of a required one
 //   c.required_parents(v);      // v's required parents, ascending
 //   c.violation(parents);       // the first arc of a DAG that breaks them, if any
-//   std::size_t dropped = c.apply(cache);   // drops every cached set that breaks them
+//   std::size_t dropped = cache.apply(c);   // drops every cached set that breaks them
+//                                           // (bnsl/cache.hpp)
 //
 // Files (CSV with a header line, names as in the data, optionally in double quotes; blank
 // lines and lines starting with '#' skipped):
@@ -55,11 +56,9 @@
 #include <utility>
 #include <vector>
 
-#include "bnsl/arcs.hpp"
+#include "bnsl/graph.hpp"
 
 namespace bnsl {
-
-class ScoreCache;
 
 struct Constraints {
   std::vector<std::pair<int, int>> required;   // (from, to), sorted, distinct, acyclic
@@ -96,9 +95,6 @@ struct Constraints {
   // Throws InputError when a variable (names: every variable's) has more required parents
   // than `limit` (-1: none), the in-degree limit that applies: it would have no family.
   void check_required_within(int limit, const std::vector<std::string>& names) const;
-  // Removes every cache entry with a parent not allowed into its variable, without one of its
-  // required parents, or with more parents than the limit; returns how many.
-  std::size_t apply(ScoreCache& cache) const;
   // "2 required arcs, 3 forbidden arcs, 4 tiers over 10 variables, at most 3 parents per
   // variable" (empty: "none").
   std::string describe() const;
@@ -112,18 +108,11 @@ struct Constraints {
 struct ConstraintFiles {
   std::string require, forbid, tiers;
 };
-// The constraints of the files; names: the data's variables.
-Constraints read_constraints(const ConstraintFiles& files, const std::vector<std::string>& names);
 // The constraints of arcs and tiers already read (tiers: one per name, -1 where none), with the
 // checks of read_constraints: the required arcs close no cycle and are neither forbidden nor
 // against the tiers. Errors name sources.require and the arc's NamedArc::line.
 Constraints make_constraints(const std::vector<NamedArc>& required,
                              const std::vector<NamedArc>& forbidden, std::vector<int> tiers,
                              const ConstraintFiles& sources, const std::vector<std::string>& names);
-// The tiers of a tiers file (read_tiers) or of its text (`file` names it in errors): one entry
-// per name, -1 where the file does not list it.
-std::vector<int> read_tiers(const std::string& path, const std::vector<std::string>& names);
-std::vector<int> parse_tiers(const std::string& text, const std::string& file,
-                             const std::vector<std::string>& names);
 
 }  // namespace bnsl

@@ -158,7 +158,7 @@ BayesNet estimate_on_domain(const BayesNet& domain, const ParentSets& parents, c
 // `test_file` when test's columns are not train's.
 BayesNet data_domain(const Dataset& train, const Dataset& test, const std::string& test_file);
 
-// One evaluation, as `bnsl eval` runs it (src/eval/evaluate.cpp): the learned network against
+// One evaluation, as `bnsl eval` runs it (src/eval/eval.cpp): the learned network against
 // the true one (when given; for a pool with edge probabilities, also their Brier score),
 // scored on --data, and its held-out log-likelihood on --test with parameters from --train
 // (estimated on the learned structure) or else the learned BIF's.

@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <limits>
 #include <string>
@@ -120,6 +121,11 @@ struct ExactOptions {
   // ilp: families the collection's enumeration of a region may try before it branches on the
   // region instead (src/exact/collect.cpp); 0: always branch (tests use it to exercise both).
   std::uint64_t collect_enumerate_steps = std::uint64_t{1} << 18;
+  // ilp: a first network for the ILP's cutoff, kept when it beats the identity order's
+  // network. It only speeds the proof up: OPT and the list do not depend on it. The pipeline
+  // passes a short ordering search (bnsl/search.hpp, ilp_start_network); none: the identity
+  // order's network.
+  std::function<ParentSets(const ScoreCache&, const StopToken&)> start;
 };
 
 // Counters and outcome of one exact run.

@@ -31,6 +31,7 @@
 #include "bnsl/exact.hpp"
 #include "bnsl/explore.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/results.hpp"  // write_outputs, as the example above uses
 #include "bnsl/score.hpp"
 #include "bnsl/search.hpp"
 #include "bnsl/stop.hpp"

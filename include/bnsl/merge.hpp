@@ -18,6 +18,7 @@
 #include "bnsl/dataset.hpp"
 #include "bnsl/epsilon.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/results.hpp"  // write_outputs, as the example above uses
 
 namespace bnsl {
 

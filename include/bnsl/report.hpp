@@ -1,14 +1,10 @@
-// The result of a learning run and the files that report it: a pool of DAGs within epsilon
-// of the best, grouped into Markov equivalence classes, with edge probabilities.
+// The result of a learning run: a pool of DAGs within epsilon of the best, grouped into Markov
+// equivalence classes, with edge probabilities (the files that report it: bnsl/results.hpp).
 //
 //   bnsl::PoolReport r;
 //   r.score = "bic"; r.variables = data.names(); r.rows = data.n_rows(); r.epsilon = 2.9957;
 //   r.dags = {{-54209.3, parents0}, {-54210.1, parents1}};    // sorted best first
-//   bnsl::write_outputs("out/alarm", r, &data);
-//   // out/alarm.pool.json, .edges.csv, .classes.csv, .best.bif, .best.dot, .consensus.dot
-//
-// Files are written atomically (PATH.tmp, then rename), so a reader never sees half a file
-// and a run killed mid-write leaves the previous checkpoint intact.
+//   bnsl::summarize(r);   // the classes, their sizes and the edge probabilities
 #pragma once
 
 #include <cstddef>
@@ -18,15 +14,12 @@
 #include <utility>
 #include <vector>
 
-#include "bnsl/arcs.hpp"
 #include "bnsl/constraints.hpp"
 #include "bnsl/dataset.hpp"
-#include "bnsl/network_io.hpp"
+#include "bnsl/graph.hpp"
 #include "bnsl/stop.hpp"
 
 namespace bnsl {
-
-using ParentSets = std::vector<std::vector<int>>;  // parents[v]: sorted parent indices of v
 
 struct PoolDag {
   double score = 0;
@@ -165,39 +158,8 @@ PreferSummary prefer_arcs(PoolReport& report, const std::vector<NamedArc>& arcs)
 // must hold a DAG or a class.
 const ParentSets& best_network(const PoolReport& report);
 
-// The best network's files besides PREFIX.best.bif: its parameters (bnsl/bif.hpp) and the
-// other formats it is written in, as PREFIX.best.EXT (bnsl/network_io.hpp).
-struct NetworkFiles {
-  ParamOptions params;
-  std::vector<NetFormat> formats;
-};
-
-// What write_outputs writes beside the pool file, the tables, the pictures and the BIF.
-struct OutputOptions {
-  // PREFIX.best.adjacency.csv and PREFIX.probabilities.csv, the best network's adjacency matrix
-  // and the arc probabilities as n x n matrices (2 n^2 bytes and more: 200 MB at 10,000
-  // variables), on request.
-  bool matrices = false;
-};
-
-// summarize() (if not done) and write PREFIX.pool.json (src/io/pool_json.cpp), the tables
-// PREFIX.edges.csv and PREFIX.classes.csv (src/io/tables.cpp), PREFIX.best.dot,
-// PREFIX.consensus.dot, with options.matrices the matrices, and, when data is given,
-// PREFIX.best.bif with parameters estimated from the data; and the best network in each of
-// `files.formats` (those with parameters only when data is given).
-void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data,
-                   const NetworkFiles& files = {}, const OutputOptions& options = {});
-
-// Every file write_outputs may write for `prefix` (PREFIX.best.bif among them).
-std::vector<std::string> output_paths(const std::string& prefix, const OutputOptions& options = {});
-
 // The number of DAGs in the pool's classes (the sum of their sizes), exactly, in decimal: the
 // number of DAGs a complete pool lists.
 std::string class_dag_count(const PoolReport& report);
-
-// Reads a pool JSON written by write_outputs, of the current format or format 1 (older files,
-// without a `format` field). Throws InputError with the file name (also when p_edge is given
-// on some edges only).
-PoolReport read_pool_json(const std::string& path);
 
 }  // namespace bnsl

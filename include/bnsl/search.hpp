@@ -37,6 +37,7 @@
 #include "bnsl/epsilon.hpp"
 #include "bnsl/names.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/results.hpp"  // write_outputs, as the example above uses
 #include "bnsl/stop.hpp"
 
 namespace bnsl {
@@ -80,7 +81,7 @@ struct SearchOptions {
   int dp_max_n = 22;
   bool enumerate = true;  // enumerate order-consistent DAGs at local optima
   // After the ordering search, offer the pool every acyclic DAG one family away from a pooled
-  // one and within epsilon, breadth first (src/pool/complete_neighbours.cpp), best first, so
+  // one and within epsilon, breadth first (src/search/complete_neighbours.cpp), best first, so
   // the final best's neighbourhood is walked however late it was found; then from the other
   // members of pooled classes, then by pairs of changes that break a cycle. With a deadline,
   // the chains leave 5% of the budget for it, and when they stall it runs before the end too.
@@ -143,7 +144,7 @@ struct SearchStats {
   bool completion_stopped = false;        // the neighbour walk ended before walking all it could
   double completion_seconds = 0;          // its wall time
   std::uint64_t completion_runs = 0;      // 2 when the chains stalled and the completion ran
-                                          // before the end too (parallel_chains.cpp)
+                                          // before the end too (src/search/driver.cpp)
   std::uint64_t pool_offers = 0;          // DAGs offered to the pool (incl. fast rejects)
   std::uint64_t pool_inserted = 0;        // distinct classes admitted (some later trimmed)
   std::uint64_t pool_equivalent = 0;      // offers equivalent to a kept class (not admitted)
@@ -191,5 +192,11 @@ PoolReport greedy_network(const ScoreCache& cache, const StopToken& stop);
 // entry with the empty parent set (every order must have a consistent network).
 PoolReport search(const ScoreCache& cache, const SearchOptions& options, const StopToken& stop,
                   SearchStats* stats = nullptr, const CheckpointFn& checkpoint = {});
+
+// The first network of exact mode's ILP (ExactOptions::start): the best a short ordering
+// search finds, deterministic (one thread, a fixed number of climbs from random orders, never
+// the DP), in at most a tenth of the time `stop` leaves and 60 s; no parents at all when it
+// cannot run (no time, or a cache the search refuses).
+ParentSets ilp_start_network(const ScoreCache& cache, const StopToken& stop);
 
 }  // namespace bnsl

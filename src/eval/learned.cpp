@@ -14,7 +14,9 @@
 
 #include "bnsl/error.hpp"
 #include "bnsl/eval.hpp"
+#include "bnsl/graph.hpp"
 #include "bnsl/network_io.hpp"
+#include "bnsl/results.hpp"
 
 namespace bnsl {
 namespace {
@@ -53,25 +55,7 @@ ParentSets remap(const ParentSets& parents, const std::vector<int>& to) {
 }
 
 void check_acyclic(const ParentSets& g, const std::string& file) {
-  const std::size_t n = g.size();
-  std::vector<std::vector<int>> children(n);
-  std::vector<std::size_t> missing(n);
-  for (std::size_t v = 0; v < n; ++v) {
-    for (int p : g[v]) children[p].push_back(static_cast<int>(v));
-    missing[v] = g[v].size();
-  }
-  std::vector<int> ready;
-  for (std::size_t v = 0; v < n; ++v)
-    if (missing[v] == 0) ready.push_back(static_cast<int>(v));
-  std::size_t done = 0;
-  while (!ready.empty()) {
-    const int v = ready.back();
-    ready.pop_back();
-    ++done;
-    for (int c : children[v])
-      if (--missing[c] == 0) ready.push_back(c);
-  }
-  if (done != n) throw InputError(file, 0, 0, "the learned graph has a directed cycle");
+  if (!is_acyclic(g)) throw InputError(file, 0, 0, "the learned graph has a directed cycle");
 }
 
 // The pool's edge probabilities (p_edge of every entry of its edges list) with indices mapped

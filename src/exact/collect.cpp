@@ -83,7 +83,7 @@
 #include "exact/best_list.hpp"
 #include "exact/imset.hpp"
 #include "parallel/slowdown.hpp"
-#include "parallel/threads.hpp"
+#include "util/threads.hpp"
 
 namespace bnsl::exact {
 

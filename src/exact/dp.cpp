@@ -48,7 +48,7 @@
 
 #include "bnsl/error.hpp"
 #include "exact/subsets.hpp"
-#include "parallel/threads.hpp"
+#include "util/threads.hpp"
 
 namespace bnsl::exact {
 namespace {

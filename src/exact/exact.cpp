@@ -215,7 +215,7 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
     list = [&](const Epsilon& eps) { return (*dp_lister)(eps); };
   } else {
     const auto t_start = Clock::now();
-    start = exact::start_network(cache, fam, stop);
+    start = exact::start_network(cache, fam, stop, options.start);
     st.seconds_start = std::chrono::duration<double>(Clock::now() - t_start).count();
     list = [&](const Epsilon& eps) {
       ExactOptions o = options;

@@ -1,20 +1,24 @@
-// A first network for the ILP: a short ordering search over the cache; see start.cpp.
+// A first network for the ILP: the identity order's network, or the caller's start
+// (ExactOptions::start) when it is better; see start.cpp.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "bnsl/cache.hpp"
+#include "bnsl/graph.hpp"
 #include "bnsl/stop.hpp"
 #include "exact/families.hpp"
 
 namespace bnsl::exact {
 
-// The best network a short ASOBS search (the search of `bnsl search`, never its DP; one
-// thread, a fixed number of climbs, so the same cache gives the same start) finds, as family
-// indices of `fam` (made from `cache`), or the identity order's network if that is better or the
-// search cannot run; empty only if neither exists. At most 10% of the time `stop` leaves, and 60 s.
+using StartFn = std::function<ParentSets(const ScoreCache&, const StopToken&)>;
+
+// As family indices of `fam` (made from `cache`): the better of the identity order's network
+// and `start`'s (when given, and its network's families are all in `fam`); empty only if
+// neither exists.
 std::vector<std::uint32_t> start_network(const ScoreCache& cache, const FamilyTable& fam,
-                                         const StopToken& stop);
+                                         const StopToken& stop, const StartFn& start);
 
 }  // namespace bnsl::exact

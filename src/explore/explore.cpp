@@ -26,7 +26,6 @@
 #include "bnsl/error.hpp"
 #include "bnsl/explore.hpp"
 #include "explore/explorer.hpp"
-#include "parallel/threads.hpp"
 #include "parallel/wire.hpp"
 #include "prune/ll_ceiling.hpp"
 #include "prune/rules.hpp"
@@ -34,6 +33,7 @@
 #include "score/pair_stats.hpp"
 #include "util/memory.hpp"
 #include "util/progress.hpp"
+#include "util/threads.hpp"
 
 namespace bnsl {
 namespace {
@@ -247,223 +247,281 @@ ExploreMethod parse_explore_method(const std::string& text) {
   return value_of(kExploreMethodNames, text, "exploration");
 }
 
-ScoreCache explore(const Dataset& data, const ExploreOptions& options, const StopToken& stop,
-                   ExploreStats* stats_out) {
-  const std::size_t begin = options.var_begin;
-  const std::size_t end = std::min(options.var_end, data.n_vars());
-  const std::vector<std::vector<int>> required =
-      options.constraints.required_by_child(data.n_vars());
-  validate(data, options, begin, end);
-  const int threads = resolve_threads(options.threads);
-  StopToken run_stop =
-      options.time > 0 ? StopToken(std::min(options.time, stop.remaining())) : StopToken(stop);
-  LocalScorer check(data, options.score);  // validates the score parameters
+namespace {
 
-  ExploreStats total;
-  // Every counting pass visits the distinct rows only, weighted, when rows repeat enough.
-  const std::optional<RowGroups> grouped = group_rows(data);
-  const RowGroups* groups = grouped ? &*grouped : nullptr;
-  total.rows = data.n_rows();
-  total.rows_counted = grouped ? grouped->rows.n_rows() : data.n_rows();
-  const double eps =
-      options.epsilon.resolve(std::fabs(sum_empty_scores(data, options.score, groups, threads)));
-  total.epsilon = eps;
-  total.max_parents = in_degree_limit(options, data.n_vars());
-  const std::vector<int> candidates = parent_candidates(data);
-  const int max_parents = total.max_parents >= 0 ? total.max_parents : 1 << 20;
+// One call of explore(): the run's shared state (the budget, the screening's statistics, the
+// cache being filled, the counters), its setup, and its passes over the variables.
+class Exploration {
+ public:
+  Exploration(const Dataset& data, const ExploreOptions& options, const StopToken& stop)
+      : data_(data),
+        options_(options),
+        stop_(stop),
+        begin_(options.var_begin),
+        end_(std::min(options.var_end, data.n_vars())),
+        required_(options.constraints.required_by_child(data.n_vars())) {}
+
+  ScoreCache run(ExploreStats* stats_out);
+
+ private:
+  void setup();
+  void screen();
+  VarTask make_task(int v, Counter& counter, ExploreStats& local, std::size_t left, int workers);
+  std::vector<int> pass(const std::vector<int>& vars, Comm& queue, bool retry);
+  void gather(const std::vector<int>& vars, Comm& comm);
+
+  const Dataset& data_;
+  const ExploreOptions& options_;
+  const StopToken& stop_;
+  const std::size_t begin_, end_;
+  const std::vector<std::vector<int>> required_;
+  int threads_ = 1;
+  std::optional<StopToken> run_stop_;
+  ExploreStats total_;
+  std::optional<RowGroups> grouped_;  // every counting pass visits the distinct rows only
+  const RowGroups* groups_ = nullptr;
+  double eps_ = 0;
+  std::vector<int> candidates_;
+  int max_parents_ = 1 << 20;
+  int k_best_cap_ = 1 << 20;
+  std::optional<BitColumns> bits_;
+  std::optional<PairStats> pairs_;
+  std::optional<ScoreCache> draft_;  // on_draft's, kept in the final cache (keep_draft)
+  std::size_t max_bytes_ = 0;
+  ScoreCache cache_;
+  FirstError failure_;
+  std::mutex mutex_;  // guards `total_` and `explored_`
+  std::optional<Progress> progress_;
+  std::vector<int> explored_;  // by this process
+  // Each variable's LL ceiling (rules 2 to 4, prune/ll_ceiling.hpp), counted when the variable
+  // is first explored (NaN until then; a pass gives each variable to one thread).
+  bool bic_rules_ = false;
+  std::vector<double> ceilings_;
+};
+
+// The budget, the distinct rows, epsilon, the in-degree limits and the candidate parents.
+void Exploration::setup() {
+  validate(data_, options_, begin_, end_);
+  threads_ = resolve_threads(options_.threads);
+  run_stop_.emplace(options_.time > 0 ? StopToken(std::min(options_.time, stop_.remaining()))
+                                      : StopToken(stop_));
+  LocalScorer check(data_, options_.score);  // validates the score parameters
+  grouped_ = group_rows(data_);
+  groups_ = grouped_ ? &*grouped_ : nullptr;
+  total_.rows = data_.n_rows();
+  total_.rows_counted = grouped_ ? grouped_->rows.n_rows() : data_.n_rows();
+  eps_ = options_.epsilon.resolve(
+      std::fabs(sum_empty_scores(data_, options_.score, groups_, threads_)));
+  total_.epsilon = eps_;
+  total_.max_parents = in_degree_limit(options_, data_.n_vars());
+  candidates_ = parent_candidates(data_);
+  max_parents_ = total_.max_parents >= 0 ? total_.max_parents : 1 << 20;
   // Rule 7 caps the free parents: a family R + Q of the K best has 2^|Q| - 1 proper subsets
   // that hold R, each a parent of arity >= 2 short (prune/rules.hpp with P' ranging over them).
-  int k_best_cap = 1 << 20;
-  if (options.k_best > 0 && options.prune && prune_rules(options.score).bic) {
-    total.k_best_max_parents = prune::k_best_max_parents(data.n_rows(), options.k_best);
-    if (total.k_best_max_parents >= 0) k_best_cap = total.k_best_max_parents;
+  if (options_.k_best > 0 && options_.prune && prune_rules(options_.score).bic) {
+    total_.k_best_max_parents = prune::k_best_max_parents(data_.n_rows(), options_.k_best);
+    if (total_.k_best_max_parents >= 0) k_best_cap_ = total_.k_best_max_parents;
   }
-  total.candidates = auto_candidates(options, data);
-  if (total.candidates > 0 && static_cast<std::size_t>(total.candidates) + 1 >= candidates.size())
-    total.candidates = 0;  // every variable is a candidate anyway
-  std::optional<BitColumns> bits;
-  std::optional<PairStats> pairs;
-  std::optional<ScoreCache> draft;  // on_draft's, kept in the final cache (keep_draft)
-  if (total.candidates > 0) {
-    const std::size_t keep =
-        std::max<std::size_t>(static_cast<std::size_t>(total.candidates), kDraftSingles);
-    require_memory(static_cast<double>(BitColumns::bytes_needed(data) +
-                                       PairStats::bytes_needed(data.n_vars(), keep)),
-                   available_memory(),
-                   "screening " + std::to_string(data.n_vars()) + " variables (bit columns, " +
-                       std::to_string(keep) + " best single parents each)",
-                   kLessDataHint);
-    bits.emplace(data);
-    pairs.emplace(*bits, keep, threads, run_stop);
-    total.pair_seconds = pairs->seconds();
-    if (options.progress)
-      std::cerr << "bnsl: explore: all-pairs statistics of " << data.n_vars() << " variables in "
-                << pairs->seconds() << " s; " << total.candidates
-                << " candidate parents per variable\n";
-    if (options.on_draft && !run_stop.stop_requested()) {
-      draft = draft_cache(data, options.score, groups, *bits, *pairs, eps, options.constraints,
-                          required, threads);
-      options.on_draft(*draft);
+  total_.candidates = auto_candidates(options_, data_);
+  if (total_.candidates > 0 &&
+      static_cast<std::size_t>(total_.candidates) + 1 >= candidates_.size())
+    total_.candidates = 0;  // every variable is a candidate anyway
+}
+
+// With candidate screening: the all-pairs statistics, and the draft cache for on_draft.
+void Exploration::screen() {
+  if (total_.candidates <= 0) return;
+  const std::size_t keep =
+      std::max<std::size_t>(static_cast<std::size_t>(total_.candidates), kDraftSingles);
+  require_memory(static_cast<double>(BitColumns::bytes_needed(data_) +
+                                     PairStats::bytes_needed(data_.n_vars(), keep)),
+                 available_memory(),
+                 "screening " + std::to_string(data_.n_vars()) + " variables (bit columns, " +
+                     std::to_string(keep) + " best single parents each)",
+                 kLessDataHint);
+  bits_.emplace(data_);
+  pairs_.emplace(*bits_, keep, threads_, *run_stop_);
+  total_.pair_seconds = pairs_->seconds();
+  if (options_.progress)
+    std::cerr << "bnsl: explore: all-pairs statistics of " << data_.n_vars() << " variables in "
+              << pairs_->seconds() << " s; " << total_.candidates
+              << " candidate parents per variable\n";
+  if (options_.on_draft && !run_stop_->stop_requested()) {
+    draft_ = draft_cache(data_, options_.score, groups_, *bits_, *pairs_, eps_,
+                         options_.constraints, required_, threads_);
+    options_.on_draft(*draft_);
+  }
+}
+
+// Variable v's task: its candidate parents, required parents, constraints, LL ceiling,
+// in-degree limit, memory cap and deadline (its share of what is left: the time left times the
+// `workers` sharing the queue, over the `left` variables not yet drawn).
+VarTask Exploration::make_task(int v, Counter& counter, ExploreStats& local, std::size_t left,
+                               int workers) {
+  VarTask task;
+  task.child = v;
+  if (data_.arity(v) < 2) {
+  } else if (pairs_) {
+    task.candidates = pairs_->top_parents(v, static_cast<std::size_t>(total_.candidates));
+    std::sort(task.candidates.begin(), task.candidates.end());
+    task.universe = &candidates_;
+    task.bits = &*bits_;
+  } else {
+    std::copy_if(candidates_.begin(), candidates_.end(), std::back_inserter(task.candidates),
+                 [v](int c) { return c != v; });
+  }
+  task.required = required_[static_cast<std::size_t>(v)];
+  if (!options_.constraints.arcs_empty()) {  // (the in-degree limit: max_parents)
+    task.constraints = &options_.constraints;
+    std::erase_if(task.candidates, [&](int p) { return !task.allowed(p); });
+  }
+  if (!task.required.empty()) {  // the sweeps count pairs without the required parents
+    task.universe = nullptr;
+    task.bits = nullptr;
+  }
+  task.eps = eps_;
+  if (bic_rules_ && data_.arity(v) >= 2) {
+    double& c = ceilings_[static_cast<std::size_t>(v)];
+    if (std::isnan(c)) {
+      c = prune::ll_ceiling(counter, v);
+      if (c < 0) {
+        ++local.vars_ll_ceiling;
+        local.ll_ceiling_sum -= c;
+      }
     }
+    task.ll_ceiling = c;
   }
+  task.max_parents = std::min(max_parents_ - static_cast<int>(task.required.size()), k_best_cap_);
+  task.prune = options_.prune;
+  task.global = &*run_stop_;
+  task.max_bytes = max_bytes_;
+  if (options_.time_per_var > 0) {
+    task.has_deadline = true;
+    task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(options_.time_per_var));
+  } else if (options_.time > 0) {
+    const double allot = run_stop_->remaining() * workers / static_cast<double>(left);
+    task.has_deadline = true;
+    task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(allot));
+  }
+  return task;
+}
 
-  const std::size_t max_bytes = options.memory_per_var == ExploreOptions::kAutoMemory
-                                    ? default_explore_memory(threads)
-                                    : options.memory_per_var;
-  total.memory_per_var = max_bytes;
-  ScoreCache cache(data.n_vars(), data.names());
-  FirstError failure;
-  std::mutex mutex;  // guards `total`
-  Progress progress("explore", options.progress, run_stop);
+// One pass over `vars`, drawn from `queue`: each variable, when it starts, gets its share of
+// what is left. Returns the variables it cut by their share (not by the run's stop or the
+// memory cap). Tells on_variable of each variable it ends, unless the caller's stop (a signal,
+// the caller's deadline) cut it or, when `retry` follows, its share did.
+std::vector<int> Exploration::pass(const std::vector<int>& vars, Comm& queue, bool retry) {
+  std::vector<char> cut(vars.size(), 0);
+  queue.open_queue(vars.size(), threads_);
+  const int workers = queue.queue_workers();
+#pragma omp parallel num_threads(threads_)
+  {
+    Counter counter(data_, options_.score, groups_);
+    ExploreScratch scratch;
+    ExploreStats local;
+    std::vector<int> mine;
+    for (ItemRange items = queue.next_items(); items.begin < items.end; items = queue.next_items())
+      for (std::size_t i = items.begin; i < items.end; ++i)
+        failure_.run([&] {
+          const int v = vars[i];
+          const VarTask t = make_task(v, counter, local, vars.size() - i, workers);
+          mine.push_back(v);
+          const std::uint64_t scored_before = local.sets_scored;
+          const std::uint64_t cut_before = local.vars_out_of_time;
+          cache_.var(v) = VarCache();
+          explore_var(counter, scratch, options_.method, t, cache_.var(v), local);
+          cache_.var(v).sort_best_first();
+          ++local.vars_explored;
+          cut[i] = local.vars_out_of_time > cut_before && !run_stop_->stop_requested();
+          // Ended as planned (its share, or the exploration's budget), not by the caller's stop.
+          if (options_.on_variable && !stop_.stop_requested() && !(cut[i] && retry))
+            options_.on_variable(static_cast<std::size_t>(v), cache_.var(v));
+          progress_->step(local.sets_scored - scored_before);
+        });
+    std::lock_guard<std::mutex> lock(mutex_);
+    total_.add(local);
+    explored_.insert(explored_.end(), mine.begin(), mine.end());
+  }
+  queue.close_queue();
+  std::vector<int> again;
+  for (std::size_t i = 0; i < vars.size(); ++i)
+    if (cut[i]) again.push_back(vars[i]);
+  return again;
+}
 
+// A run shared by processes: every process gathers the whole cache, and tells on_variable of
+// the variables the others explored.
+void Exploration::gather(const std::vector<int>& vars, Comm& comm) {
+  if (!comm.distributed() || vars.empty()) return;
+  gather_cache(comm, explored_, cache_, total_);
+  if (options_.on_variable && !stop_.stop_requested()) {
+    std::vector<char> own(data_.n_vars(), 0);
+    for (int v : explored_) own[static_cast<std::size_t>(v)] = 1;
+    for (int v : vars)
+      if (!own[static_cast<std::size_t>(v)])
+        options_.on_variable(static_cast<std::size_t>(v), cache_.var(static_cast<std::size_t>(v)));
+  }
+}
+
+ScoreCache Exploration::run(ExploreStats* stats_out) {
+  setup();
+  screen();
+  max_bytes_ = options_.memory_per_var == ExploreOptions::kAutoMemory
+                   ? default_explore_memory(threads_)
+                   : options_.memory_per_var;
+  total_.memory_per_var = max_bytes_;
+  cache_ = ScoreCache(data_.n_vars(), data_.names());
+  progress_.emplace("explore", options_.progress, *run_stop_);
   // The processes of the run (bnsl/comm.hpp): the first pass draws its variables from a queue
   // they share; each explores its own, then all gather the whole cache.
   Comm alone;
-  Comm& comm = options.comm ? *options.comm : alone;
-  std::vector<int> explored;  // by this process
-
-  // Each variable's LL ceiling (rules 2 to 4, prune/ll_ceiling.hpp), counted when the variable
-  // is first explored (NaN until then; a pass gives each variable to one thread).
-  const bool bic_rules = options.prune && prune_rules(options.score).bic;
-  std::vector<double> ceilings(data.n_vars(), std::numeric_limits<double>::quiet_NaN());
-
-  // One pass over `vars`, drawn from `queue`: each variable, when it starts, gets its share of
-  // what is left (the time left times the threads of every process sharing the queue, over the
-  // variables not yet drawn). Returns the variables it cut by their share (not by the run's
-  // stop or the memory cap). Tells on_variable of each variable it ends, unless the caller's
-  // stop (a signal, the caller's deadline) cut it or, when `retry` follows, its share did.
-  auto pass = [&](const std::vector<int>& vars, Comm& queue, bool retry) {
-    std::vector<char> cut(vars.size(), 0);
-    queue.open_queue(vars.size(), threads);
-    const int workers = queue.queue_workers();
-#pragma omp parallel num_threads(threads)
-    {
-      Counter counter(data, options.score, groups);
-      ExploreScratch scratch;
-      ExploreStats local;
-      std::vector<int> mine;
-      for (ItemRange items = queue.next_items(); items.begin < items.end;
-           items = queue.next_items())
-        for (std::size_t i = items.begin; i < items.end; ++i)
-          failure.run([&] {
-            const int v = vars[i];
-            VarTask task;
-            task.child = v;
-            if (data.arity(v) < 2) {
-            } else if (pairs) {
-              task.candidates = pairs->top_parents(v, static_cast<std::size_t>(total.candidates));
-              std::sort(task.candidates.begin(), task.candidates.end());
-              task.universe = &candidates;
-              task.bits = &*bits;
-            } else {
-              std::copy_if(candidates.begin(), candidates.end(),
-                           std::back_inserter(task.candidates), [v](int c) { return c != v; });
-            }
-            task.required = required[static_cast<std::size_t>(v)];
-            if (!options.constraints.arcs_empty()) {  // (the in-degree limit: max_parents)
-              task.constraints = &options.constraints;
-              std::erase_if(task.candidates, [&](int p) { return !task.allowed(p); });
-            }
-            if (!task.required.empty()) {  // the sweeps count pairs without the required parents
-              task.universe = nullptr;
-              task.bits = nullptr;
-            }
-            task.eps = eps;
-            if (bic_rules && data.arity(v) >= 2) {
-              double& c = ceilings[static_cast<std::size_t>(v)];
-              if (std::isnan(c)) {
-                c = prune::ll_ceiling(counter, v);
-                if (c < 0) {
-                  ++local.vars_ll_ceiling;
-                  local.ll_ceiling_sum -= c;
-                }
-              }
-              task.ll_ceiling = c;
-            }
-            task.max_parents =
-                std::min(max_parents - static_cast<int>(task.required.size()), k_best_cap);
-            task.prune = options.prune;
-            task.global = &run_stop;
-            task.max_bytes = max_bytes;
-            mine.push_back(v);
-            const std::size_t left = vars.size() - i;
-            if (options.time_per_var > 0) {
-              task.has_deadline = true;
-              task.deadline =
-                  Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(options.time_per_var));
-            } else if (options.time > 0) {
-              const double allot = run_stop.remaining() * workers / static_cast<double>(left);
-              task.has_deadline = true;
-              task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                 std::chrono::duration<double>(allot));
-            }
-            const std::uint64_t scored_before = local.sets_scored;
-            const std::uint64_t cut_before = local.vars_out_of_time;
-            cache.var(v) = VarCache();
-            explore_var(counter, scratch, options.method, task, cache.var(v), local);
-            cache.var(v).sort_best_first();
-            ++local.vars_explored;
-            cut[i] = local.vars_out_of_time > cut_before && !run_stop.stop_requested();
-            // Ended as planned (its share, or the exploration's budget), not by the caller's stop.
-            if (options.on_variable && !stop.stop_requested() && !(cut[i] && retry))
-              options.on_variable(static_cast<std::size_t>(v), cache.var(v));
-            progress.step(local.sets_scored - scored_before);
-          });
-      std::lock_guard<std::mutex> lock(mutex);
-      total.add(local);
-      explored.insert(explored.end(), mine.begin(), mine.end());
-    }
-    queue.close_queue();
-    std::vector<int> again;
-    for (std::size_t i = 0; i < vars.size(); ++i)
-      if (cut[i]) again.push_back(vars[i]);
-    return again;
-  };
-
+  Comm& comm = options_.comm ? *options_.comm : alone;
+  bic_rules_ = options_.prune && prune_rules(options_.score).bic;
+  ceilings_.assign(data_.n_vars(), std::numeric_limits<double>::quiet_NaN());
   std::vector<int> vars;
   std::uint64_t resumed = 0;
-  for (std::size_t v = begin; v < end; ++v) {
-    if (options.explored && v < options.explored->n_vars() && !options.explored->var(v).empty()) {
-      cache.var(v) = options.explored->var(v);
+  for (std::size_t v = begin_; v < end_; ++v) {
+    if (options_.explored && v < options_.explored->n_vars() &&
+        !options_.explored->var(v).empty()) {
+      cache_.var(v) = options_.explored->var(v);
       ++resumed;
     } else {
       vars.push_back(static_cast<int>(v));
     }
   }
-  progress.set_total(vars.size());
-  const bool retry = options.retry_cut && options.time > 0 && options.time_per_var <= 0;
+  progress_->set_total(vars.size());
+  const bool retry = options_.retry_cut && options_.time > 0 && options_.time_per_var <= 0;
   std::vector<int> again = vars.empty() ? vars : pass(vars, comm, retry);
-  if (retry && !failure.failed() && !again.empty() && !run_stop.stop_requested()) {
-    total.vars_out_of_time -= again.size();  // counted again if the second pass cuts them too
-    total.vars_retried += again.size();
-    if (options.progress)
+  if (retry && !failure_.failed() && !again.empty() && !run_stop_->stop_requested()) {
+    total_.vars_out_of_time -= again.size();  // counted again if the second pass cuts them too
+    total_.vars_retried += again.size();
+    if (options_.progress)
       std::cerr << "bnsl: explore: " << again.size()
                 << " variables cut at their share; exploring them again with the "
-                << run_stop.remaining() << " s left\n";
-    progress.set_total(vars.size() + again.size());
+                << run_stop_->remaining() << " s left\n";
+    progress_->set_total(vars.size() + again.size());
     Comm own;  // each process explores again the variables it cut
     pass(again, own, false);
   }
-  failure.rethrow();
-  if (comm.distributed() && !vars.empty()) {
-    gather_cache(comm, explored, cache, total);
-    if (options.on_variable && !stop.stop_requested()) {
-      std::vector<char> own(data.n_vars(), 0);
-      for (int v : explored) own[static_cast<std::size_t>(v)] = 1;
-      for (int v : vars)
-        if (!own[static_cast<std::size_t>(v)])
-          options.on_variable(static_cast<std::size_t>(v), cache.var(static_cast<std::size_t>(v)));
-    }
-  }
-  total.vars_resumed = resumed;  // the same in every process: not summed by gather_cache
-  if (draft) total.draft_kept = keep_draft(*draft, cache, begin, end, eps);
-  total.cache_entries = cache.total_entries();
-  total.cache_bytes = cache.bytes();
-  total.seconds = run_stop.elapsed();
-  progress.finish();
-  if (stats_out) *stats_out = total;
-  return cache;
+  failure_.rethrow();
+  gather(vars, comm);
+  total_.vars_resumed = resumed;  // the same in every process: not summed by gather_cache
+  if (draft_) total_.draft_kept = keep_draft(*draft_, cache_, begin_, end_, eps_);
+  total_.cache_entries = cache_.total_entries();
+  total_.cache_bytes = cache_.bytes();
+  total_.seconds = run_stop_->elapsed();
+  progress_->finish();
+  if (stats_out) *stats_out = total_;
+  return std::move(cache_);
+}
+
+}  // namespace
+
+ScoreCache explore(const Dataset& data, const ExploreOptions& options, const StopToken& stop,
+                   ExploreStats* stats_out) {
+  return Exploration(data, options, stop).run(stats_out);
 }
 
 }  // namespace bnsl

@@ -186,4 +186,13 @@ std::vector<int> read_tiers(const std::string& path, const std::vector<std::stri
   return parse_tiers(read_text(path), path, names);
 }
 
+Constraints read_constraints(const ConstraintFiles& files, const std::vector<std::string>& names) {
+  std::vector<NamedArc> required, forbidden;
+  std::vector<int> tiers;
+  if (!files.forbid.empty()) forbidden = read_arcs(files.forbid, names, false);
+  if (!files.tiers.empty()) tiers = read_tiers(files.tiers, names);
+  if (!files.require.empty()) required = read_arcs(files.require, names, false);
+  return make_constraints(required, forbidden, std::move(tiers), files, names);
+}
+
 }  // namespace bnsl

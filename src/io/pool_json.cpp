@@ -120,7 +120,8 @@ class PoolWriter {
             {"samples", r_.orientation_samples},
             {"sizes_estimated", r_.sizes_estimated}});
     key("pool_account");
-    out_ << pool_account_json(r_.account).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out_ << pool_account_json(r_.account)
+                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
 
   // {"a": 1, "b": 2}: an object of counts.
@@ -468,11 +469,6 @@ class PoolWriter {
 };
 
 }  // namespace
-
-bool adjacent(const ParentSets& dag, int u, int v) {
-  return contains(dag[static_cast<std::size_t>(v)], u) ||
-         contains(dag[static_cast<std::size_t>(u)], v);
-}
 
 const ParentSets& sorted_parents(const ParentSets& dag, ParentSets& scratch) {
   if (std::all_of(dag.begin(), dag.end(),

@@ -1,5 +1,5 @@
 // Text renderings of a pool report (JSON, CSV, DOT); the public entry points are write_outputs
-// / read_pool_json in bnsl/report.hpp.
+// / read_pool_json in bnsl/results.hpp.
 #pragma once
 
 #include <cstddef>
@@ -41,8 +41,6 @@ struct DagChanges {
 DagChanges dag_changes(const ParentSets& base, const ParentSets& dag);
 // `dag` with every parent list sorted: itself when it is, else a sorted copy in `scratch`.
 const ParentSets& sorted_parents(const ParentSets& dag, ParentSets& scratch);
-// Whether `dag` (sorted parent lists) joins u and v, either way (src/io/pool_json.cpp).
-bool adjacent(const ParentSets& dag, int u, int v);
 
 // CSV tables (src/io/tables.cpp): PREFIX.edges.csv, PREFIX.classes.csv, and with --matrices
 // PREFIX.probabilities.csv (PREFIX.best.adjacency.csv is the adjacency network format).

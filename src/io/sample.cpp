@@ -1,9 +1,9 @@
 // Forward (logic) sampling of a Bayesian network and the CSV writer (bnsl/sample.hpp).
 //
 // Method: Henrion, "Propagating uncertainty in Bayesian networks by probabilistic logic
-// sampling", UAI 1988. Variables are visited in a topological order (Kahn's algorithm, ties
-// by variable index), and each is drawn from P(X | parents' drawn states) by inverting the
-// cumulative CPT row with one uniform number u in [0, 1). Guarantee: every row is an
+// sampling", UAI 1988. Variables are visited in a topological order (bnsl/graph.hpp: Kahn's
+// algorithm, ties by variable index), and each is drawn from P(X | parents' drawn states) by
+// inverting the cumulative CPT row with one uniform number u in [0, 1). Guarantee: every row is an
 // independent exact draw from the network's joint distribution (up to the 53-bit resolution of
 // u). CPT rows are normalised by their sum first (the reader accepts rows summing to 1 within
 // 0.01), and a state with probability 0 is never drawn. Determinism: one std::mt19937_64
@@ -18,29 +18,12 @@
 #include <random>
 
 #include "bnsl/error.hpp"
+#include "bnsl/graph.hpp"
 #include "util/atomic_file.hpp"
 #include "util/csv_field.hpp"
 
 namespace bnsl {
 namespace {
-
-std::vector<int> topological_order(const BayesNet& net) {
-  const std::size_t n = net.n_vars();
-  std::vector<std::vector<int>> children(n);
-  std::vector<std::size_t> missing(n);
-  for (std::size_t v = 0; v < n; ++v) {
-    for (int p : net.parents[v]) children[p].push_back(static_cast<int>(v));
-    missing[v] = net.parents[v].size();
-  }
-  std::vector<int> order;
-  for (std::size_t v = 0; v < n; ++v)
-    if (missing[v] == 0) order.push_back(static_cast<int>(v));
-  for (std::size_t i = 0; i < order.size(); ++i)
-    for (int c : children[order[i]])
-      if (--missing[c] == 0) order.push_back(c);
-  if (order.size() != n) throw RuntimeError("sample: the network has a directed cycle");
-  return order;
-}
 
 // Cumulative, normalised CPT rows in the BayesNet layout: cum[offset + j r + k] = P(X <= k | j).
 std::vector<double> cumulative_cpts(const BayesNet& net) {
@@ -74,7 +57,8 @@ Dataset sample(const BayesNet& net, std::size_t n, std::uint64_t seed) {
     if (net.states[v].size() > Dataset::kMaxStates || net.states[v].empty())
       throw RuntimeError("sample: variable " + net.names[v] + " has " +
                          std::to_string(net.states[v].size()) + " states");
-  const std::vector<int> order = topological_order(net);
+  const std::vector<int> order = topological_order(net.parents);
+  if (order.size() != net.n_vars()) throw RuntimeError("sample: the network has a directed cycle");
   const std::vector<double> cum = cumulative_cpts(net);
   std::vector<std::vector<std::uint32_t>> columns(net.n_vars(), std::vector<std::uint32_t>(n));
   std::vector<int> row(net.n_vars());

@@ -105,6 +105,7 @@ ExactLearnResult solve_and_label(const ScoreCache& cache, const ExactLearnOption
   ExactOptions o = options.exact;
   o.threads = options.threads;
   o.progress = options.progress;
+  if (!o.start) o.start = ilp_start_network;  // the ILP's cutoff from a short search
   ExactLearnResult result;
   result.cache_exhaustive = exhaustive;
   result.report = solve_exact(cache, o, stop, &result.exact);
@@ -205,7 +206,7 @@ SearchRunResult search_cache(const ScoreCache& cache, const SearchOptions& optio
   if (options.constraints.empty())
     return run_search(cache, options, context, stop, on_report, improvements);
   ScoreCache allowed = cache;
-  options.constraints.apply(allowed);
+  allowed.apply(options.constraints);
   return run_search(allowed, options, context, stop, on_report, improvements);
 }
 
@@ -264,7 +265,7 @@ ExactLearnResult solve_exact_cache(const ScoreCache& cache, const ExactLearnOpti
   options.constraints.check_required_within(options.constraints.max_parents,
                                             cache.names_or_defaults());
   ScoreCache allowed = cache;
-  options.constraints.apply(allowed);
+  allowed.apply(options.constraints);
   return solve_and_label(allowed, options, data, stop, true);
 }
 

@@ -6,7 +6,7 @@
 // entries only for its own variables. The merged cache takes each variable's entries from the
 // part that explored it; nothing is re-scored (the parts come from the same data and score).
 //
-// Pools: one DAG of every class is re-scored from the data (pool/rescore.hpp), so a pool
+// Pools: one DAG of every class is re-scored from the data (check/rescore.hpp), so a pool
 // written by an older or foreign run cannot bring a wrong score in; a class met in several
 // pools is kept once (by essential graph); the classes within epsilon of the merged best are
 // kept, up to the capacity of a search's pool and past it as a search's full pool keeps them
@@ -20,12 +20,13 @@
 #include <utility>
 
 #include "bnsl/error.hpp"
+#include "bnsl/results.hpp"
 #include "bnsl/score.hpp"
 #include "bnsl/search.hpp"
+#include "check/rescore.hpp"
 #include "pool/class_members.hpp"
 #include "pool/cpdag.hpp"
 #include "pool/dag_pool.hpp"
-#include "pool/rescore.hpp"
 #include "score/compare.hpp"
 
 namespace bnsl {

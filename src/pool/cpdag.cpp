@@ -24,7 +24,7 @@
 #include <string>
 
 #include "bnsl/error.hpp"
-#include "parallel/threads.hpp"
+#include "util/threads.hpp"
 
 namespace bnsl {
 namespace {

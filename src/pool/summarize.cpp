@@ -38,10 +38,10 @@
 
 #include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
-#include "parallel/threads.hpp"
 #include "pool/class_members.hpp"
 #include "pool/cpdag.hpp"
 #include "pool/orientations.hpp"
+#include "util/threads.hpp"
 
 namespace bnsl {
 namespace {

@@ -134,6 +134,33 @@ std::size_t ScoreCache::total_entries() const {
   return total;
 }
 
+std::size_t ScoreCache::apply(const Constraints& constraints) {
+  if (constraints.empty()) return 0;
+  std::size_t dropped = 0;
+  const std::vector<std::vector<int>> required_of = constraints.required_by_child(n_vars());
+  for (std::size_t v = 0; v < n_vars(); ++v) {
+    VarCache& vc = var(v);
+    const std::vector<int>& must = required_of[v];
+    std::vector<bool> keep(vc.size(), true);
+    bool any = false;
+    for (std::size_t i = 0; i < vc.size(); ++i) {
+      const auto ps = vc.parents(i);
+      bool ok = std::includes(ps.begin(), ps.end(), must.begin(), must.end()) &&
+                (constraints.max_parents < 0 ||
+                 ps.size() <= static_cast<std::size_t>(constraints.max_parents));
+      for (std::size_t k = 0; k < ps.size() && ok; ++k)
+        ok = constraints.allowed(ps[k], static_cast<int>(v));
+      if (!ok) {
+        keep[i] = false;
+        any = true;
+        ++dropped;
+      }
+    }
+    if (any) vc.filter(keep);
+  }
+  return dropped;
+}
+
 std::size_t ScoreCache::bytes() const {
   std::size_t total = sizeof(*this) + (vars_.capacity() - vars_.size()) * sizeof(VarCache);
   for (const VarCache& v : vars_) total += v.bytes();

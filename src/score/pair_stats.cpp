@@ -18,7 +18,7 @@
 #include <memory>
 #include <mutex>
 
-#include "parallel/threads.hpp"
+#include "util/threads.hpp"
 
 namespace bnsl {
 namespace {

@@ -2,7 +2,7 @@
 // add to a counting pass, their names, and the pruning rules proven for them
 // (docs/design.md, "Scores" and "Pruning"). Adding a built-in score: its traits here, its
 // name in kScoreKindNames, a case in Counter's dispatch (counting.cpp) and in prune_rules /
-// score_uses_ess (local_score.cpp), and its formula in the tests' oracle.
+// score_uses_ess (score.cpp), and its formula in the tests' oracle.
 #pragma once
 
 #include <math.h>  // lgamma_r: the reentrant lgamma (std::lgamma writes the global signgam)

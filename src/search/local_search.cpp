@@ -44,8 +44,8 @@
 #include <optional>
 #include <random>
 
-#include "pool/order_enum.hpp"
 #include "score/compare.hpp"
+#include "search/order_enum.hpp"
 #include "search/search_internal.hpp"
 
 namespace bnsl {

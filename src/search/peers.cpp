@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "parallel/threads.hpp"
 #include "parallel/wire.hpp"
 #include "score/compare.hpp"
+#include "util/threads.hpp"
 
 namespace bnsl {
 namespace {

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 
 #include "bnsl/cache.hpp"
@@ -69,5 +70,10 @@ inline constexpr std::size_t kMinReportSample = 16;
 // nothing, a small sample (kMinReportSample) members_per_class only (measurements 0).
 ReportCost measure_report_cost(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o,
                                std::size_t sample_cells = kReportSampleCells);
+
+// The report of the whole pool, up to max_dags (default dag_capacity) members listed.
+PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o,
+                       std::optional<std::size_t> max_dags = std::nullopt,
+                       const Clock::time_point* list_until = nullptr);
 
 }  // namespace bnsl

@@ -1,5 +1,5 @@
 // Internals of the ordering search, shared by obs.cpp, asobs.cpp, local_search.cpp and
-// parallel_chains.cpp (and the tests).
+// driver.cpp (and the tests).
 //
 //   ObsState obs(cache);  obs.set_order(order);          // best DAG consistent with order
 //   ObsState::Swap s = obs.try_swap(i);                   // O(entries scanned), two nodes

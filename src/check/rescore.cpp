@@ -1,5 +1,5 @@
 // Re-scoring DAGs from the data (rescore.hpp).
-#include "pool/rescore.hpp"
+#include "check/rescore.hpp"
 
 #include <algorithm>
 #include <set>

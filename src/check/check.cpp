@@ -1,7 +1,7 @@
 // The pool checker (include/bnsl/check.hpp): independent of the search and the pool code it
 // checks; it shares with them only LocalScorer (the scores) and summarize() (classes, their
 // sizes and the arc probabilities, checked by recomputation), and with `bnsl merge` the
-// re-scoring of pool/rescore.hpp. The skeleton-edge probabilities are recomputed here from the
+// re-scoring of check/rescore.hpp. The skeleton-edge probabilities are recomputed here from the
 // classes alone (each weighs size x exp(score - best)), and the arc probabilities and class
 // sizes once more by enumerating each class's members (check_members), both without
 // summarize().
@@ -18,8 +18,9 @@
 
 #include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/results.hpp"
 #include "bnsl/score.hpp"
-#include "pool/rescore.hpp"
+#include "check/rescore.hpp"
 #include "score/compare.hpp"
 #include "util/big_uint.hpp"
 

@@ -14,7 +14,7 @@
 // Only cache entries are chosen, and no node is assumed to have the empty set: with required
 // arcs every entry of a node holds its required parents, and an order that puts one of them
 // after it has no consistent DAG at all (then nothing is offered and `best` is -infinity).
-#include "pool/order_enum.hpp"
+#include "search/order_enum.hpp"
 
 #include <algorithm>
 #include <limits>

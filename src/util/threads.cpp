@@ -1,5 +1,5 @@
 // resolve_threads (threads.hpp).
-#include "parallel/threads.hpp"
+#include "util/threads.hpp"
 
 #include <omp.h>
 #include <pthread.h>

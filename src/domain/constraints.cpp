@@ -1,5 +1,5 @@
-// Required and forbidden arcs, tiers and the in-degree limit (bnsl/constraints.hpp): the checks,
-// and the files read by the readers of src/io/arcs.cpp.
+// Required and forbidden arcs, tiers and the in-degree limit (bnsl/constraints.hpp): the checks.
+// The files they come from are read by src/io/arcs.cpp.
 #include "bnsl/constraints.hpp"
 
 #include <xxhash.h>
@@ -8,8 +8,6 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "bnsl/arcs.hpp"
-#include "bnsl/cache.hpp"
 #include "bnsl/error.hpp"
 
 namespace bnsl {
@@ -75,31 +73,6 @@ void Constraints::check_required_within(int limit, const std::vector<std::string
       throw InputError("variable " + names[v] + " has " + std::to_string(required_of[v].size()) +
                        " required parents, more than the in-degree limit of " +
                        std::to_string(limit) + " (--max-parents)");
-}
-
-std::size_t Constraints::apply(ScoreCache& cache) const {
-  if (empty()) return 0;
-  std::size_t dropped = 0;
-  const std::vector<std::vector<int>> required_of = required_by_child(cache.n_vars());
-  for (std::size_t v = 0; v < cache.n_vars(); ++v) {
-    VarCache& vc = cache.var(v);
-    const std::vector<int>& must = required_of[v];
-    std::vector<bool> keep(vc.size(), true);
-    bool any = false;
-    for (std::size_t i = 0; i < vc.size(); ++i) {
-      const auto ps = vc.parents(i);
-      bool ok = std::includes(ps.begin(), ps.end(), must.begin(), must.end()) &&
-                (max_parents < 0 || ps.size() <= static_cast<std::size_t>(max_parents));
-      for (std::size_t k = 0; k < ps.size() && ok; ++k) ok = allowed(ps[k], static_cast<int>(v));
-      if (!ok) {
-        keep[i] = false;
-        any = true;
-        ++dropped;
-      }
-    }
-    if (any) vc.filter(keep);
-  }
-  return dropped;
 }
 
 std::string Constraints::describe() const {
@@ -240,15 +213,6 @@ Constraints make_constraints(const std::vector<NamedArc>& required,
   }
   std::sort(c.required.begin(), c.required.end());
   return c;
-}
-
-Constraints read_constraints(const ConstraintFiles& files, const std::vector<std::string>& names) {
-  std::vector<NamedArc> required, forbidden;
-  std::vector<int> tiers;
-  if (!files.forbid.empty()) forbidden = read_arcs(files.forbid, names, false);
-  if (!files.tiers.empty()) tiers = read_tiers(files.tiers, names);
-  if (!files.require.empty()) required = read_arcs(files.require, names, false);
-  return make_constraints(required, forbidden, std::move(tiers), files, names);
 }
 
 }  // namespace bnsl

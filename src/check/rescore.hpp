@@ -1,4 +1,4 @@
-// Re-scoring DAGs from the data, for the pool checker (src/check/pool_check.cpp) and for
+// Re-scoring DAGs from the data, for the pool checker (src/check/check.cpp) and for
 // `bnsl merge` of pools (src/pipeline/merge.cpp); the search never uses it: a pool's scores
 // are checked by code that did not compute them.
 //
