@@ -3,8 +3,11 @@
 #  1. every OpenMP parallel region names its team size (num_threads), resolved by
 #     resolve_threads (src/util/threads.hpp): "0 threads" means one thing everywhere;
 #  2. every C++ source is formatted by .clang-format (clang-format 14, Debian's
-#     clang-format package, which scripts/setup.sh installs).
-# Usage: scripts/check_sources.sh        (from anywhere; exit 1 on a finding)
+#     clang-format package, which scripts/setup.sh installs);
+#  3. every relative link of the markdown files resolves (scripts/check_links.py).
+# Given a build, also the checks that need the bnsl binary (CI runs them after its build):
+#  4. every command of README.md's sh blocks runs (scripts/readme_commands.sh).
+# Usage: scripts/check_sources.sh [BUILD_DIR]   (from anywhere; exit 1 on a finding)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -24,5 +27,16 @@ fi
 if ! clang-format --dry-run --Werror "${sources[@]}"; then
   echo "error: run clang-format -i on the files above" >&2
   status=1
+fi
+
+echo "== Markdown links resolve"
+if ! python3 scripts/check_links.py; then
+  echo "error: the links above name no file or heading" >&2
+  status=1
+fi
+
+if [ -n "${1:-}" ]; then
+  echo "== README commands run (on $1)"
+  scripts/readme_commands.sh "$1" || status=1
 fi
 exit "$status"

@@ -17,6 +17,8 @@ if [ "$all" = 1 ]; then
   pkgs+=(build-essential catch2 libbenchmark-dev python3 clang-format help2man file)
   # Graphviz: README's pictures; tests/cli/tables.sh renders the DOT files when it is there.
   pkgs+=(graphviz)
+  # R: the README's example reads the tables with it (scripts/readme_commands.sh runs it).
+  pkgs+=(r-base-core)
   if [ "$minimal" != 1 ]; then
     pkgs+=(libopenmpi-dev openmpi-bin procps)  # tests/cli/mpi.sh finds the ranks with pgrep
     pkgs+=(pybind11-dev python3-dev python3-numpy python3-pandas python3-networkx python3-pytest)
