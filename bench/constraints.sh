@@ -22,7 +22,7 @@ for i, n in enumerate(names):
 PY
 start=$(date +%s%N)
 "$bnsl" learn "$data" --tiers "$out/andes-tiers.csv" --time "$time_s" --threads 2 --seed 1 \
-  -o "$out/andes" 2>"$out/andes.stderr"
+  --verbose -o "$out/andes" 2>"$out/andes.stderr"
 echo "learn --time $time_s: wall $((($(date +%s%N) - start) / 1000000)) ms"
 grep -E "final report|^bnsl: learn: best" "$out/andes.stderr"
 start=$(date +%s%N)

@@ -16,7 +16,7 @@ std::vector<Action> build_app(CLI::App& app, Comm& comm) {
   app.set_version_flag("--version",
                        std::string("bnsl " BNSL_VERSION) + (mpi_built() ? " (MPI)" : ""));
   return {register_learn(app, comm), register_score(app, comm), register_search(app, comm),
-          register_exact(app),       register_check(app),       register_sample(app),
+          register_exact(app, comm), register_check(app),       register_sample(app),
           register_eval(app),        register_generate(app),    register_merge(app),
           register_convert(app)};
 }

@@ -18,8 +18,10 @@ using Action = std::function<int()>;
 Action register_score(CLI::App& app, Comm& comm);
 Action register_search(CLI::App& app, Comm& comm);
 Action register_learn(CLI::App& app, Comm& comm);
+// exact runs in one process (main refuses it under mpirun); it takes `comm` for the frame of
+// the pipeline commands (pipeline_frame.hpp).
+Action register_exact(CLI::App& app, Comm& comm);
 Action register_check(CLI::App& app);
-Action register_exact(CLI::App& app);
 Action register_sample(CLI::App& app);
 Action register_eval(CLI::App& app);
 Action register_generate(CLI::App& app);

@@ -26,6 +26,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "outputs.hpp"
+#include "pipeline_frame.hpp"
+#include "summary.hpp"
 
 namespace bnsl::cli {
 namespace {
@@ -49,14 +51,18 @@ struct ExactCommand {
   int max_parents = -1;
   ExactLearnOptions o;  // the flags below are bound to it
 
-  int execute() {
+  int execute(Comm& comm) {
     o.exact.threads = run.threads;
     if (o.exact.method == ExactMethod::ilp) check_exact_limits(0, o.exact);  // before anything
-    check_outputs(prefix, {}, run, output);
+    PipelineFrame frame("exact", comm, run, run.time, prefix, {}, output);
+    const StopToken& stop = frame.stop();
     o.exact.epsilon = eps.resolve();
     o.threads = run.threads;
     o.progress = !run.quiet;
-    StopToken stop(run.time);
+    if (!run.quiet)
+      o.on_explored = [&frame](const ExploreStats& s) {
+        std::cerr << phase_summary(s, frame.verbose());
+      };
     std::unique_ptr<Dataset> data;
     const bool from_cache = input.ends_with(".jkl");
     ExactLearnResult r;
@@ -80,13 +86,10 @@ struct ExactCommand {
       o.constraints = constraints.resolve(data->names());
       o.constraints.max_parents = max_parents;
       check_exact_limits(data->n_vars(), o.exact);  // before saying what will run
-      if (!run.quiet)
-        std::cerr << "bnsl: exact: " << input << ": " << data->n_vars() << " variables, "
-                  << data->n_rows() << " rows; exhaustive exploration (" << to_string(o.score.kind)
-                  << ", " << o.exact.epsilon.describe() << ")"
-                  << (o.constraints.empty() ? std::string()
-                                            : "; constraints: " + o.constraints.describe())
-                  << "\n";
+      frame.announce(input, size_text(*data),
+                     "exhaustive exploration (" + to_string(o.score.kind) + ", " +
+                         o.exact.epsilon.describe() + ")",
+                     o.constraints);
       r = learn_exact(*data, o, stop);
     }
     ReportWriter out("exact", prefix, data.get(), run.quiet, "");
@@ -96,8 +99,13 @@ struct ExactCommand {
     out.write(r.report);
     nlohmann::json stats = {{"exact", nlohmann::json::parse(r.exact.to_json())}};
     if (!from_cache) stats["explore"] = nlohmann::json::parse(r.explore.to_json());
+    return frame.finish(stats, phase_summary(r.exact, frame.verbose()) + summary(r),
+                        "wrote the networks found so far");
+  }
+
+  // What the pool proves, and the files written.
+  std::string summary(const ExactLearnResult& r) const {
     std::ostringstream summary;
-    r.exact.print(summary);
     if (!r.cache_exhaustive)
       summary << "bnsl: exact: exploration did not finish: the cache may lack families, so the "
                  "result is neither proven optimal nor complete"
@@ -109,13 +117,13 @@ struct ExactCommand {
       summary << "bnsl: exact: among the networks with at most " << max_parents
               << " parents per variable (--max-parents)\n";
     summary << "bnsl: exact: " << classes_text(r.report) << "; wrote " << prefix << ".pool.json\n";
-    return finish("exact", run, stats.dump(2), summary.str(), "wrote the networks found so far");
+    return summary.str();
   }
 };
 
 }  // namespace
 
-Action register_exact(CLI::App& app) {
+Action register_exact(CLI::App& app, Comm& comm) {
   auto cmd = std::make_shared<ExactCommand>();
   CLI::App* sub = app.add_subcommand(
       "exact",
@@ -145,7 +153,7 @@ Action register_exact(CLI::App& app) {
                   "within a limit or wholly beyond it")
       ->check(CLI::Range(0, 64));
   add_memory_option(*sub, cmd->o.memory_per_var);
-  return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };
+  return [sub, cmd, &comm]() { return sub->parsed() ? cmd->execute(comm) : -1; };
 }
 
 }  // namespace bnsl::cli

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +17,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "outputs.hpp"
+#include "pipeline_frame.hpp"
+#include "summary.hpp"
 
 namespace bnsl::cli {
 namespace {
@@ -60,10 +61,9 @@ struct LearnCommand {
   bool time_given = false;
 
   int execute(Comm& comm) {
-    const double budget = time_given ? run.time : kDefaultLearnTime;
-    share_run(comm, run);
-    if (comm.root()) check_outputs(prefix, {trace}, run, output);
-    StopToken stop = start_together(comm, budget);
+    PipelineFrame frame("learn", comm, run, time_given ? run.time : kDefaultLearnTime, prefix,
+                        {trace}, output);
+    const StopToken& stop = frame.stop();
     Dataset data = read_data(data_path, csv, run.quiet);
     const NetworkFiles files = networks.resolve(true);
     std::vector<NetFormat> written = files.formats;
@@ -75,7 +75,7 @@ struct LearnCommand {
     o.threads = run.threads;
     // The exploration's journal (PREFIX.cache.jkl), and what an earlier run left (--resume).
     ExploreOptions planned = o.explore;
-    planned.time = budget > 0 && o.explore.time_per_var <= 0 ? budget : 0;
+    planned.time = stop.budget() > 0 && o.explore.time_per_var <= 0 ? stop.budget() : 0;
     planned.threads = run.threads;
     const CacheProvenance provenance = planned_provenance(data, planned);
     JournalContents earlier;
@@ -97,15 +97,12 @@ struct LearnCommand {
     }
     o.progress = !run.quiet;
     if (!run.quiet)
-      std::cerr << "bnsl: learn: " << data_path << ": " << data.n_vars() << " variables, "
-                << data.n_rows() << " rows; " << to_string(o.explore.score.kind) << ", "
-                << o.explore.epsilon.describe() << ", "
-                << (budget > 0 ? std::to_string(budget) + " s" : std::string("no time limit"))
-                << (comm.distributed() ? "; " + comm.describe() : std::string())
-                << (o.explore.constraints.empty()
-                        ? std::string()
-                        : "; constraints: " + o.explore.constraints.describe())
-                << "\n";
+      o.on_explored = [&frame](const ExploreStats& s) {
+        std::cerr << phase_summary(s, frame.verbose());
+      };
+    frame.announce(data_path, size_text(data),
+                   to_string(o.explore.score.kind) + ", " + o.explore.epsilon.describe(),
+                   o.explore.constraints);
     ReportWriter out("learn", prefix, &data, run.quiet, trace);
     out.prefer(read_preferences(prefer_file, data.names()));
     out.options(output);
@@ -114,14 +111,10 @@ struct LearnCommand {
     LearnResult r = bnsl::learn(data, o, stop, comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"explore", nlohmann::json::parse(r.explore.to_json())},
                             {"search", nlohmann::json::parse(r.search.to_json())}};
-    if (comm.distributed())  // rank 0's traffic (bench/mpi.sh)
-      stats["processes"] = {{"count", comm.size()},
-                            {"bytes_sent", comm.traffic().sent},
-                            {"bytes_received", comm.traffic().received}};
-    std::ostringstream summary;
-    r.search.print(summary);
-    summary << pool_summary("learn", r.report, prefix, true, stop.elapsed());
-    return finish("learn", run, stats.dump(2), summary.str(), "wrote the networks found so far");
+    return frame.finish(stats,
+                        phase_summary(r.search, frame.verbose()) +
+                            pool_summary("learn", r.report, prefix, true, stop.elapsed()),
+                        "wrote the networks found so far");
   }
 };
 

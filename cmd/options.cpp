@@ -163,6 +163,9 @@ void add_run_options(CLI::App& app, RunArgs& a) {
       ->check(CLI::Range(0, 4096))
       ->capture_default_str();
   app.add_flag("-q,--quiet", a.quiet, "No progress or summary on stderr");
+  app.add_flag("-v,--verbose", a.verbose,
+               "Every counter in the summary on stderr (pruning rules, moves, the pool's "
+               "offers), not one short block per phase; --stats has them all as JSON");
   app.add_option("--stats", a.stats_file, "Write run statistics as JSON to this file");
 }
 

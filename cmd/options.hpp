@@ -26,6 +26,7 @@ struct RunArgs {
   double time = 0;         // wall-clock budget, s (0: none)
   int threads = 0;         // 0: all cores
   bool quiet = false;      // no progress or summary on stderr
+  bool verbose = false;    // the summary with every counter (summary.hpp)
   std::string stats_file;  // statistics as JSON (empty: none)
 };
 

@@ -1,4 +1,4 @@
-// The writer of reports and the end of every command (outputs.hpp). Reports come labelled and
+// The writer of reports and the texts of the summaries (outputs.hpp). Reports come labelled and
 // summarised from the library; this only writes them, keeps the trace and talks to the user.
 #include "outputs.hpp"
 
@@ -46,16 +46,6 @@ bool preference_is_network(const std::string& file) {
 }
 
 }  // namespace
-
-void check_outputs(const std::string& prefix, const std::vector<std::string>& files,
-                   const RunArgs& run, const OutputOptions& options) {
-  std::vector<std::string> all = files;
-  if (!prefix.empty())
-    for (const std::string& path : output_paths(prefix, options)) all.push_back(path);
-  all.push_back(run.stats_file);
-  for (const std::string& path : all)
-    if (!path.empty()) check_writable(path);
-}
 
 std::string score_text(double score) {
   char text[64];
@@ -135,12 +125,6 @@ std::string pool_summary(const std::string& command, const PoolReport& report,
   return out.str();
 }
 
-void share_run(const Comm& comm, RunArgs& run) {
-  if (comm.root()) return;
-  run.quiet = true;
-  run.stats_file.clear();
-}
-
 std::string out_of_memory_text() {
   const MemoryLimit left = available_memory();
   return "out of memory: an allocation failed" +
@@ -148,17 +132,6 @@ std::string out_of_memory_text() {
               ? " (" + bytes_text(left.bytes) + " available now, " + left.source + ")"
               : std::string()) +
          "; " + kLessDataHint;
-}
-
-int finish(const std::string& command, const RunArgs& run, const std::string& stats_json,
-           const std::string& summary, const std::string& kept) {
-  if (!run.stats_file.empty()) write_file_atomically(run.stats_file, stats_json + "\n");
-  if (!run.quiet) std::cerr << summary;
-  if (!signal_received()) return 0;
-  if (!run.quiet)
-    std::cerr << "bnsl: " << command << ": interrupted by signal " << received_signal() << "; "
-              << kept << "\n";
-  return 128 + received_signal();
 }
 
 }  // namespace bnsl::cli

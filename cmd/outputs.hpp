@@ -1,6 +1,6 @@
 // What the commands share around the library's pipeline calls (include/bnsl/learn.hpp): the
-// writer of each report (PREFIX.* and the --trace file) and the end of every command
-// (statistics file, summary, exit status).
+// writer of each report (PREFIX.* and the --trace file) and the texts of their summaries.
+// (The frame around the calls, from the budget to the exit status: pipeline_frame.hpp.)
 #pragma once
 
 #include <string>
@@ -14,8 +14,6 @@
 #include "bnsl/results.hpp"
 
 namespace bnsl::cli {
-
-struct RunArgs;
 
 // Writes every report it is given to PREFIX.* (atomically), and with a trace file the anytime
 // curve collected by improvement() ("seconds best" per rise of the best score).
@@ -52,13 +50,6 @@ class ReportWriter {
 std::vector<NamedArc> read_preferences(const std::string& file,
                                        const std::vector<std::string>& names);
 
-// Refuses to start a run whose outputs cannot be written (util/atomic_file.hpp,
-// check_writable): the files of write_outputs (bnsl::output_paths) when `prefix` is given,
-// every file of `files` that is not empty, and --stats. Throws RuntimeError naming the file and
-// the reason (exit status 1).
-void check_outputs(const std::string& prefix, const std::vector<std::string>& files,
-                   const RunArgs& run, const OutputOptions& options = {});
-
 // What main says of an allocation that failed (std::bad_alloc), which the checks before the
 // large allocations (src/util/memory.hpp) did not foresee: the memory available now.
 std::string out_of_memory_text();
@@ -74,16 +65,5 @@ std::string classes_text(const PoolReport& report);
 // PREFIX.pool.json, ..." for the summary of learn and search.
 std::string pool_summary(const std::string& command, const PoolReport& report,
                          const std::string& prefix, bool with_bif, double seconds);
-
-// A command shared by the processes of `comm` (bnsl/comm.hpp): only rank 0 prints and writes
-// --stats; the others run quietly. (Rank 0 alone writes the outputs: the commands give the
-// pipeline a report writer there only.)
-void share_run(const Comm& comm, RunArgs& run);
-
-// The end of every command: writes `stats_json` to --stats (when given), prints `summary`
-// unless --quiet, and returns the exit status: 0, or 128 + N when stopped by signal N (saying
-// so unless --quiet, with `kept`: what the outputs hold).
-int finish(const std::string& command, const RunArgs& run, const std::string& stats_json,
-           const std::string& summary, const std::string& kept);
 
 }  // namespace bnsl::cli

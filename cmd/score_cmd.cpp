@@ -1,9 +1,9 @@
 // `bnsl score DATA.csv -o CACHE.jkl`: explore parent sets and write the pruned score cache.
 #include <algorithm>
-#include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "bnsl/cache.hpp"
 #include "bnsl/dataset.hpp"
@@ -12,7 +12,8 @@
 #include "bnsl/stop.hpp"
 #include "commands.hpp"
 #include "options.hpp"
-#include "outputs.hpp"
+#include "pipeline_frame.hpp"
+#include "summary.hpp"
 
 namespace bnsl::cli {
 namespace {
@@ -27,11 +28,10 @@ struct ScoreCommand {
   ExploreOptions explore;
 
   int execute(Comm& comm) {
-    share_run(comm, run);
-    if (comm.root()) check_outputs("", {out_path}, run);
     // --time counts from the start, reading the data and writing the cache included (as
     // learn's): the exploration gets what is left less learn's reserve for the outputs.
-    StopToken stop = start_together(comm, run.time);
+    PipelineFrame frame("score", comm, run, run.time, "", {out_path});
+    const StopToken& stop = frame.stop();
     Dataset data = read_data(data_path, csv, run.quiet);
     explore.comm = &comm;
     explore.epsilon = eps.resolve();
@@ -44,16 +44,10 @@ struct ScoreCommand {
     apply_default_budget(explore, time_given);
     ExploreOptions described = explore;  // the budget as given, not the exploration's share
     described.time = run.time;
-    if (!run.quiet)
-      std::cerr << "bnsl: score: " << data_path << ": " << data.n_vars() << " variables, "
-                << data.n_rows() << " rows; " << to_string(explore.score.kind) << ", "
-                << to_string(explore.method) << " exploration, " << explore.epsilon.describe()
-                << describe_budget(described)
-                << (comm.distributed() ? "; " + comm.describe() : std::string())
-                << (explore.constraints.empty()
-                        ? std::string()
-                        : "; constraints: " + explore.constraints.describe())
-                << "\n";
+    frame.announce(data_path, size_text(data),
+                   to_string(explore.score.kind) + ", " + to_string(explore.method) +
+                       " exploration, " + explore.epsilon.describe(),
+                   explore.constraints, describe_budget(described).substr(2));
     ExploreStats stats;
     ScoreCache cache = bnsl::explore(data, explore, stop, &stats);
     const CacheProvenance provenance = cache_provenance(data, explore, stats);
@@ -62,11 +56,10 @@ struct ScoreCommand {
     w.var_end = explore.var_end;
     w.provenance = &provenance;
     if (comm.root()) write_jkl(out_path, cache, w);
-    std::ostringstream summary;
-    stats.print(summary);
-    summary << "bnsl: score: wrote " << out_path << "\n";
-    return finish("score", run, stats.to_json(), summary.str(),
-                  "the cache holds what was explored");
+    return frame.finish(
+        nlohmann::json::parse(stats.to_json()),
+        phase_summary(stats, frame.verbose()) + "bnsl: score: wrote " + out_path + "\n",
+        "the cache holds what was explored");
   }
 };
 

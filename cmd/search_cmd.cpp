@@ -1,9 +1,7 @@
 // `bnsl search CACHE.jkl -o PREFIX`: ordering search (ASOBS or OBS) over a score cache; writes
 // the pool of networks within epsilon of the best one found. With --data the variables are
 // named from the CSV header and the best network's BIF gets parameters from the data.
-#include <iostream>
 #include <memory>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +13,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "outputs.hpp"
+#include "pipeline_frame.hpp"
+#include "summary.hpp"
 
 namespace bnsl::cli {
 namespace {
@@ -33,10 +33,9 @@ struct SearchCommand {
   bool time_given = false;
 
   int execute(Comm& comm) {
-    const double budget = time_given ? run.time : kDefaultLearnTime;
-    share_run(comm, run);
-    if (comm.root()) check_outputs(prefix, {trace}, run, output);
-    StopToken stop = start_together(comm, budget);
+    PipelineFrame frame("search", comm, run, time_given ? run.time : kDefaultLearnTime, prefix,
+                        {trace}, output);
+    const StopToken& stop = frame.stop();
     std::unique_ptr<Dataset> data;
     if (!data_path.empty()) data = std::make_unique<Dataset>(read_data(data_path, csv, run.quiet));
     const NetworkFiles files = networks.resolve(data != nullptr);
@@ -51,15 +50,10 @@ struct SearchCommand {
     o.threads = run.threads;
     o.progress = !run.quiet;
     o.comm = &comm;
-    if (!run.quiet)
-      std::cerr << "bnsl: search: " << cache_path << ": " << cache.n_vars() << " variables, "
-                << cache.total_entries() << " cache entries; " << to_string(o.algo) << ", "
-                << o.epsilon.describe() << ", "
-                << (budget > 0 ? std::to_string(budget) + " s" : std::string("no time limit"))
-                << (comm.distributed() ? "; " + comm.describe() : std::string())
-                << (o.constraints.empty() ? std::string()
-                                          : "; constraints: " + o.constraints.describe())
-                << "\n";
+    frame.announce(cache_path,
+                   std::to_string(cache.n_vars()) + " variables, " +
+                       std::to_string(cache.total_entries()) + " cache entries",
+                   to_string(o.algo) + ", " + o.epsilon.describe(), o.constraints);
     ReportWriter out("search", prefix, data.get(), run.quiet, trace);
     out.prefer(read_preferences(prefer_file, cache.names_or_defaults()));
     out.options(output);
@@ -68,14 +62,11 @@ struct SearchCommand {
     SearchRunResult r = search_cache(cache, o, ReportContext{score, data.get(), true}, stop,
                                      comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"search", nlohmann::json::parse(r.stats.to_json())}};
-    if (comm.distributed())  // rank 0's traffic (bench/mpi.sh)
-      stats["processes"] = {{"count", comm.size()},
-                            {"bytes_sent", comm.traffic().sent},
-                            {"bytes_received", comm.traffic().received}};
-    std::ostringstream summary;
-    r.stats.print(summary);
-    summary << pool_summary("search", r.report, prefix, data != nullptr, stop.elapsed());
-    return finish("search", run, stats.dump(2), summary.str(), "wrote the networks found so far");
+    return frame.finish(
+        stats,
+        phase_summary(r.stats, frame.verbose()) +
+            pool_summary("search", r.report, prefix, data != nullptr, stop.elapsed()),
+        "wrote the networks found so far");
   }
 };
 

@@ -72,6 +72,9 @@ struct LearnOptions {
   std::optional<double> explore_share;  // the exploration's share of the budget (unset: policy)
   int threads = 0;                      // 0: all cores
   bool progress = false;                // progress lines on stderr
+  // Called as the exploration ends, before the search (the command line prints its summary
+  // there); unset, `progress` prints the exploration's counters.
+  std::function<void(const ExploreStats&)> on_explored;
   // Each rise of the best score: seconds since the stop token's start, and the new best
   // (the draft network's first, then the search's). On the calling thread.
   std::function<void(double seconds, double best)> on_improvement;
@@ -130,6 +133,7 @@ struct ExactLearnOptions {
   ExactOptions exact;  // method, epsilon, max_solutions; threads, progress set below
   int threads = 0;     // 0: all cores
   bool progress = false;
+  std::function<void(const ExploreStats&)> on_explored;      // as LearnOptions::on_explored
   std::size_t memory_per_var = ExploreOptions::kAutoMemory;  // ExploreOptions::memory_per_var
   // Required and forbidden arcs and tiers (bnsl/constraints.hpp): the exploration never
   // scores a forbidden parent and keeps the required ones in every set (solve_exact_cache

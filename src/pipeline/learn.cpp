@@ -183,7 +183,10 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
   };
   LearnResult result;
   ScoreCache cache = bnsl::explore(data, explore, stop, &result.explore);
-  if (options.progress) result.explore.print(std::cerr);
+  if (options.on_explored)
+    options.on_explored(result.explore);
+  else if (options.progress)
+    result.explore.print(std::cerr);
   SearchOptions search = options.search;
   search.epsilon = explore.epsilon;
   search.threads = options.threads;
@@ -239,7 +242,10 @@ ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& optio
     ScoreCache cache = bnsl::explore(data, o, stop, &explore_stats);
     const bool exhaustive =
         explore_stats.exhaustive(options.constraints.max_parents) && !stop.stop_requested();
-    if (options.progress) explore_stats.print(std::cerr);
+    if (options.on_explored)
+      options.on_explored(explore_stats);
+    else if (options.progress)
+      explore_stats.print(std::cerr);
     ExactLearnOptions solve = options;
     // k-best: the cache keeps every family of the networks within the exploration's epsilon
     // (resolved with a lower bound of |OPT| for --factor: the sum of the best families).

@@ -14,7 +14,7 @@ distinct=$(sort -u wine3.csv | wc -l)
 [[ $(wc -l <wine3.csv) -eq 534 && $distinct -lt 178 ]] || fail "wine3.csv: unexpected rows"
 
 "$BNSL" score wine3.csv --no-header --time 0 --bayes-factor 3 --stats stats.json -o wine3.jkl \
-  2>err.txt || fail "score --time 0: exit $?"
+  --verbose 2>err.txt || fail "score --time 0: exit $?"
 grep -q "no time limit" err.txt || fail "score --time 0 does not say 'no time limit'"
 grep -q "rows counted *$distinct distinct of 534" err.txt || fail "no 'rows counted' line"
 pass "score --time 0 explores without a limit and counts the distinct rows"
