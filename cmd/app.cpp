@@ -3,6 +3,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "help.hpp"
 #include "util/threads.hpp"
 
 namespace bnsl::cli {
@@ -13,15 +14,17 @@ std::vector<Action> build_app(CLI::App& app, Comm& comm) {
       "Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input,\n"
       "128+N when stopped by signal N (results so far are written).");
   app.require_subcommand(1);
+  setup_help(app);  // before the commands, which take its formatter and --help-all
   app.set_version_flag("--version",
                        std::string("bnsl " BNSL_VERSION) + (mpi_built() ? " (MPI)" : ""));
   return {register_learn(app, comm), register_score(app, comm), register_search(app, comm),
           register_exact(app, comm), register_check(app),       register_sample(app),
           register_eval(app),        register_generate(app),    register_merge(app),
-          register_convert(app)};
+          register_convert(app),     register_help(app)};
 }
 
 void parse_command_line(CLI::App& app, int argc, char** argv) {
+  check_command_name(app, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const std::invalid_argument& e) {  // CLI::ParseError is a std::runtime_error

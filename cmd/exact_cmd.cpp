@@ -24,6 +24,7 @@
 #include "bnsl/results.hpp"
 #include "bnsl/stop.hpp"
 #include "commands.hpp"
+#include "help.hpp"
 #include "options.hpp"
 #include "outputs.hpp"
 #include "pipeline_frame.hpp"
@@ -131,16 +132,20 @@ Action register_exact(CLI::App& app, Comm& comm) {
       "Bayes factor 20), grouped into equivalence classes. Input: a CSV (explored "
       "exhaustively with the epsilon-relaxed pruning rules) or a jkl score cache.");
   sub->add_option("input", cmd->input, "CSV of categorical data, or a score cache ending in .jkl")
+      ->type_name("DATA.csv|CACHE.jkl")
       ->required();
   sub->add_option("-o,--output", cmd->prefix, "Output prefix (PREFIX.pool.json, .best.bif, ...)")
+      ->type_name("PREFIX")
       ->required();
-  add_exact_options(*sub, cmd->o.exact);
   sub->add_option("--data", cmd->data_path,
-                  "With a .jkl cache: the CSV it came from (parameters of PREFIX.best.bif)");
+                  "With a .jkl cache: the CSV it came from (parameters of PREFIX.best.bif)")
+      ->type_name("DATA.csv")
+      ->group(kInputGroup);
   add_csv_options(*sub, cmd->csv);
+  add_run_options(*sub, cmd->run);
+  add_exact_options(*sub, cmd->o.exact);
   add_score_options(*sub, cmd->o.score);
   add_epsilon_options(*sub, cmd->eps);
-  add_run_options(*sub, cmd->run);
   add_prefer_option(*sub, cmd->prefer_file);
   add_output_options(*sub, cmd->output);
   add_constraint_options(*sub, cmd->constraints);
@@ -151,7 +156,9 @@ Action register_exact(CLI::App& app, Comm& comm) {
                   "Where the unlimited exploration does not finish (BDeu above about 20 "
                   "variables) a limit of 2 or 3 often does; an equivalence class is wholly "
                   "within a limit or wholly beyond it")
-      ->check(CLI::Range(0, 64));
+      ->check(CLI::Range(0, 64))
+      ->type_name("K")
+      ->group(kScoreGroup);
   add_memory_option(*sub, cmd->o.memory_per_var);
   return [sub, cmd, &comm]() { return sub->parsed() ? cmd->execute(comm) : -1; };
 }

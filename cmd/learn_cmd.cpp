@@ -15,6 +15,7 @@
 #include "bnsl/results.hpp"
 #include "bnsl/stop.hpp"
 #include "commands.hpp"
+#include "help.hpp"
 #include "options.hpp"
 #include "outputs.hpp"
 #include "pipeline_frame.hpp"
@@ -127,23 +128,27 @@ Action register_learn(CLI::App& app, Comm& comm) {
       "Learn networks from data: explore parent sets, then search orders, in one time budget; "
       "writes the best network found and every network within epsilon of it.");
   sub->add_option("data", cmd->data_path, "CSV of categorical data (one column per variable)")
+      ->type_name("DATA.csv")
       ->required();
   sub->add_option("-o,--output", cmd->prefix,
                   "Output prefix: PREFIX.pool.json, .best.bif, ...; PREFIX.cache.jkl is the "
                   "exploration's journal, which --resume reads (default with --resume: its "
-                  "PREFIX)");
+                  "PREFIX)")
+      ->type_name("PREFIX");
   sub->add_option("--resume", cmd->resume,
                   "Continue the run killed at PREFIX: the variables its journal "
                   "(PREFIX.cache.jkl) holds are not explored again, its pool's classes start the "
-                  "search, and --time is this run's budget. Same data and options as that run.");
+                  "search, and --time is this run's budget. Same data and options as that run.")
+      ->type_name("PREFIX")
+      ->group(kInputGroup);
   add_csv_options(*sub, cmd->csv);
+  add_run_options(*sub, cmd->run);
   add_score_options(*sub, cmd->o.explore.score);
   add_epsilon_options(*sub, cmd->eps);
   add_explore_options(*sub, cmd->o.explore, cmd->vars);
   add_memory_option(*sub, cmd->o.explore.memory_per_var);
   add_explore_share_option(*sub, cmd->o.explore_share);
   add_search_options(*sub, cmd->o.search, cmd->trace);
-  add_run_options(*sub, cmd->run);
   add_prefer_option(*sub, cmd->prefer_file);
   add_output_options(*sub, cmd->output);
   add_constraint_options(*sub, cmd->constraints);
@@ -153,6 +158,8 @@ Action register_learn(CLI::App& app, Comm& comm) {
       ->description(
           "Wall-clock budget in seconds for exploration and search together (0: until "
           "interrupted)");
+  sub->get_option("--time-per-var")->group(kAdvancedGroup);
+  sub->get_option("--vars")->group("");  // refused below: for `bnsl score`
   return [sub, cmd, &comm]() {
     if (!sub->parsed()) return -1;
     cmd->time_given = sub->count("--time") > 0;

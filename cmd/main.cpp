@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     std::cerr << "bnsl: error: " << e.what() << "\n";
-    std::cerr << "Run 'bnsl --help' or 'bnsl SUBCOMMAND --help' for usage.\n";
+    std::cerr << "Run 'bnsl help' or 'bnsl help COMMAND' for usage.\n";
     return 2;
   }
   install_signal_handlers();

@@ -11,6 +11,7 @@
 #include "bnsl/merge.hpp"
 #include "bnsl/results.hpp"
 #include "commands.hpp"
+#include "help.hpp"
 #include "options.hpp"
 #include "outputs.hpp"
 
@@ -82,32 +83,43 @@ Action register_merge(CLI::App& app) {
       "pruning and cover every variable once; or merge the pools of independent runs "
       "(re-scored from --data, deduplicated, within epsilon of the merged best).");
   sub->add_option("inputs", cmd->inputs, "PART.jkl files, or PREFIX.pool.json files")
+      ->type_name("FILE")
       ->required()
       ->check(CLI::ExistingFile);
   sub->add_option("-o,--output", cmd->out,
                   "The merged cache (a .jkl path), or the prefix of the merged pool's files")
+      ->type_name("OUT")
       ->required();
-  sub->add_option("--data", cmd->data_path, "Pools only: the CSV the pools were learned from");
+  sub->add_option("--data", cmd->data_path, "Pools only: the CSV the pools were learned from")
+      ->type_name("DATA.csv")
+      ->group(kInputGroup);
   add_csv_options(*sub, cmd->csv);
   add_epsilon_options(*sub, cmd->eps);
   sub->get_option("--bayes-factor")
+      ->default_str("")
       ->description(
           "Pools only: keep the DAGs within this Bayes factor of the merged best, epsilon = ln "
           "BF (default: the pools' epsilon, which must then agree)");
   sub->add_option("--pool-max", cmd->pool.pool_max,
                   "Pools only: most equivalence classes kept (the best)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
-      ->capture_default_str();
+      ->type_name("N")
+      ->capture_default_str()
+      ->group(kPoolGroup);
   sub->add_option("--max-dags", cmd->pool.max_dags,
                   "Pools only: most DAGs of those classes listed, best classes first")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
-      ->capture_default_str();
+      ->type_name("N")
+      ->capture_default_str()
+      ->group(kPoolGroup);
   sub->add_option("--threads", cmd->pool.threads, "Threads for the classes (0: all cores)")
       ->check(CLI::Range(0, 4096))
-      ->capture_default_str();
+      ->type_name("N")
+      ->capture_default_str()
+      ->group(kBudgetGroup);
   add_output_options(*sub, cmd->output);
   add_network_options(*sub, cmd->networks);
-  sub->add_flag("-q,--quiet", cmd->quiet, "No summary on stderr");
+  sub->add_flag("-q,--quiet", cmd->quiet, "No summary on stderr")->group(kOutputGroup);
   return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };
 }
 

@@ -12,6 +12,7 @@
 #include "bnsl/error.hpp"
 #include "bnsl/learn.hpp"
 #include "bnsl/results.hpp"
+#include "help.hpp"
 
 namespace bnsl::cli {
 
@@ -36,12 +37,16 @@ CsvOptions CsvArgs::resolve() const {
 
 void add_csv_options(CLI::App& app, CsvArgs& a) {
   app.add_flag(
-      "--no-header", [&a](std::int64_t) { a.csv.header = false; },
-      "The CSV has no header row; columns are named V0..V(n-1)");
+         "--no-header", [&a](std::int64_t) { a.csv.header = false; },
+         "The CSV has no header row; columns are named V0..V(n-1)")
+      ->group(kInputGroup);
   app.add_option("--delimiter", a.delimiter, "Field separator: one character, or 'tab'")
-      ->default_str(",");
+      ->type_name("CHAR")
+      ->default_str(",")
+      ->group(kInputGroup);
   app.add_flag("--missing-as-state", a.csv.missing_as_state,
-               "Treat empty fields, NA and ? as ordinary values (default: an error)");
+               "Treat empty fields, NA and ? as ordinary values (default: an error)")
+      ->group(kInputGroup);
   app.add_option("--discretize", a.discretize,
                  "Cut columns of numbers into intervals, as bnlearn's discretize(): "
                  "quantile:K (K intervals of about equal counts) or interval:K (K equal "
@@ -49,7 +54,8 @@ void add_csv_options(CLI::App& app, CsvArgs& a) {
                  "NAME=quantile:K (or interval:K) for one column, NAME=none to read one as "
                  "categories; repeatable. Without it a column of more than 20 distinct "
                  "non-integers is an error")
-      ->type_name("SPEC");
+      ->type_name("SPEC")
+      ->group(kInputGroup);
 }
 
 Dataset read_data(const std::string& path, const CsvArgs& args, bool quiet) {
@@ -101,8 +107,10 @@ void add_params_options(CLI::App& app, ParamOptions& params) {
             }
             return std::string();
           },
-          "mle|bayes[:ISS]"))
-      ->default_str(describe(params));
+          ""))
+      ->type_name("METHOD")
+      ->default_str(describe(params))
+      ->group(kOutputGroup);
   app.add_option_function<std::string>(
          "--state-order",
          [&params](const std::string& t) { params.appearance_order = t == "appearance"; },
@@ -110,7 +118,9 @@ void add_params_options(CLI::App& app, ParamOptions& params) {
          "others bytewise; intervals of --discretize in order) or appearance (first "
          "appearance in the data)")
       ->check(CLI::IsMember({"sorted", "appearance"}))
-      ->default_str("sorted");
+      ->type_name("ORDER")
+      ->default_str("sorted")
+      ->group(kOutputGroup);
 }
 
 void add_network_options(CLI::App& app, NetworkArgs& args) {
@@ -121,7 +131,8 @@ void add_network_options(CLI::App& app, NetworkArgs& args) {
                      alternatives(kNetFormatNames) +
                      " (see bnsl convert --help); BIF (.best.bif) and DOT (.best.dot) are "
                      "always written")
-      ->type_name("F[,F...]");
+      ->type_name("F[,F...]")
+      ->group(kOutputGroup);
 }
 
 void add_score_options(CLI::App& app, ScoreParams& p) {
@@ -129,22 +140,33 @@ void add_score_options(CLI::App& app, ScoreParams& p) {
          "--score", [&p](const std::string& s) { p.kind = parse_score_kind(s); },
          "Local score: " + alternatives(kScoreKindNames))
       ->check(CLI::IsMember(names_of(kScoreKindNames)))
-      ->default_str(to_string(p.kind));
+      ->type_name("NAME")
+      ->default_str(to_string(p.kind))
+      ->group(kScoreGroup);
   app.add_option("--ess", p.ess, "BDeu equivalent sample size")
       ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+      ->type_name("ESS")
+      ->capture_default_str()
+      ->group(kScoreGroup);
 }
 
 void add_epsilon_options(CLI::App& app, EpsilonArgs& a) {
   auto* bf = app.add_option("--bayes-factor", a.bayes_factor,
                             "Keep what networks within this Bayes factor of the best may use: "
-                            "epsilon = ln BF (default 20)")
-                 ->check(CLI::Range(1.0, 1e300));
+                            "epsilon = ln BF")
+                 ->check(CLI::Range(1.0, 1e300))
+                 ->type_name("BF")
+                 ->default_str("20")
+                 ->group(kScoreGroup);
   auto* eps = app.add_option("--epsilon", a.epsilon, "Score slack epsilon (log units), >= 0")
-                  ->check(CLI::Range(0.0, 1e300));
+                  ->check(CLI::Range(0.0, 1e300))
+                  ->type_name("EPS")
+                  ->group(kScoreGroup);
   auto* rho = app.add_option("--factor", a.factor,
                              "Factor RHO >= 1 of the best score: epsilon = (RHO - 1) |best|")
-                  ->check(CLI::Range(1.0, 1e300));
+                  ->check(CLI::Range(1.0, 1e300))
+                  ->type_name("RHO")
+                  ->group(kScoreGroup);
   bf->excludes(eps)->excludes(rho);
   eps->excludes(rho);
 }
@@ -158,15 +180,22 @@ std::string number_text(double value) {
 void add_run_options(CLI::App& app, RunArgs& a) {
   app.add_option("--time", a.time, "Wall-clock budget in seconds (0: no limit)")
       ->check(CLI::Range(0.0, 1e9))
-      ->capture_default_str();
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->group(kBudgetGroup);
   app.add_option("--threads", a.threads, "Worker threads (0: all cores)")
       ->check(CLI::Range(0, 4096))
-      ->capture_default_str();
-  app.add_flag("-q,--quiet", a.quiet, "No progress or summary on stderr");
+      ->type_name("N")
+      ->capture_default_str()
+      ->group(kBudgetGroup);
+  app.add_flag("-q,--quiet", a.quiet, "No progress or summary on stderr")->group(kOutputGroup);
   app.add_flag("-v,--verbose", a.verbose,
                "Every counter in the summary on stderr (pruning rules, moves, the pool's "
-               "offers), not one short block per phase; --stats has them all as JSON");
-  app.add_option("--stats", a.stats_file, "Write run statistics as JSON to this file");
+               "offers), not one short block per phase; --stats has them all as JSON")
+      ->group(kOutputGroup);
+  app.add_option("--stats", a.stats_file, "Write run statistics as JSON to this file")
+      ->type_name("FILE")
+      ->group(kOutputGroup);
 }
 
 namespace {
@@ -193,11 +222,15 @@ void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
          "(is with 1 step in 32 taken greedily: finds parents that only matter together), or "
          "seq (all sets up to --max-parents)")
       ->check(CLI::IsMember(names_of(kExploreMethodNames)))
-      ->default_str(to_string(o.method));
+      ->type_name("NAME")
+      ->default_str(to_string(o.method))
+      ->group(kScoreGroup);
   app.add_option("--max-parents", o.max_parents,
                  "In-degree limit (default: none for is/greedy/hybrid, whose sizes the "
                  "pruning rules cap; 3 for seq)")
-      ->check(CLI::Range(0, 64));
+      ->check(CLI::Range(0, 64))
+      ->type_name("K")
+      ->group(kScoreGroup);
   app.add_option_function<std::string>(
          "--candidates",
          [&o](const std::string& c) {
@@ -214,13 +247,19 @@ void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
              " variables, else all). A screened cache is not provably complete")
       ->default_str(o.candidates == ExploreOptions::kAutoCandidates ? "auto"
                     : o.candidates == 0                             ? "all"
-                                                                    : std::to_string(o.candidates));
+                                                                    : std::to_string(o.candidates))
+      ->type_name("C")
+      ->group(kAdvancedGroup);
   app.add_option("--time-per-var", o.time_per_var,
                  "Budget per variable in seconds, instead of one shared --time")
-      ->check(CLI::Range(0.0, 1e9));
+      ->check(CLI::Range(0.0, 1e9))
+      ->type_name("SECONDS")
+      ->group(kBudgetGroup);
   app.add_option("--vars", vars,
                  "Explore only variables A..B-1 ('A:B', 0-based), or slice K of N equal slices "
-                 "('K/N', K from 0: a job array's task K of N); for job arrays and bnsl merge");
+                 "('K/N', K from 0: a job array's task K of N); for job arrays and bnsl merge")
+      ->type_name("RANGE")
+      ->group(kInputGroup);
 }
 
 void add_memory_option(CLI::App& app, std::size_t& bytes) {
@@ -228,10 +267,12 @@ void add_memory_option(CLI::App& app, std::size_t& bytes) {
          "--explore-memory",
          [&bytes](double mib) { bytes = static_cast<std::size_t>(mib * 1024 * 1024); },
          "Memory cap of one variable's parent-set exploration, MiB; a variable that "
-         "reaches it stops as at its deadline (0: no cap; default: half the memory "
+         "reaches it stops as at its deadline (0: no cap; auto: half the memory "
          "available (MemAvailable, cgroup limit, ulimit -v), split between the threads)")
       ->check(CLI::Range(0.0, 1e12))
-      ->default_str(bytes == ExploreOptions::kAutoMemory ? "auto" : std::to_string(bytes));
+      ->type_name("MIB")
+      ->default_str(bytes == ExploreOptions::kAutoMemory ? "auto" : std::to_string(bytes))
+      ->group(kAdvancedGroup);
 }
 
 void parse_vars(const std::string& text, std::size_t n_vars, ExploreOptions& o) {
@@ -276,41 +317,57 @@ void add_search_options(CLI::App& app, SearchOptions& o, std::string& trace) {
          "--algo", [&o](const std::string& a) { o.algo = parse_search_algo(a); },
          "Ordering search: asobs (acyclic selection) or obs")
       ->check(CLI::IsMember(names_of(kSearchAlgoNames)))
-      ->default_str(to_string(o.algo));
+      ->type_name("NAME")
+      ->default_str(to_string(o.algo))
+      ->group(kSearchGroup);
   app.add_option("--seed", o.seed,
                  "Random seed; chain c of the search uses a stream derived "
                  "from (seed, c)")
-      ->capture_default_str();
+      ->type_name("N")
+      ->capture_default_str()
+      ->group(kSearchGroup);
   app.add_option("--pool-max", o.pool_max,
                  "Most equivalence classes kept in the pool; when more lie within epsilon, the "
                  "best of each of 16 score bands spanning epsilon are kept (problems solved "
                  "exactly keep the best)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
-      ->capture_default_str();
+      ->type_name("N")
+      ->capture_default_str()
+      ->group(kPoolGroup);
   app.add_option("--max-dags", o.max_dags,
                  "Most DAGs of those classes listed in the pool file, best classes first")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
-      ->capture_default_str();
+      ->type_name("N")
+      ->capture_default_str()
+      ->group(kPoolGroup);
   app.add_option("--pool-max-cells", o.pool_max_cells,
                  "Also keep at most this many classes x variables and list at most this many "
                  "DAGs x variables (but at least 1,000 of each), so pools of large networks "
                  "stay small in memory and quick to report: 10,000,000 is 9,606 DAGs of munin's "
                  "1,041 variables (0: no such cap)")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 50))
-      ->capture_default_str();
+      ->type_name("N")
+      ->capture_default_str()
+      ->group(kAdvancedGroup);
   app.add_option("--checkpoint", o.checkpoint,
                  "Seconds between refreshes of the output files during the search (0: none)")
       ->check(CLI::Range(0.0, 1e9))
-      ->capture_default_str();
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->group(kAdvancedGroup);
   app.add_option("--exact-max-vars", o.dp_max_n,
                  "Up to this many variables, solve exactly instead of searching: the subset "
                  "DP of `bnsl exact` proves the optimum over the cache and lists every network "
                  "within epsilon (22 variables: seconds, 214 MB); 0: always search orders")
       ->check(CLI::Range(0, 22))
-      ->capture_default_str();
+      ->type_name("N")
+      ->capture_default_str()
+      ->group(kSearchGroup);
   app.add_option("--trace", trace,
                  "Write the anytime curve to this file: one line 'elapsed_seconds best_score' "
-                 "per rise of the best score (seconds since the command started)");
+                 "per rise of the best score (seconds since the command started)")
+      ->type_name("FILE")
+      ->group(kAdvancedGroup);
 }
 
 Constraints ConstraintArgs::resolve_for_cache(const std::string& path,
@@ -337,29 +394,38 @@ void add_constraint_options(CLI::App& app, ConstraintArgs& a) {
                  "data; bnlearn's whitelist): every scored parent set of a child holds its "
                  "required parents, and the pruning rules are applied among such sets; they "
                  "count towards --max-parents. Exit 2 if they close a cycle, or one is forbidden "
-                 "or goes against the tiers");
+                 "or goes against the tiers")
+      ->type_name("FILE")
+      ->group(kKnowledgeGroup);
   app.add_option("--forbid", a.files.forbid,
                  "CSV of arcs no network may hold (header from,to; variable names as in the "
                  "data; bnlearn's blacklist): never scored as parents, absent from every network "
-                 "reported; equivalence classes then count only their DAGs without them");
+                 "reported; equivalence classes then count only their DAGs without them")
+      ->type_name("FILE")
+      ->group(kKnowledgeGroup);
   app.add_option("--tiers", a.files.tiers,
                  "CSV of tiers (header variable,tier; tier an integer from 0, earliest first): "
                  "no arc from a later tier into an earlier one (e.g. age and sex in 0, exposure "
-                 "in 1, outcome in 2); variables not listed are in no tier");
+                 "in 1, outcome in 2); variables not listed are in no tier")
+      ->type_name("FILE")
+      ->group(kKnowledgeGroup);
 }
 
 void add_output_options(CLI::App& app, OutputOptions& options) {
   app.add_flag("--matrices", options.matrices,
                "Also write PREFIX.best.adjacency.csv and PREFIX.probabilities.csv: the best "
                "network's adjacency matrix and the arc probabilities, n x n, with a header row of "
-               "the variables' names (Benchpress's layout; row: from, column: to)");
+               "the variables' names (Benchpress's layout; row: from, column: to)")
+      ->group(kOutputGroup);
 }
 
 void add_prefer_option(CLI::App& app, std::string& file) {
   app.add_option("--prefer-arcs", file,
                  "CSV of preferred arcs (header from,to or from,to,weight; variable names as in "
                  "the data): each equivalence class reported, and the best network written as "
-                 "BIF and DOT, is the DAG of its class holding the most weight of them");
+                 "BIF and DOT, is the DAG of its class holding the most weight of them")
+      ->type_name("FILE")
+      ->group(kKnowledgeGroup);
 }
 
 void add_exact_options(CLI::App& app, ExactOptions& o) {
@@ -369,18 +435,23 @@ void add_exact_options(CLI::App& app, ExactOptions& o) {
              " variables, else ilp; ilp: integer programming with COIN-OR CBC; dp: subset "
              "dynamic programming, up to about 26 variables (each method checks the other)")
       ->check(CLI::IsMember(names_of(kExactMethodNames)))
-      ->default_str(to_string(o.method));
+      ->type_name("NAME")
+      ->default_str(to_string(o.method))
+      ->group(kSearchGroup);
   app.add_option("--max-solutions", o.max_solutions,
                  "List at most this many networks: when more lie within epsilon, the pool holds "
                  "the best this many (incomplete; the search goes on until it has them, or "
                  "--time), and the summary gives the score above which it lists every one")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
-      ->capture_default_str();
+      ->type_name("N")
+      ->capture_default_str()
+      ->group(kPoolGroup);
   app.add_flag("--count", o.count_within,
                "When more networks lie within epsilon than --max-solutions and the DP's search "
                "for the best of them finished: enumerate them all again, counting without "
                "keeping them, until --time (the pool's dags_within, exact or a lower bound; a "
-               "count of billions takes hours: give --time)");
+               "count of billions takes hours: give --time)")
+      ->group(kPoolGroup);
   CLI::Option* dags = app.add_option_function<std::size_t>(
       "--k-best",
       [&o](std::size_t k) {
@@ -389,7 +460,7 @@ void add_exact_options(CLI::App& app, ExactOptions& o) {
       "List the K best networks (and any tied with the K-th) instead of every network within "
       "epsilon. From a CSV the exploration starts as wide as the epsilon options say (default "
       "ln 20) and widens when fewer than K networks lie within it");
-  dags->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  dags->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))->type_name("K")->group(kPoolGroup);
   CLI::Option* classes = app.add_option_function<std::size_t>(
       "--k-best-classes",
       [&o](std::size_t k) {
@@ -397,20 +468,23 @@ void add_exact_options(CLI::App& app, ExactOptions& o) {
       },
       "List every DAG of the K best equivalence classes (and of any class tied with the K-th), "
       "as --k-best does for DAGs");
-  classes->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  classes->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))
+      ->type_name("K")
+      ->group(kPoolGroup);
   dags->excludes(classes);
   CLI::Option* each = app.add_flag(
       "--classes", o.classes,
       "List each equivalence class within epsilon once, by one of its DAGs (the pool's classes "
       "give their sizes), instead of every DAG; --max-solutions then counts classes. With the "
       "DP, most members of a class are never visited");
-  each->excludes(dags)->excludes(classes);
+  each->excludes(dags)->excludes(classes)->group(kPoolGroup);
   app.add_flag("--class-nogoods", o.class_nogoods,
                "With --classes --method ilp: the ILP's collection lists by its LP search alone, "
                "and each class listed adds a no-good row on its characteristic imset, so the "
                "search does not meet the class's other DAGs again (default: they are met and "
                "skipped). A cross-check, slower where the search meets many classes")
-      ->needs(each);
+      ->needs(each)
+      ->group(kAdvancedGroup);
 }
 
 void add_explore_share_option(CLI::App& app, std::optional<double>& share) {
@@ -422,7 +496,9 @@ void add_explore_share_option(CLI::App& app, std::optional<double>& share) {
              " variables; up to --exact-max-vars variables, where the search is the fast "
              "subset DP, up to " +
              number_text(kDpExploreShare) + ")")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(CLI::Range(0.0, 1.0))
+      ->type_name("SHARE")
+      ->group(kAdvancedGroup);
 }
 
 }  // namespace bnsl::cli

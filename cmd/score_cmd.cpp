@@ -73,19 +73,22 @@ Action register_score(CLI::App& app, Comm& comm) {
       "jkl score cache (GOBNILP/BLIP format), pruned only by rules that keep every parent set "
       "a network within epsilon of the optimum may use.");
   sub->add_option("data", cmd->data_path, "CSV of categorical data (one column per variable)")
+      ->type_name("DATA.csv")
       ->required();
-  sub->add_option("-o,--output", cmd->out_path, "Score cache to write (jkl)")->required();
+  sub->add_option("-o,--output", cmd->out_path, "Score cache to write (jkl)")
+      ->type_name("CACHE.jkl")
+      ->required();
   add_csv_options(*sub, cmd->csv);
+  add_run_options(*sub, cmd->run);
   add_score_options(*sub, cmd->explore.score);
   add_epsilon_options(*sub, cmd->eps);
   add_explore_options(*sub, cmd->explore, cmd->vars);
   add_memory_option(*sub, cmd->explore.memory_per_var);
   add_constraint_options(*sub, cmd->constraints);
-  add_run_options(*sub, cmd->run);
   auto* time_opt = sub->get_option("--time");
-  time_opt->description(
+  time_opt->default_str("")->description(
       "Wall-clock budget in seconds, shared by all variables (0: no limit, every variable "
-      "explored to the end)");
+      "explored to the end; default: --time-per-var)");
   time_opt->excludes(sub->get_option("--time-per-var"));
   sub->get_option("--time-per-var")
       ->description(

@@ -11,6 +11,7 @@
 #include "bnsl/results.hpp"
 #include "bnsl/stop.hpp"
 #include "commands.hpp"
+#include "help.hpp"
 #include "options.hpp"
 #include "outputs.hpp"
 #include "pipeline_frame.hpp"
@@ -78,16 +79,21 @@ Action register_search(CLI::App& app, Comm& comm) {
       "search",
       "Search over variable orders (ASOBS or OBS, with swaps, insertions and restarts) for the "
       "best network a score cache allows, and pool every network met within epsilon of it.");
-  sub->add_option("cache", cmd->cache_path, "Score cache (jkl)")->required();
+  sub->add_option("cache", cmd->cache_path, "Score cache (jkl)")
+      ->type_name("CACHE.jkl")
+      ->required();
   sub->add_option("-o,--output", cmd->prefix, "Output prefix: PREFIX.pool.json, .best.bif, ...")
+      ->type_name("PREFIX")
       ->required();
   sub->add_option("--data", cmd->data_path,
-                  "The CSV the cache was scored from: variable names and BIF parameters");
+                  "The CSV the cache was scored from: variable names and BIF parameters")
+      ->type_name("DATA.csv")
+      ->group(kInputGroup);
   add_csv_options(*sub, cmd->csv);
+  add_run_options(*sub, cmd->run);
   add_score_options(*sub, cmd->score);
   add_epsilon_options(*sub, cmd->eps);
   add_search_options(*sub, cmd->o, cmd->trace);
-  add_run_options(*sub, cmd->run);
   add_prefer_option(*sub, cmd->prefer_file);
   add_output_options(*sub, cmd->output);
   add_constraint_options(*sub, cmd->constraints);

@@ -6,7 +6,9 @@
 #     clang-format package, which scripts/setup.sh installs);
 #  3. every relative link of the markdown files resolves (scripts/check_links.py).
 # Given a build, also the checks that need the bnsl binary (CI runs them after its build):
-#  4. every command of README.md's sh blocks runs (scripts/readme_commands.sh).
+#  4. every command of README.md's sh blocks runs (scripts/readme_commands.sh);
+#  5. no line of any command's --help or --help-all is over 100 columns
+#     (scripts/check_help_width.sh; tests/cli/help.sh runs it with the tests too).
 # Usage: scripts/check_sources.sh [BUILD_DIR]   (from anywhere; exit 1 on a finding)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,5 +40,10 @@ fi
 if [ -n "${1:-}" ]; then
   echo "== README commands run (on $1)"
   scripts/readme_commands.sh "$1" || status=1
+  echo "== --help within 100 columns"
+  if ! scripts/check_help_width.sh "$1/bnsl"; then
+    echo "error: wrap the help texts above (cmd/help.hpp)" >&2
+    status=1
+  fi
 fi
 exit "$status"
