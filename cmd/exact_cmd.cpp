@@ -41,14 +41,8 @@ void check_names(const Dataset* data, const NetworkFiles& files) {
   check_legal_names(*data, written);
 }
 
-struct ExactCommand {
-  std::string input, prefix, data_path, prefer_file;
-  CsvArgs csv;
-  EpsilonArgs eps;
-  ConstraintArgs constraints;
-  RunArgs run;
-  OutputOptions output;
-  NetworkArgs networks;
+struct ExactCommand : PoolArgs {
+  std::string input, prefix, data_path;
   int max_parents = -1;
   ExactLearnOptions o;  // the flags below are bound to it
 
@@ -141,15 +135,8 @@ Action register_exact(CLI::App& app, Comm& comm) {
                   "With a .jkl cache: the CSV it came from (parameters of PREFIX.best.bif)")
       ->type_name("DATA.csv")
       ->group(kInputGroup);
-  add_csv_options(*sub, cmd->csv);
-  add_run_options(*sub, cmd->run);
+  add_pool_options(*sub, *cmd, cmd->o.score);
   add_exact_options(*sub, cmd->o.exact);
-  add_score_options(*sub, cmd->o.score);
-  add_epsilon_options(*sub, cmd->eps);
-  add_prefer_option(*sub, cmd->prefer_file);
-  add_output_options(*sub, cmd->output);
-  add_constraint_options(*sub, cmd->constraints);
-  add_network_options(*sub, cmd->networks);
   sub->add_option("--max-parents", cmd->max_parents,
                   "Prove and list among the networks with at most this many parents per "
                   "variable, required ones included (GOBNILP's parent limit; default: none). "

@@ -50,14 +50,8 @@ JournalContents resume_from(const std::string& prefix, const Dataset& data,
   return earlier;
 }
 
-struct LearnCommand {
-  std::string data_path, prefix, vars, trace, resume, prefer_file;
-  CsvArgs csv;
-  EpsilonArgs eps;
-  ConstraintArgs constraints;
-  RunArgs run;
-  OutputOptions output;
-  NetworkArgs networks;
+struct LearnCommand : PoolArgs {
+  std::string data_path, prefix, vars, trace, resume;
   LearnOptions o;  // the flags below are bound to it
   bool time_given = false;
 
@@ -112,10 +106,7 @@ struct LearnCommand {
     LearnResult r = bnsl::learn(data, o, stop, comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"explore", nlohmann::json::parse(r.explore.to_json())},
                             {"search", nlohmann::json::parse(r.search.to_json())}};
-    return frame.finish(stats,
-                        phase_summary(r.search, frame.verbose()) +
-                            pool_summary("learn", r.report, prefix, true, stop.elapsed()),
-                        "wrote the networks found so far");
+    return frame.finish_pool(stats, r.search, r.report, prefix, true);
   }
 };
 
@@ -141,18 +132,11 @@ Action register_learn(CLI::App& app, Comm& comm) {
                   "search, and --time is this run's budget. Same data and options as that run.")
       ->type_name("PREFIX")
       ->group(kInputGroup);
-  add_csv_options(*sub, cmd->csv);
-  add_run_options(*sub, cmd->run);
-  add_score_options(*sub, cmd->o.explore.score);
-  add_epsilon_options(*sub, cmd->eps);
+  add_pool_options(*sub, *cmd, cmd->o.explore.score);
   add_explore_options(*sub, cmd->o.explore, cmd->vars);
   add_memory_option(*sub, cmd->o.explore.memory_per_var);
   add_explore_share_option(*sub, cmd->o.explore_share);
   add_search_options(*sub, cmd->o.search, cmd->trace);
-  add_prefer_option(*sub, cmd->prefer_file);
-  add_output_options(*sub, cmd->output);
-  add_constraint_options(*sub, cmd->constraints);
-  add_network_options(*sub, cmd->networks);
   sub->get_option("--time")
       ->default_str(number_text(kDefaultLearnTime))
       ->description(

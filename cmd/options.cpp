@@ -428,6 +428,17 @@ void add_prefer_option(CLI::App& app, std::string& file) {
       ->group(kKnowledgeGroup);
 }
 
+void add_pool_options(CLI::App& app, PoolArgs& a, ScoreParams& score) {
+  add_csv_options(app, a.csv);
+  add_run_options(app, a.run);
+  add_score_options(app, score);
+  add_epsilon_options(app, a.eps);
+  add_prefer_option(app, a.prefer_file);
+  add_output_options(app, a.output);
+  add_constraint_options(app, a.constraints);
+  add_network_options(app, a.networks);
+}
+
 void add_exact_options(CLI::App& app, ExactOptions& o) {
   app.add_option_function<std::string>(
          "--method", [&o](const std::string& m) { o.method = parse_exact_method(m); },

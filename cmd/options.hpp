@@ -83,6 +83,20 @@ struct ConstraintArgs {
 };
 void add_constraint_options(CLI::App& app, ConstraintArgs& args);
 
+// What the commands that write a pool (learn, search, exact) share: reading the CSV, epsilon,
+// budget and threads, the outputs, preferred arcs and constraints.
+struct PoolArgs {
+  CsvArgs csv;
+  EpsilonArgs eps;
+  RunArgs run;
+  OutputOptions output;
+  NetworkArgs networks;
+  ConstraintArgs constraints;
+  std::string prefer_file;  // --prefer-arcs
+};
+// Their options, and the score's (bound to `score`).
+void add_pool_options(CLI::App& app, PoolArgs& args, ScoreParams& score);
+
 // --matrices: learn, search, exact, merge (bnsl::OutputOptions).
 void add_output_options(CLI::App& app, OutputOptions& options);
 // --prefer-arcs FILE: learn, search, exact (bnsl::prefer_arcs).

@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "options.hpp"
+#include "outputs.hpp"
+#include "summary.hpp"
 #include "util/atomic_file.hpp"
 
 namespace bnsl::cli {
@@ -77,6 +79,15 @@ int PipelineFrame::finish(nlohmann::json stats, const std::string& summary,
     std::cerr << "bnsl: " << command_ << ": interrupted by signal " << received_signal() << "; "
               << kept << "\n";
   return 128 + received_signal();
+}
+
+int PipelineFrame::finish_pool(nlohmann::json stats, const SearchStats& search,
+                               const PoolReport& report, const std::string& prefix,
+                               bool with_bif) const {
+  return finish(std::move(stats),
+                phase_summary(search, verbose()) +
+                    pool_summary(command_, report, prefix, with_bif, stop_.elapsed()),
+                "wrote the networks found so far");
 }
 
 std::string size_text(const Dataset& data) {

@@ -19,6 +19,7 @@
 #include "bnsl/constraints.hpp"
 #include "bnsl/dataset.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/search.hpp"
 #include "bnsl/stop.hpp"
 
 namespace bnsl::cli {
@@ -49,6 +50,10 @@ class PipelineFrame {
   // 128 + N when stopped by signal N (saying so unless --quiet, with `kept`: what the outputs
   // hold).
   int finish(nlohmann::json stats, const std::string& summary, const std::string& kept) const;
+  // finish() for learn and search: the search's block (summary.hpp), then the pool's line
+  // (pool_summary: the best score, the classes, the files written under `prefix`).
+  int finish_pool(nlohmann::json stats, const SearchStats& search, const PoolReport& report,
+                  const std::string& prefix, bool with_bif) const;
 
  private:
   std::string command_;

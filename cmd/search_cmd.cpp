@@ -20,16 +20,9 @@
 namespace bnsl::cli {
 namespace {
 
-struct SearchCommand {
-  std::string cache_path, prefix, data_path, prefer_file;
-  CsvArgs csv;
-  std::string trace;
+struct SearchCommand : PoolArgs {
+  std::string cache_path, prefix, data_path, trace;
   ScoreParams score;
-  EpsilonArgs eps;
-  ConstraintArgs constraints;
-  RunArgs run;
-  OutputOptions output;
-  NetworkArgs networks;
   SearchOptions o;  // the flags below are bound to it
   bool time_given = false;
 
@@ -63,11 +56,7 @@ struct SearchCommand {
     SearchRunResult r = search_cache(cache, o, ReportContext{score, data.get(), true}, stop,
                                      comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"search", nlohmann::json::parse(r.stats.to_json())}};
-    return frame.finish(
-        stats,
-        phase_summary(r.stats, frame.verbose()) +
-            pool_summary("search", r.report, prefix, data != nullptr, stop.elapsed()),
-        "wrote the networks found so far");
+    return frame.finish_pool(stats, r.stats, r.report, prefix, data != nullptr);
   }
 };
 
@@ -89,15 +78,8 @@ Action register_search(CLI::App& app, Comm& comm) {
                   "The CSV the cache was scored from: variable names and BIF parameters")
       ->type_name("DATA.csv")
       ->group(kInputGroup);
-  add_csv_options(*sub, cmd->csv);
-  add_run_options(*sub, cmd->run);
-  add_score_options(*sub, cmd->score);
-  add_epsilon_options(*sub, cmd->eps);
+  add_pool_options(*sub, *cmd, cmd->score);
   add_search_options(*sub, cmd->o, cmd->trace);
-  add_prefer_option(*sub, cmd->prefer_file);
-  add_output_options(*sub, cmd->output);
-  add_constraint_options(*sub, cmd->constraints);
-  add_network_options(*sub, cmd->networks);
   sub->get_option("--time")
       ->default_str(number_text(kDefaultLearnTime))
       ->description("Wall-clock budget in seconds (0: until interrupted)");
