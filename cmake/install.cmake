@@ -1,7 +1,7 @@
 # What `cmake --install` puts in place and what CPack packages (included by the top-level
 # CMakeLists.txt):
 # - runtime: the bnsl binary, its man pages (help2man, from `bnsl --help` and each
-#   `bnsl SUBCOMMAND --help`, when help2man is installed; gzipped, as Debian installs them)
+#   `bnsl SUBCOMMAND --help-all`, when help2man is installed; gzipped, as Debian installs them)
 #   and the bundled ALARM sample in share/bnsl/;
 # - dev: libbnsl.a, its public headers and a CMake package, so that a C++ program says
 #       find_package(bnsl REQUIRED)
@@ -55,15 +55,16 @@ if(BNSL_MAN AND HELP2MAN)
               ${HELP2MAN} --no-info --section=1 --version-option=--version
               "--name=Bayesian network structure learning" --output=${bnsl_man_dir}/bnsl.1 bnsl
       COMMAND gzip -9nf ${bnsl_man_dir}/bnsl.1)
-  # One page per subcommand (man bnsl-learn), titled and named after it.
-  foreach(sub learn score search exact check sample eval generate merge)
+  # One page per subcommand (man bnsl-learn), titled and named after it, from --help-all: a
+  # man page lists the advanced options too.
+  foreach(sub learn score search exact check sample eval generate merge convert)
     string(TOUPPER ${sub} upper)
     set(page ${bnsl_man_dir}/bnsl-${sub}.1)
     list(APPEND bnsl_man_pages ${page}.gz)
     list(APPEND bnsl_man_commands
          COMMAND ${CMAKE_COMMAND} -E env PATH=$<TARGET_FILE_DIR:bnsl>:$ENV{PATH}
                  ${HELP2MAN} --no-info --section=1 --version-option=--version
-                 "--help-option=${sub} --help" "--name=the ${sub} command of bnsl"
+                 "--help-option=${sub} --help-all" "--name=the ${sub} command of bnsl"
                  --output=${page} bnsl
          COMMAND sed -i -e "s/^\\.TH BNSL /.TH BNSL-${upper} /"
                         -e "s/^bnsl \\\\- /bnsl-${sub} \\\\- /" ${page}
