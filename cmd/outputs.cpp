@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "bnsl/arcs.hpp"
+#include "bnsl/error.hpp"
 #include "bnsl/results.hpp"
 #include "bnsl/stop.hpp"
 #include "options.hpp"
@@ -88,7 +89,16 @@ void ReportWriter::write(PoolReport& report) {
 
 ReportFn ReportWriter::writer() {
   return [this](PoolReport& report, ReportStage stage) {
-    write(report);
+    if (stage == ReportStage::final) return write(report);
+    try {  // a checkpoint that cannot be written: the run goes on to its final report
+      write(report);
+    } catch (const RuntimeError& e) {
+      if (!quiet_ && !warned_)
+        std::cerr << "bnsl: " << command_ << ": warning: " << e.what()
+                  << "; the run goes on (its final report is written again)\n";
+      warned_ = true;
+      return;
+    }
     if (stage == ReportStage::draft && !quiet_ && !report.dags.empty())
       std::cerr << "bnsl: " << command_ << ": wrote a first network (" << report.algorithm
                 << ", score " << score_text(report.dags.front().score) << ") to " << prefix_
