@@ -135,13 +135,17 @@ std::string pool_summary(const std::string& command, const PoolReport& report,
   return out.str();
 }
 
-std::string out_of_memory_text() {
+std::string out_of_memory_text(const std::string& command) {
   const MemoryLimit left = available_memory();
+  // Exact mode's lists grow with epsilon, not with the data: list fewer networks.
+  const std::string hint = command == "exact" ? "free memory, or list fewer networks (a smaller "
+                                                "--bayes-factor, --max-solutions or --k-best)"
+                                              : kLessDataHint;
   return "out of memory: an allocation failed" +
          (std::isfinite(left.bytes)
               ? " (" + bytes_text(left.bytes) + " available now, " + left.source + ")"
               : std::string()) +
-         "; " + kLessDataHint;
+         "; " + hint;
 }
 
 }  // namespace bnsl::cli

@@ -53,9 +53,10 @@ class ReportWriter {
 std::vector<NamedArc> read_preferences(const std::string& file,
                                        const std::vector<std::string>& names);
 
-// What main says of an allocation that failed (std::bad_alloc), which the checks before the
-// large allocations (src/util/memory.hpp) did not foresee: the memory available now.
-std::string out_of_memory_text();
+// What main says of an allocation that failed (std::bad_alloc) in `command`, which the checks
+// before the large allocations (src/util/memory.hpp) did not foresee: the memory available
+// now, and the way out (fewer rows or columns; for exact, fewer networks listed).
+std::string out_of_memory_text(const std::string& command);
 
 // A score as the summaries print it: "-54209.2900".
 std::string score_text(double score);
