@@ -17,8 +17,8 @@ namespace bnsl::exact {
 
 // Bytes a listed DAG (class) of n variables takes from the listing to the written pool, at
 // most: its parent lists in the report (a vector per variable), the classes and their
-// encodings, the JSON writer's buffers. Measured peaks are 0.9 KB (DAGs) and 1.8 KB (classes)
-// at 14 variables (bench/results/exact.md, "Listings under a memory limit"); this is above both.
+// encodings, the JSON writer's buffers. Above the peaks bench/list_memory.sh measures for DAGs
+// and for classes (bench/results/exact.md, "Lists under a memory limit").
 inline double listed_bytes(int n) {
   return 128.0 * n + 1024.0;
 }
