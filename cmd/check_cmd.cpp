@@ -58,9 +58,8 @@ Action register_check(CLI::App& app) {
       "check",
       "Re-score every DAG of a pool file from the data and check acyclicity, order, "
       "distinctness, epsilon, scores, classes, the header's counts and edge probabilities, and "
-      "list what it did not check. Exit 0 when all hold, 1 on any mismatch, 2 on bad input. With "
-      "--require, --forbid or --tiers, also that no DAG "
-      "breaks them.");
+      "list what it did not check. Exit 0 when all hold, 1 on any mismatch, 2 on bad input. "
+      "With --require, --forbid or --tiers, also that no DAG breaks them.");
   sub->add_option("data", cmd->data_path, "CSV the pool was learned from")->required();
   sub->add_option("pool", cmd->pool_path, "PREFIX.pool.json to check")->required();
   add_csv_options(*sub, cmd->csv);
