@@ -91,25 +91,31 @@ cmp -s run.pool.json before/run.pool.json ||
   fail "$case: the pool is neither the earlier one nor a whole one of this run"
 pass "$case: learn kept the earlier cache whole beside its journal, exit 1 naming it"
 
-# 3. exact under a memory limit: the list stops where it fits, and is written.
+# 3. exact under a memory limit: the list stops where it fits, and is written. (An
+# AddressSanitizer build reserves terabytes of address space and cannot start under
+# `ulimit -v`, as tests/cli/resources.sh says.)
 case="exact out of memory"
-(
-  ulimit -v 300000
-  exec timeout 60 "$BNSL" exact "$wine" --no-header --bayes-factor 1e6 --time 5 -o mem
-) 2>err.txt
-status=$?
-[[ $status -eq 0 ]] || fail "$case: exit $status, expected 0"
-grep -q -- "--bayes-factor" err.txt || fail "$case: no advice on the list's width"
-grep -q "fewer rows or columns" err.txt && fail "$case: advice about the data's size"
-python3 - <<'EOF' || fail "$case: the pool does not say the list stopped"
+if ldd "$BNSL" 2>/dev/null | grep -q libasan; then
+  echo "skipped (AddressSanitizer build): $case"
+else
+  (
+    ulimit -v 300000
+    exec timeout 60 "$BNSL" exact "$wine" --no-header --bayes-factor 1e6 --time 5 -o mem
+  ) 2>err.txt
+  status=$?
+  [[ $status -eq 0 ]] || fail "$case: exit $status, expected 0"
+  grep -q -- "--bayes-factor" err.txt || fail "$case: no advice on the list's width"
+  grep -q "fewer rows or columns" err.txt && fail "$case: advice about the data's size"
+  python3 - <<'EOF' || fail "$case: the pool does not say the list stopped"
 import json
 p = json.load(open("mem.pool.json"))
 assert p["memory_short"] is True and p["complete"] is False and p["optimal"] is True, p
 assert p["dags_listed"] > 1000, p["dags_listed"]
 EOF
-timeout 120 "$BNSL" check "$wine" --no-header mem.pool.json >out.txt 2>err.txt ||
-  fail "$case: check of the pool"
-pass "$case: $(grep -o '"dags_listed": [0-9]*' mem.pool.json), memory_short, check OK"
+  timeout 120 "$BNSL" check "$wine" --no-header mem.pool.json >out.txt 2>err.txt ||
+    fail "$case: check of the pool"
+  pass "$case: $(grep -o '"dags_listed": [0-9]*' mem.pool.json), memory_short, check OK"
+fi
 
 # 4. check of pools that contradict themselves.
 case="check"
