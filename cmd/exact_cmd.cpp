@@ -29,6 +29,7 @@
 #include "outputs.hpp"
 #include "pipeline_frame.hpp"
 #include "summary.hpp"
+#include "util/memory.hpp"
 
 namespace bnsl::cli {
 namespace {
@@ -108,6 +109,13 @@ struct ExactCommand : PoolArgs {
                                     "with at most that many parents per variable)"
                                   : "")
               << "\n";
+    if (r.exact.memory_short)
+      summary << "bnsl: exact: the list stopped at " << r.exact.solutions
+              << (r.exact.classes ? " classes" : " DAGs") << " while it fit in memory as a pool ("
+              << bytes_text(r.exact.memory_left)
+              << " available): the pool holds the optimum and those listed, with "
+                 "\"memory_short\": true; a smaller --bayes-factor (or --max-solutions, "
+                 "--k-best) lists fewer\n";
     if (max_parents >= 0)
       summary << "bnsl: exact: among the networks with at most " << max_parents
               << " parents per variable (--max-parents)\n";

@@ -24,15 +24,23 @@
 namespace bnsl::cli {
 namespace {
 
+// The file --resume PREFIX continues from: the journal of a run killed while exploring
+// (PREFIX.cache.jkl.journal), else the cache of one whose exploration ended (PREFIX.cache.jkl).
+std::string resume_source(const std::string& prefix) {
+  const std::string cache = prefix + ".cache.jkl";
+  if (std::filesystem::exists(journal_path(cache))) return journal_path(cache);
+  if (std::filesystem::exists(cache)) return cache;
+  throw InputError(journal_path(cache), 0, 0,
+                   "--resume: no exploration journal here, nor a cache " + cache +
+                       " (`bnsl learn -o " + prefix + "` writes them as it explores)");
+}
+
 // The earlier run at PREFIX (--resume): its journal's variables, which must come from the same
-// data and options (`now`), and its pool's classes as the search's start networks.
+// data and options (`now`), and its pool's classes as the search's start networks when the
+// pool is of the same data (a run killed before its first pool leaves an older run's there).
 JournalContents resume_from(const std::string& prefix, const Dataset& data,
-                            const CacheProvenance& now, LearnOptions& o) {
-  const std::string path = prefix + ".cache.jkl";
-  if (!std::filesystem::exists(path))
-    throw InputError(path, 0, 0,
-                     "--resume: no exploration journal here (`bnsl learn -o " + prefix +
-                         "` writes it as it explores)");
+                            const CacheProvenance& now, LearnOptions& o, bool quiet) {
+  const std::string path = resume_source(prefix);
   JournalContents earlier = read_cache_journal(path, data.names());
   std::string why;
   if (!earlier.provenance.same_run(now, why))
@@ -41,8 +49,13 @@ JournalContents resume_from(const std::string& prefix, const Dataset& data,
   const std::string pool_path = prefix + ".pool.json";
   if (std::filesystem::exists(pool_path)) {
     PoolReport pool = read_pool_json(pool_path);
-    if (pool.variables != data.names())
-      throw InputError(pool_path, 0, 0, "--resume: a pool of other variables");
+    if (pool.variables != data.names() || pool.rows != now.rows || pool.score != now.score) {
+      if (!quiet)
+        std::cerr << "bnsl: learn: --resume: " << pool_path << " is another run's ("
+                  << pool.variables.size() << " variables, " << pool.rows << " rows, " << pool.score
+                  << "): the search starts afresh\n";
+      return earlier;
+    }
     for (PoolClass& c : pool.classes) o.search.start_networks.push_back(std::move(c.dag));
     if (pool.classes.empty())
       for (PoolDag& d : pool.dags) o.search.start_networks.push_back(std::move(d.parents));
@@ -68,22 +81,24 @@ struct LearnCommand : PoolArgs {
     o.explore.epsilon = eps.resolve();
     o.explore.constraints = constraints.resolve(data.names());
     o.threads = run.threads;
-    // The exploration's journal (PREFIX.cache.jkl), and what an earlier run left (--resume).
+    // The exploration's journal (PREFIX.cache.jkl.journal, renamed PREFIX.cache.jkl once
+    // whole), and what an earlier run left (--resume).
     ExploreOptions planned = o.explore;
     planned.time = stop.budget() > 0 && o.explore.time_per_var <= 0 ? stop.budget() : 0;
     planned.threads = run.threads;
     const CacheProvenance provenance = planned_provenance(data, planned);
     JournalContents earlier;
+    const std::string cache_path = prefix + ".cache.jkl";
+    bool in_place = false;  // continuing the journal of this prefix
     if (!resume.empty()) {
-      earlier = resume_from(resume, data, provenance, o);
+      earlier = resume_from(resume, data, provenance, o, run.quiet);
       o.explore.explored = &earlier.cache;
+      in_place = resume == prefix && resume_source(resume) == journal_path(cache_path);
     }
     std::unique_ptr<CacheJournal> journal;
     if (comm.root()) {
-      const bool same = !resume.empty() && resume == prefix;
-      journal =
-          std::make_unique<CacheJournal>(prefix + ".cache.jkl", data.n_vars(), provenance, same);
-      if (!resume.empty() && !same)  // a new journal holds the earlier run's variables too
+      journal = std::make_unique<CacheJournal>(cache_path, data.n_vars(), provenance, in_place);
+      if (!resume.empty() && !in_place)  // a new journal holds the earlier run's variables too
         for (std::size_t v = 0; v < earlier.cache.n_vars(); ++v)
           if (!earlier.cache.var(v).empty()) journal->append(v, earlier.cache.var(v));
       o.explore.on_variable = [&journal](std::size_t v, const VarCache& entries) {
@@ -91,10 +106,13 @@ struct LearnCommand : PoolArgs {
       };
     }
     o.progress = !run.quiet;
-    if (!run.quiet)
-      o.on_explored = [&frame](const ExploreStats& s) {
-        std::cerr << phase_summary(s, frame.verbose());
-      };
+    o.on_explored = [&, quiet = run.quiet](const ExploreStats& s) {
+      if (!quiet) std::cerr << phase_summary(s, frame.verbose());
+      if (!journal || journal->finish()) return;                   // whole: it replaced the cache
+      if (const std::string why = journal->error(); !why.empty())  // said even with --quiet
+        std::cerr << "bnsl: learn: warning: " << why << "; " << cache_path
+                  << " is kept as it was, and the run goes on\n";
+    };
     frame.announce(data_path, size_text(data),
                    to_string(o.explore.score.kind) + ", " + o.explore.epsilon.describe(),
                    o.explore.constraints);
@@ -106,7 +124,10 @@ struct LearnCommand : PoolArgs {
     LearnResult r = bnsl::learn(data, o, stop, comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"explore", nlohmann::json::parse(r.explore.to_json())},
                             {"search", nlohmann::json::parse(r.search.to_json())}};
-    return frame.finish_pool(stats, r.search, r.report, prefix, true);
+    const int status = frame.finish_pool(stats, r.search, r.report, prefix, true);
+    if (journal && !journal->error().empty())  // the networks were written, not the journal
+      throw RuntimeError(journal->error() + " (" + cache_path + " is kept as it was)");
+    return status;
   }
 };
 
@@ -122,14 +143,15 @@ Action register_learn(CLI::App& app, Comm& comm) {
       ->type_name("DATA.csv")
       ->required();
   sub->add_option("-o,--output", cmd->prefix,
-                  "Output prefix: PREFIX.pool.json, .best.bif, ...; PREFIX.cache.jkl is the "
-                  "exploration's journal, which --resume reads (default with --resume: its "
-                  "PREFIX)")
+                  "Output prefix: PREFIX.pool.json, .best.bif, ...; PREFIX.cache.jkl.journal "
+                  "is the exploration's journal, which --resume reads, renamed PREFIX.cache.jkl "
+                  "once whole (default with --resume: its PREFIX)")
       ->type_name("PREFIX");
   sub->add_option("--resume", cmd->resume,
                   "Continue the run killed at PREFIX: the variables its journal "
-                  "(PREFIX.cache.jkl) holds are not explored again, its pool's classes start the "
-                  "search, and --time is this run's budget. Same data and options as that run.")
+                  "(PREFIX.cache.jkl.journal, or PREFIX.cache.jkl) holds are not explored "
+                  "again, its pool's classes start the search, and --time is this run's "
+                  "budget. Same data and options as that run.")
       ->type_name("PREFIX")
       ->group(kInputGroup);
   add_pool_options(*sub, *cmd, cmd->o.explore.score);

@@ -61,8 +61,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   install_signal_handlers();
+  std::string command;
   try {
-    const std::string command = app.get_subcommands().front()->get_name();
+    command = app.get_subcommands().front()->get_name();
     if (comm->distributed() && command != "learn" && command != "score" && command != "search")
       throw InputError(
           "bnsl " + command + " runs in one process: start it without mpirun " +
@@ -74,7 +75,7 @@ int main(int argc, char** argv) {
   } catch (const InputError& e) {
     return fail(*comm, e.what(), 2);
   } catch (const std::bad_alloc&) {
-    return fail(*comm, cli::out_of_memory_text(), 1);
+    return fail(*comm, cli::out_of_memory_text(command), 1);
   } catch (const std::exception& e) {
     return fail(*comm, e.what(), 1);
   }

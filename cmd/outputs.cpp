@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "bnsl/arcs.hpp"
+#include "bnsl/error.hpp"
 #include "bnsl/results.hpp"
 #include "bnsl/stop.hpp"
 #include "options.hpp"
@@ -88,7 +89,16 @@ void ReportWriter::write(PoolReport& report) {
 
 ReportFn ReportWriter::writer() {
   return [this](PoolReport& report, ReportStage stage) {
-    write(report);
+    if (stage == ReportStage::final) return write(report);
+    try {  // a checkpoint that cannot be written: the run goes on to its final report
+      write(report);
+    } catch (const RuntimeError& e) {
+      if (!quiet_ && !warned_)
+        std::cerr << "bnsl: " << command_ << ": warning: " << e.what()
+                  << "; the run goes on (its final report is written again)\n";
+      warned_ = true;
+      return;
+    }
     if (stage == ReportStage::draft && !quiet_ && !report.dags.empty())
       std::cerr << "bnsl: " << command_ << ": wrote a first network (" << report.algorithm
                 << ", score " << score_text(report.dags.front().score) << ") to " << prefix_
@@ -125,13 +135,17 @@ std::string pool_summary(const std::string& command, const PoolReport& report,
   return out.str();
 }
 
-std::string out_of_memory_text() {
+std::string out_of_memory_text(const std::string& command) {
   const MemoryLimit left = available_memory();
+  // Exact mode's lists grow with epsilon, not with the data: list fewer networks.
+  const std::string hint = command == "exact" ? "free memory, or list fewer networks (a smaller "
+                                                "--bayes-factor, --max-solutions or --k-best)"
+                                              : kLessDataHint;
   return "out of memory: an allocation failed" +
          (std::isfinite(left.bytes)
               ? " (" + bytes_text(left.bytes) + " available now, " + left.source + ")"
               : std::string()) +
-         "; " + kLessDataHint;
+         "; " + hint;
 }
 
 }  // namespace bnsl::cli

@@ -23,7 +23,9 @@ class ReportWriter {
                std::string trace_file);
   // For LearnOptions::on_improvement / SearchOptions::on_improvement of search_cache().
   std::function<void(double, double)> improvement();
-  // For the pipeline's ReportFn: writes the files; for the draft, says so unless quiet.
+  // For the pipeline's ReportFn: writes the files; for the draft, says so unless quiet. A
+  // draft or checkpoint that cannot be written is a warning (once); the final report's
+  // failure throws (write_outputs: the files not written and why).
   ReportFn writer();
   void write(PoolReport& report);
   // Arcs each class's DAG should follow where its class allows (bnsl::prefer_arcs).
@@ -36,6 +38,7 @@ class ReportWriter {
   std::string command_, prefix_;
   const Dataset* data_;
   bool quiet_;
+  bool warned_ = false;  // a checkpoint could not be written (said once)
   std::string trace_file_;
   std::vector<std::pair<double, double>> trace_;
   std::vector<NamedArc> prefer_;
@@ -50,9 +53,10 @@ class ReportWriter {
 std::vector<NamedArc> read_preferences(const std::string& file,
                                        const std::vector<std::string>& names);
 
-// What main says of an allocation that failed (std::bad_alloc), which the checks before the
-// large allocations (src/util/memory.hpp) did not foresee: the memory available now.
-std::string out_of_memory_text();
+// What main says of an allocation that failed (std::bad_alloc) in `command`, which the checks
+// before the large allocations (src/util/memory.hpp) did not foresee: the memory available
+// now, and the way out (fewer rows or columns; for exact, fewer networks listed).
+std::string out_of_memory_text(const std::string& command);
 
 // A score as the summaries print it: "-54209.2900".
 std::string score_text(double score);

@@ -121,29 +121,48 @@ ScoreCache read_jkl(std::istream& in, const std::string& display_name,
 // InputError "FILE:LINE:COL: ...".
 std::optional<CacheProvenance> read_jkl_provenance(const std::string& path);
 
-// An exploration's journal (`bnsl learn` keeps PREFIX.cache.jkl): a jkl file that grows by
-// one block per variable as each one's exploration ends, each block written at once and
+// An exploration's journal (`bnsl learn` keeps PREFIX.cache.jkl.journal): a jkl file that grows
+// by one block per variable as each one's exploration ends, each block written at once and
 // followed by a comment line "# done VAR". A run killed at any moment leaves a journal whose
 // complete blocks read_cache_journal() recovers; once every variable is in, it is an ordinary
-// jkl file (with its provenance header; blocks in the order the variables ended).
+// jkl file (with its provenance header; blocks in the order the variables ended), and finish()
+// renames it over the cache it is the journal of. Until then the cache there (an earlier
+// run's) stays whole: nothing is truncated before its replacement is complete.
 class CacheJournal {
  public:
-  // Starts a journal at `path` for a cache of n_vars variables (replacing a file there,
-  // atomically), or with `resume` continues the one there (dropping a block cut short).
-  // Throws RuntimeError naming the file when it cannot be written.
-  CacheJournal(const std::string& path, std::size_t n_vars, const CacheProvenance& provenance,
+  // Starts the journal of the cache at `cache_path` (at journal_path(cache_path), replacing a
+  // journal there, atomically), or with `resume` continues the journal there (dropping a block
+  // cut short). Throws RuntimeError naming the file when a journal to continue cannot be
+  // prepared; a new one that cannot be written is an error() instead, and the run goes on.
+  CacheJournal(const std::string& cache_path, std::size_t n_vars, const CacheProvenance& provenance,
                bool resume);
   ~CacheJournal();
   CacheJournal(const CacheJournal&) = delete;
   CacheJournal& operator=(const CacheJournal&) = delete;
 
-  void append(std::size_t var, const VarCache& entries);  // from any thread
+  // From any thread. A write that fails (a full disk) is kept as error(); the blocks after it
+  // are dropped, so the journal keeps the complete blocks before it.
+  void append(std::size_t var, const VarCache& entries);
+  // When every variable's block is in: renames the journal over the cache and returns true.
+  // Otherwise (a stop cut the exploration, or a write failed) the journal stays for --resume.
+  bool finish();
+  // Why the journal could not be written ("" when it could).
+  std::string error() const;
+  const std::string& path() const { return path_; }
 
  private:
-  std::string path_;
+  void fail(std::string why);  // with mutex_ held
+
+  std::string cache_path_, path_;
   int fd_ = -1;
-  std::mutex mutex_;
+  std::vector<char> done_;  // per variable: its block is in
+  std::size_t done_count_ = 0;
+  std::string error_;
+  mutable std::mutex mutex_;
 };
+
+// Where the journal of the cache at `cache_path` is written until it is whole: PATH.journal.
+std::string journal_path(const std::string& cache_path);
 
 // The complete blocks of a journal, and its provenance header (which it must have: an
 // InputError naming the file otherwise, or when it is malformed).

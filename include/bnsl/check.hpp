@@ -17,8 +17,13 @@
 // to 5,000 DAGs and 500,000 in all; an arc's probability must then lie within the weight of
 // the classes left out, exactly when none is); with constraints (the file's, bnsl/
 // constraints.hpp) the members that break them are left out of the counts, and item
-// "constraints" checks that no DAG breaks them or those given. Scores match when they differ by
-// at most the project's score tolerance (src/score/compare.hpp: 1e-9 relative) or, if given,
+// "constraints" checks that no DAG breaks them or those given. From the file's JSON apart from
+// the pool reader (check/pool_fields.hpp): the header's counts against its lists (class_count,
+// dag_count, dags_listed, n, k_best), every class size, every p and p_edge in [0, 1] with
+// p(u -> v) + p(v -> u) = p_edge; `skipped` names what the file says and no check reads
+// (the solver's proof of optimality and completeness, the search's accounts) and the checks
+// left out (invalid DAGs, classes too large to enumerate). Scores match when they differ by at
+// most the project's score tolerance (src/score/compare.hpp: 1e-9 relative) or, if given,
 // `tolerance` (relative; loosen it for pools built from caches printed with few digits).
 #pragma once
 
@@ -42,6 +47,7 @@ struct PoolCheck {
   std::size_t dags = 0;              // DAGs in the pool
   std::vector<PoolCheckItem> items;  // in the order above
   bool summary_skipped = false;      // classes and edges not checked: some DAG is invalid
+  std::vector<std::string> skipped;  // what the file says that was not checked, and why
   std::size_t failures() const;      // problems over all items
   bool ok() const { return failures() == 0; }
 };

@@ -138,7 +138,9 @@ struct ExactStats {
   double epsilon = 0;                                      // the epsilon used (resolved with |OPT|)
   bool optimal = false;                                    // opt == bound, proven
   bool complete = false;                                   // every DAG within epsilon of OPT listed
-  bool truncated = false;  // more than max_solutions within epsilon: the best are listed
+  bool truncated = false;     // more than max_solutions within epsilon: the best are listed
+  bool memory_short = false;  // the listing stopped: the list would not fit in memory as a pool
+  double memory_left = 0;     // ... bytes available then
   // truncated, and the search finished: every DAG (class) scoring above this is listed, so the
   // list is complete within OPT - listed_above, ties with it aside (-inf otherwise)
   double listed_above = -std::numeric_limits<double>::infinity();

@@ -82,8 +82,9 @@ struct PoolReport {
   std::vector<Discretization> discretized;  // columns cut into intervals on reading
   std::size_t rows = 0;
   double epsilon = 0;
-  bool optimal = false;   // best score proven optimal
-  bool complete = false;  // every class within epsilon of the optimum is listed
+  bool optimal = false;       // best score proven optimal
+  bool complete = false;      // every class within epsilon of the optimum is listed
+  bool memory_short = false;  // exact mode: the listing stopped, the list would not fit in memory
   // Exact mode past --max-solutions, its search finished: every DAG (class) scoring above this
   // is listed, and none below (the list holds the best within epsilon).
   std::optional<double> listed_above;

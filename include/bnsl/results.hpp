@@ -39,7 +39,9 @@ struct OutputOptions {
 // PREFIX.edges.csv and PREFIX.classes.csv (src/io/tables.cpp), PREFIX.best.dot,
 // PREFIX.consensus.dot, with options.matrices the matrices, and, when data is given,
 // PREFIX.best.bif with parameters estimated from the data; and the best network in each of
-// `files.formats` (those with parameters only when data is given).
+// `files.formats` (those with parameters only when data is given). The best network's files
+// come first; a file that cannot be written (disk, memory) does not keep the others from
+// being written: then a RuntimeError names every file not written and why.
 void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data,
                    const NetworkFiles& files = {}, const OutputOptions& options = {});
 

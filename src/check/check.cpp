@@ -4,7 +4,9 @@
 // re-scoring of check/rescore.hpp. The skeleton-edge probabilities are recomputed here from the
 // classes alone (each weighs size x exp(score - best)), and the arc probabilities and class
 // sizes once more by enumerating each class's members (check_members), both without
-// summarize().
+// summarize(). What the file says of itself (its header's counts, the form of its sizes and
+// probabilities) is read from its JSON apart from the pool reader (check/pool_fields.hpp), and
+// what no check reads is listed as skipped.
 #include "bnsl/check.hpp"
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include "bnsl/report.hpp"
 #include "bnsl/results.hpp"
 #include "bnsl/score.hpp"
+#include "check/pool_fields.hpp"
 #include "check/rescore.hpp"
 #include "score/compare.hpp"
 #include "util/big_uint.hpp"
@@ -33,14 +36,17 @@ class Checker {
       : data_(data), pool_path_(std::move(pool_path)), options_(options) {}
 
   PoolCheck run() {
-    PoolReport pool = read_pool_json(pool_path_);
+    PoolReport pool = read_pool_json(pool_path_);  // InputError when the file is no pool
     check_data_matches(pool);
+    json_ = raw_json();
     result_.score = pool.score;
     result_.dags = pool.dags.size();
     PoolCheckItem& rows = add("rows", "");
     if (pool.rows != data_.n_rows())
       rows.problems.push_back("pool says " + std::to_string(pool.rows) + " rows, the data has " +
                               std::to_string(data_.n_rows()));
+    PoolFieldChecks fields = check_pool_fields(json_);
+    for (PoolCheckItem& item : fields.items) result_.items.push_back(std::move(item));
     const bool valid = check_graphs_and_scores(pool);
     check_order(pool);
     if (valid) check_constraints(pool);
@@ -48,6 +54,8 @@ class Checker {
       check_summary(pool);
     else
       result_.summary_skipped = true;
+    if (!valid) skip("classes, edges, members: some DAG is not a valid graph");
+    for (std::string& s : fields.skipped) skip(std::move(s));
     return std::move(result_);
   }
 
@@ -56,6 +64,9 @@ class Checker {
   std::string pool_path_;
   PoolCheckOptions options_;
   PoolCheck result_;
+  nlohmann::json json_;  // the file as JSON, apart from the pool reader (pool_fields.hpp)
+
+  void skip(std::string what) { result_.skipped.push_back(std::move(what)); }
 
   // How messages name a variable, a listed DAG and a class (from 1, as a person counts).
   std::string var(int v) const { return "'" + data_.name(static_cast<std::size_t>(v)) + "'"; }
@@ -83,14 +94,17 @@ class Checker {
   // a > b beyond the score tolerance in use.
   bool above(double a, double b) const { return a > b && !same(a, b); }
 
-  // The raw best_score field (read_pool_json validates but does not keep it).
-  std::optional<double> best_score_field() const {
+  nlohmann::json raw_json() const {
     std::ifstream in(pool_path_, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
-    auto j = nlohmann::json::parse(text.str(), nullptr, false);
-    if (j.is_object() && j.contains("best_score") && j["best_score"].is_number())
-      return j["best_score"].get<double>();
+    return nlohmann::json::parse(text.str(), nullptr, false);
+  }
+
+  // The raw best_score field (read_pool_json validates but does not keep it).
+  std::optional<double> best_score_field() const {
+    if (json_.is_object() && json_.contains("best_score") && json_["best_score"].is_number())
+      return json_["best_score"].get<double>();
     return std::nullopt;
   }
 
@@ -288,7 +302,11 @@ class Checker {
   }
 
   void check_summary(const PoolReport& pool) {
-    if (pool.classes.empty()) return;  // no summary in the file (a list of DAGs alone)
+    if (pool.classes.empty()) {  // no summary in the file (a list of DAGs alone)
+      if (!pool.dags.empty()) skip("classes, edges, members: the file lists DAGs without classes");
+      return;
+    }
+    if (!pool.has_p_edge) skip("p_edge: the file has none (written before p_edge existed)");
     PoolReport fresh = pool;
     for (PoolDag& d : fresh.dags) d.mec = -1;
     for (PoolClass& c : fresh.classes) {
@@ -337,7 +355,8 @@ class Checker {
   static constexpr std::size_t kMaxClassMembers = 5000, kMaxMembers = 500000;
 
   void check_members(const PoolReport& pool) {
-    if (!pool.has_p_edge || pool.classes.empty()) return;
+    if (pool.classes.empty()) return;
+    if (!pool.has_p_edge) return skip("members: a file without p_edge is not enumerated");
     std::vector<std::string> problems;
     const double best = pool.classes.front().score;
     std::vector<double> log_w;
@@ -409,6 +428,11 @@ class Checker {
         std::to_string(enumerated) + " of " + std::to_string(pool.classes.size()) +
             " classes enumerated (" + std::to_string(visited) + " DAGs)",
         std::move(problems));
+    if (enumerated < pool.classes.size())
+      skip("members: " + std::to_string(pool.classes.size() - enumerated) +
+           " classes not enumerated (over " + std::to_string(kMaxClassMembers) + " DAGs, or past " +
+           std::to_string(kMaxMembers) +
+           " in all): their sizes are recomputed, their arcs' p only bounded");
   }
 
   // The DAGs Markov equivalent to `dag` (parent lists sorted), by covered-arc reversals from

@@ -82,6 +82,7 @@
 
 #include "exact/best_list.hpp"
 #include "exact/imset.hpp"
+#include "exact/list_memory.hpp"
 #include "parallel/slowdown.hpp"
 #include "util/threads.hpp"
 
@@ -154,8 +155,12 @@ using Task = std::vector<Bound>;
 // bar, the halt, and (classes) the class representatives.
 class Shared {
  public:
-  Shared(int threads, std::size_t max_solutions, bool classes)
-      : threads_(threads), max_(max_solutions), classes_(classes), best_(max_solutions) {
+  Shared(int threads, std::size_t max_solutions, bool classes, int n)
+      : threads_(threads),
+        max_(max_solutions),
+        classes_(classes),
+        best_(max_solutions),
+        memory_(n) {
     queue_.emplace_back();  // the root region
   }
 
@@ -216,7 +221,15 @@ class Shared {
     listed_.store(best_.listed(), std::memory_order_relaxed);
     bar_.store(best_.bar(), std::memory_order_relaxed);
     dropped_.store(best_.dropped(), std::memory_order_relaxed);
+    if (taken && memory_.short_of(best_.listed()))  // the workers halt at their next check
+      memory_short_.store(true, std::memory_order_relaxed);
     return taken;
+  }
+  // The list would not fit in memory as a pool (list_memory.hpp): the collection halts.
+  bool memory_short() const { return memory_short_.load(std::memory_order_relaxed); }
+  double memory_left() {
+    std::lock_guard lock(best_mutex_);
+    return memory_.left();
   }
   // The worst listed score once more than max_solutions were met (-inf before): DAGs scoring
   // below it are not listed.
@@ -281,6 +294,8 @@ class Shared {
   std::atomic<std::size_t> listed_{0};
   std::mutex best_mutex_;
   BestScores best_;
+  ListMemory memory_;  // under best_mutex_
+  std::atomic<bool> memory_short_{false};
   std::atomic<double> bar_{-kInfinity};
   std::atomic<bool> dropped_{false};
   std::mutex seen_mutex_;
@@ -366,7 +381,8 @@ class Collector {
   // Also raises this worker's cut to the shared bar.
   bool halt() {
     load_.sample_thread();
-    if (!shared_.halted() && listing_should_stop(stop_, shared_.listed(), fam_.n, load_.factor()))
+    if (!shared_.halted() && (shared_.memory_short() ||
+                              listing_should_stop(stop_, shared_.listed(), fam_.n, load_.factor())))
       shared_.halt();
     if (const double bar = shared_.bar(); bar > cut_) {
       cut_ = bar;
@@ -1052,7 +1068,7 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
   const bool nogoods = listing == Listing::class_nogoods;
   if (nogoods) enumerate_steps = 0;
   const int workers = nogoods ? 1 : std::max(1, resolve_threads(threads));
-  Shared shared(workers, max_solutions, listing != Listing::dags);
+  Shared shared(workers, max_solutions, listing != Listing::dags, fam.n);
   std::vector<std::unique_ptr<OsiSolverInterface>> copies;  // the other workers' LPs
   std::vector<std::unique_ptr<Collector>> team;
   for (int w = 0; w < workers; ++w) {
@@ -1098,7 +1114,9 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
     worker->take_dags(found, scores);
   }
   if (shared.classes()) shared.take_classes(found, scores);
-  out.complete = shared.exhausted() && !shared.dropped();
+  out.memory_short = shared.memory_short();
+  if (out.memory_short) out.memory_left = shared.memory_left();
+  out.complete = shared.exhausted() && !shared.dropped() && !out.memory_short;
   out.truncated = shared.dropped();
   if (out.truncated && shared.exhausted()) out.listed_above = shared.bar();
   out.workers = shared.workers();

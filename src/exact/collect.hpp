@@ -14,8 +14,10 @@ class OsiSolverInterface;
 namespace bnsl::exact {
 
 struct CollectResult {
-  bool complete = false;   // the search tree was exhausted and the list holds every DAG found
-  bool truncated = false;  // more than max_solutions within the threshold: the best are listed
+  bool complete = false;      // the search tree was exhausted and the list holds every DAG found
+  bool truncated = false;     // more than max_solutions within the threshold: the best are listed
+  bool memory_short = false;  // halted: the list would not fit in memory as a pool
+  double memory_left = 0;     // ... bytes available then
   // truncated and exhausted: every DAG scoring above this is listed (-inf otherwise)
   double listed_above = -std::numeric_limits<double>::infinity();
   std::uint64_t nodes = 0;  // branch-and-bound nodes

@@ -92,6 +92,8 @@ struct Enumeration {
   std::uint64_t nodes = 0;         // partial networks visited
   std::uint64_t leaves = 0;        // classes: DAGs reached (one or more per class)
   std::uint64_t covered_cuts = 0;  // classes: families cut by the covered-arc rule
+  bool memory_short = false;       // stopped: the list would not fit in memory as a pool
+  double memory_left = 0;          // ... bytes available then
 };
 
 // Every DAG scoring >= threshold, each exactly once, by branch and bound over sink

@@ -58,17 +58,22 @@
 // score, so the bound cuts more. Every DAG scoring above the final threshold is then listed
 // and never left it, so a search that finishes lists exactly the DAGs (classes) above it,
 // ties with it broken by the order they were met.
+//
+// Memory. A list that would not fit in memory as a pool stops where it is (list_memory.hpp):
+// the optimum and the DAGs met so far are written, not complete, and the pool says why.
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "exact/best_list.hpp"
 #include "exact/dp.hpp"
+#include "exact/list_memory.hpp"
 #include "parallel/slowdown.hpp"
 #include "pool/cpdag.hpp"
 #include "score/compare.hpp"
@@ -99,7 +104,8 @@ class SinkEnumerator {
         reserve_dags_(reserve_dags),
         choice_(static_cast<std::size_t>(fam.n), 0),
         parents_(static_cast<std::size_t>(fam.n), 0),
-        best_(max_solutions) {
+        best_(max_solutions),
+        memory_(fam.n) {
     if (!classes_) return;
     index_.resize(static_cast<std::size_t>(fam.n));
     for (int v = 0; v < fam.n; ++v)
@@ -160,6 +166,7 @@ class SinkEnumerator {
   Enumeration out_;
   std::vector<double> scores_;      // of out_.dags
   BestScores best_;                 // past max_solutions: the best listed
+  ListMemory memory_;               // stops the list while it fits in memory as a pool
   std::size_t next_forget_ = 1024;  // out_.dags's size at which to drop those below threshold_
   bool halted_ = false;
 };
@@ -251,8 +258,17 @@ void SinkEnumerator::take_leaf(double score) {
     if (!seen_.insert(code_).second) return;
   }
   if (!admit(score)) return;
-  out_.dags.push_back(choice_);
-  scores_.push_back(score);
+  try {
+    out_.dags.push_back(choice_);
+    scores_.push_back(score);
+  } catch (const std::bad_alloc&) {  // the guard below did not foresee it: stop as it would
+    halted_ = out_.memory_short = true;
+    return;
+  }
+  if (memory_.short_of(best_.listed())) {  // list_memory.hpp
+    halted_ = out_.memory_short = true;
+    out_.memory_left = memory_.left();
+  }
   if (out_.dags.size() >= next_forget_) {  // DAGs that left the list: kept under twice the rest
     drop_below(out_.dags, scores_, threshold_);
     next_forget_ = std::max<std::size_t>(1024, 2 * out_.dags.size());

@@ -90,6 +90,8 @@ class DpLister {
     st_.complete = e.complete;
     st_.truncated = e.truncated;
     st_.listed_above = e.listed_above;
+    st_.memory_short = e.memory_short;
+    st_.memory_left = e.memory_left;
     if (options_.count_within && !classes && options_.k_best.k == 0 && e.truncated &&
         std::isfinite(e.listed_above)) {
       const Count c = count_within(fam_, *dp_, threshold, e.dags.size(), stop_);
@@ -262,6 +264,7 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
   r.k_best_classes = options.k_best.classes;
   r.optimal = st.optimal;
   r.complete = st.optimal && st.complete;
+  r.memory_short = st.memory_short;
   if (st.truncated && std::isfinite(st.listed_above)) r.listed_above = st.listed_above;
   r.epsilon = st.epsilon;
   st.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -278,7 +281,9 @@ void ExactStats::print(std::ostream& out) const {
   if (!optimal) s << "  upper bound     " << bound << "\n";
   s << std::setprecision(6) << "  epsilon         " << epsilon << "\n"
     << (classes ? "  classes listed  " : "  DAGs listed     ") << solutions
-    << (complete    ? " (complete)"
+    << (complete       ? " (complete)"
+        : memory_short ? " (partial: the list stopped while it fit in memory, " +
+                             bytes_text(memory_left) + " available)"
         : truncated ? " (the best found: more are within epsilon than --max-solutions)"
                     : " (partial)")
     << "\n";
@@ -345,6 +350,7 @@ std::string ExactStats::to_json() const {
                       {"optimal", optimal},
                       {"complete", complete},
                       {"truncated", truncated},
+                      {"memory_short", memory_short},
                       {"epsilon", epsilon},
                       {"solutions", solutions},
                       {"dags_within_exact", dags_within_exact},

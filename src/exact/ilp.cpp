@@ -550,6 +550,8 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
   stats_.complete = r.complete;
   stats_.truncated = r.truncated;
   stats_.listed_above = r.listed_above;
+  stats_.memory_short = r.memory_short;
+  stats_.memory_left = r.memory_left;
   keep_optimum(fam_, found, dags.front(), options_.max_solutions, options_.classes);
   dags = std::move(found);
 }

@@ -100,6 +100,7 @@ class PoolWriter {
     field("best_score", best_score());
     field("optimal", r_.optimal);
     field("complete", r_.complete);
+    field("memory_short", r_.memory_short);
     field("listed_above", r_.listed_above);
     field("dags_within", r_.dags_within);
     field("dags_within_exact", r_.dags_within_exact);

@@ -200,6 +200,8 @@ void parse_header(const json& j, Reader& in, PoolReport& r) {
     number(best, f.at("best_score"));
   r.optimal = boolean(member(j, f, "optimal"), f.at("optimal"));
   r.complete = boolean(member(j, f, "complete"), f.at("complete"));
+  if (const json& m = member(j, f, "memory_short", false); !m.is_null())
+    r.memory_short = boolean(m, f.at("memory_short"));
   if (const json& above = member(j, f, "listed_above", false); !above.is_null())
     r.listed_above = number(above, f.at("listed_above"));
   if (const json& within = member(j, f, "dags_within", false); !within.is_null())

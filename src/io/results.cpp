@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <new>
 #include <sstream>
 #include <system_error>
 
@@ -53,21 +55,50 @@ void write_best_networks(const std::string& prefix, const PoolReport& report, co
 
 void write_outputs(const std::string& prefix, PoolReport& report, const Dataset* data,
                    const NetworkFiles& files, const OutputOptions& options) {
-  if (report.mec_count == 0 && !report.dags.empty()) summarize(report);
-  if (data) report.discretized = data->discretized();
-  const auto write = [&](const char* suffix, void (*writer)(std::ostream&, const PoolReport&)) {
-    write_file_atomically(prefix + suffix, [&](std::ostream& out) { writer(out, report); });
+  // Each file on its own: one that cannot be written (a full disk, memory) leaves the others
+  // to be written, the best network first, as it is the smallest and the most wanted.
+  std::vector<std::string> failed;
+  const auto attempt = [&failed](const std::string& path, const std::function<void()>& write) {
+    try {
+      write();
+      return true;
+    } catch (const std::bad_alloc&) {
+      failed.push_back(path + ": out of memory");
+    } catch (const RuntimeError& e) {
+      failed.push_back(e.what());
+    }
+    return false;
   };
-  write(".pool.json", write_pool_json);
-  write(".edges.csv", write_edges_csv);
-  write(".classes.csv", write_classes_csv);
-  if (options.matrices) {
-    write_network(prefix + ".best.adjacency.csv", best_structure(report), NetFormat::adjacency);
-    write(".probabilities.csv", write_probability_csv);
+  const auto write = [&](const char* suffix, void (*writer)(std::ostream&, const PoolReport&)) {
+    attempt(prefix + suffix, [&] {
+      write_file_atomically(prefix + suffix, [&](std::ostream& out) { writer(out, report); });
+    });
+  };
+  attempt(prefix + ".best.bif", [&] { write_best_networks(prefix, report, data, files); });
+  attempt(prefix + ".best.dot",
+          [&] { write_file_atomically(prefix + ".best.dot", best_dot_text(report)); });
+  const bool summarized = attempt(prefix + ".pool.json", [&] {
+    if (report.mec_count == 0 && !report.dags.empty()) summarize(report);
+    if (data) report.discretized = data->discretized();
+  });
+  if (summarized) {
+    write(".pool.json", write_pool_json);
+    write(".edges.csv", write_edges_csv);
+    write(".classes.csv", write_classes_csv);
+    if (options.matrices) {
+      attempt(prefix + ".best.adjacency.csv", [&] {
+        write_network(prefix + ".best.adjacency.csv", best_structure(report), NetFormat::adjacency);
+      });
+      write(".probabilities.csv", write_probability_csv);
+    }
+    attempt(prefix + ".consensus.dot",
+            [&] { write_file_atomically(prefix + ".consensus.dot", consensus_dot_text(report)); });
   }
-  write_file_atomically(prefix + ".best.dot", best_dot_text(report));
-  write_file_atomically(prefix + ".consensus.dot", consensus_dot_text(report));
-  write_best_networks(prefix, report, data, files);
+  if (failed.empty()) return;
+  std::string what = failed.size() == 1 ? "an output not written: " : "outputs not written: ";
+  for (std::size_t i = 0; i < failed.size(); ++i) what += (i ? "; " : "") + failed[i];
+  if (!summarized) what += " (nor the tables and the consensus, which need the summary)";
+  throw RuntimeError(what);
 }
 
 std::vector<std::string> output_paths(const std::string& prefix, const OutputOptions& options) {

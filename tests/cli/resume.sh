@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `bnsl learn --resume`: a run killed by SIGTERM during its exploration, then one killed during
-# its search, each resumed. The exploration's journal (PREFIX.cache.jkl) holds the variables
-# that ended before the signal; the resumed run takes exactly those from it and explores only
+# its search, each resumed. The exploration's journal (PREFIX.cache.jkl.journal, renamed
+# PREFIX.cache.jkl once whole) holds the variables that ended before the signal; the resumed run takes exactly those from it and explores only
 # the others (its --stats counters: vars_resumed + vars_explored = every variable, none
 # explored twice), starts its search from the earlier pool's classes, and writes a pool that
 # `bnsl check` accepts; once complete, the journal is an ordinary score cache. A journal of
@@ -34,10 +34,11 @@ print(s["explore"]["vars_resumed"], s["explore"]["vars_explored"], s["search"]["
 
 # 1. Killed while exploring: part of the variables are in the journal, and only those.
 kill_after 4 learn "$alarm" -o run --time 30 --threads 2 --quiet
-done_before=$(grep -c '^# done ' run.cache.jkl)
+[[ ! -e run.cache.jkl ]] || fail "a journal cut by SIGTERM took the cache's name"
+done_before=$(grep -c '^# done ' run.cache.jkl.journal)
 ((done_before > 0 && done_before < n)) ||
   fail "journal after SIGTERM in the exploration: $done_before of $n variables done"
-[[ $(grep '^# done ' run.cache.jkl | sort | uniq -d | wc -l) -eq 0 ]] ||
+[[ $(grep '^# done ' run.cache.jkl.journal | sort | uniq -d | wc -l) -eq 0 ]] ||
   fail "a variable is in the journal twice"
 "$BNSL" learn "$alarm" --resume run --time 10 --threads 2 --quiet --stats s1.json 2>err.txt ||
   fail "learn --resume after a kill in the exploration"
@@ -46,6 +47,7 @@ read -r resumed explored started <<<"$(counters s1.json)"
 [[ $((resumed + explored)) -eq $n ]] ||
   fail "resumed $resumed + explored $explored variables, the data has $n"
 [[ $(grep -c '^# done ' run.cache.jkl) -eq $n ]] || fail "the journal is not complete after resume"
+[[ ! -e run.cache.jkl.journal ]] || fail "the whole journal was not renamed to the cache"
 "$BNSL" check "$alarm" run.pool.json >out.txt 2>err.txt || fail "check of the resumed pool"
 "$BNSL" search run.cache.jkl --data "$alarm" --time 2 --threads 1 -o searched --quiet 2>err.txt ||
   fail "search of the completed journal as a score cache"
