@@ -4,6 +4,13 @@
 //                      swap applied): the climbs' and the neighbour enumeration's inner loop
 //   obs/move/N/B       ObsState::move of a random node to a random position (an insertion
 //                      move: swaps with the related nodes passed, jumps over the others)
+//   obs/insertion/N/B  an insertion move's evaluation: the best place for a random node,
+//                      ObsState::best_insertion (v passes each related node in thought; no
+//                      O(n) work), the order left as it was
+//   obs/slide/N/B      the same evaluation made by moving the node, as insertion moves did
+//                      before issue 60: v jumps and swaps to the far left, then to the far
+//                      right, then moves to the best place (every jump an O(distance) block
+//                      move); kept as the baseline of obs/insertion
 //   asobs/evaluate/N/B the ASOBS network of a random order
 //
 // N variables, each with 40 cached families of one to three parents drawn mostly from the 60
@@ -15,6 +22,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -116,6 +124,59 @@ void obs_move(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+void obs_insertion(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Setup s(n, state.range(1) != 0);
+  std::mt19937_64 rng(5);
+  bnsl::ObsState obs(s.cache);
+  obs.set_order(random_order(n, s.base_of, rng));
+  std::uniform_int_distribution<int> pick(0, n - 1);
+  double sum = 0;
+  for (auto _ : state) sum += obs.best_insertion(pick(rng), nullptr).score;
+  benchmark::DoNotOptimize(sum);
+  state.SetItemsProcessed(state.iterations());
+}
+
+// The slide by moves (the baseline): v's passes are the same swaps as best_insertion's, and v
+// ends where it started (the move to the best place is left out, as obs/insertion makes none).
+void obs_slide(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const Setup s(n, state.range(1) != 0);
+  std::mt19937_64 rng(5);
+  bnsl::ObsState obs(s.cache);
+  obs.set_order(random_order(n, s.base_of, rng));
+  std::uniform_int_distribution<int> pick(0, n - 1);
+  std::vector<int> ps;
+  double sum = 0;
+  for (auto _ : state) {
+    const int v = pick(rng);
+    const std::size_t start = static_cast<std::size_t>(obs.position(v));
+    for (bool left : {true, false}) {
+      const std::size_t at = static_cast<std::size_t>(obs.position(v));
+      ps.clear();
+      for (int u : obs.related(v))
+        if (left ? static_cast<std::size_t>(obs.position(u)) < at
+                 : static_cast<std::size_t>(obs.position(u)) > at)
+          ps.push_back(obs.position(u));
+      if (left)
+        std::sort(ps.begin(), ps.end(), std::greater<>());
+      else
+        std::sort(ps.begin(), ps.end());
+      for (int p : ps) {
+        const std::size_t q = static_cast<std::size_t>(p);
+        obs.jump(v, left ? q + 1 : q - 1);
+        const bnsl::ObsState::Swap sw = obs.try_swap(left ? q : q - 1);
+        if (sw.blocked) break;
+        obs.apply(sw);
+        sum += obs.score();
+      }
+    }
+    obs.move(v, start);
+  }
+  benchmark::DoNotOptimize(sum);
+  state.SetItemsProcessed(state.iterations());
+}
+
 void asobs_evaluate(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const Setup s(n, state.range(1) != 0);
@@ -139,6 +200,8 @@ void sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(obs_swaps)->Name("obs/swaps")->Apply(sizes);
 BENCHMARK(obs_move)->Name("obs/move")->Apply(sizes);
+BENCHMARK(obs_insertion)->Name("obs/insertion")->Apply(sizes);
+BENCHMARK(obs_slide)->Name("obs/slide")->Apply(sizes);
 BENCHMARK(asobs_evaluate)->Name("asobs/evaluate")->Apply(sizes)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

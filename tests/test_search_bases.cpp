@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
@@ -426,6 +427,76 @@ TEST_CASE("OBS with base arcs: repaired orders, blocked swaps, moves that stop",
           if (u != v) after.push_back(u);
         REQUIRE(after == others);
       }
+    }
+  }
+}
+
+// The insertion move's evaluation (ObsState::best_insertion, which moves nothing) against the
+// literal OBS network of every position v can reach: each position between its nearest base
+// parent on the left and base child on the right, one by one, without and with base arcs.
+TEST_CASE("an insertion's evaluation equals the literal OBS of every position it can reach",
+          "[search][bases]") {
+  std::mt19937_64 rng(37);
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    const std::size_t n = 2 + seed % 13;
+    const RequiredCache rc = required_cache(n, 6, seed % 3 == 0 ? 0.0 : 0.3, 700 + seed);
+    const Parents& req = rc.required;
+    bnsl::ObsState obs(rc.cache);
+    obs.set_order(random_order(n, rng));
+    for (int t = 0; t < 4; ++t) {
+      const std::vector<int> order = obs.order();
+      const int v = static_cast<int>(rng() % n);
+      const std::size_t from = static_cast<std::size_t>(positions(order)[v]);
+      std::size_t lo = 0, hi = n - 1;  // v's reach: past no base parent left, no child right
+      for (std::size_t j = from; j-- > 0;)
+        if (std::count(req[v].begin(), req[v].end(), order[j])) {
+          lo = j + 1;
+          break;
+        }
+      for (std::size_t j = from + 1; j < n; ++j)
+        if (std::count(req[order[j]].begin(), req[order[j]].end(), v)) {
+          hi = j - 1;
+          break;
+        }
+      std::vector<int> others;
+      for (int u : order)
+        if (u != v) others.push_back(u);
+      std::vector<double> literal(n, -std::numeric_limits<double>::infinity());
+      std::set<bnsl::Choices> networks;  // those of every position v can reach
+      const bnsl::Choices start = literal_obs(rc.cache, order);
+      for (std::size_t to = lo; to <= hi; ++to) {
+        std::vector<int> moved = others;
+        moved.insert(moved.begin() + static_cast<long>(to), v);
+        const bnsl::Choices ch = literal_obs(rc.cache, moved);
+        literal[to] = sum_scores(rc.cache, ch);
+        networks.insert(ch);
+      }
+      const double best_literal = *std::max_element(literal.begin(), literal.end());
+
+      bnsl::DagPool pool(rc.cache, bnsl::Epsilon::epsilon(1e9), 1000000, false);
+      bnsl::SearchStats stats;
+      bnsl::Offerer off{pool, stats, nullptr};
+      const double before = obs.score();
+      const bnsl::ObsState::Insertion ins = obs.best_insertion(v, &off);
+      INFO("seed " << seed << " v " << v << " from " << from << " to " << ins.to);
+      REQUIRE(obs.order() == order);  // nothing moved
+      REQUIRE(obs.score() == before);
+      REQUIRE(ins.to >= lo);
+      REQUIRE(ins.to <= hi);
+      REQUIRE(ins.score == Approx(literal[ins.to]).epsilon(1e-12));
+      REQUIRE_FALSE(bnsl::clearly_greater(best_literal, ins.score));
+      if (ins.to != from) REQUIRE(bnsl::clearly_greater(ins.score, before));
+      // Every network it passes through is offered (but v's own, which may come back), each
+      // once (its hash right), and no other.
+      std::set<bnsl::Choices> offered;
+      for (const auto& d : pool.snapshot()) offered.insert(d.choices);
+      REQUIRE(offered.size() == pool.size());
+      for (const auto& ch : offered) REQUIRE(networks.count(ch) == 1);
+      for (const auto& ch : networks) REQUIRE((ch == start || offered.count(ch) == 1));
+
+      obs.move(v, ins.to);
+      REQUIRE(obs.choices() == literal_obs(rc.cache, obs.order()));
+      REQUIRE(obs.score() == Approx(ins.score).epsilon(1e-12));
     }
   }
 }

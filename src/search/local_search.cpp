@@ -110,7 +110,6 @@ class Chain {
   std::vector<std::size_t> later_;                  // scratch of enumerate_near
   std::vector<int> pulled_;                         // parents a pull moves, in order
   std::vector<std::pair<int, std::size_t>> pulls_;  // moves of a parent pull, to undo it
-  std::vector<int> positions_;                      // scratch of insert_best
   bool first_ = true;                               // no climb yet
   std::uint64_t index_;
 };
@@ -215,48 +214,16 @@ bool Chain::obs_insertion_pass() {
 
 // Slides v left, then right, through every position of the order, and leaves it at the best
 // one. Returns true if that is a clear improvement. Only the positions next to nodes related
-// to v can change the network (obs.cpp): v jumps between them and is swapped past each. A
-// blocked swap ends a slide: v cannot pass a base parent going left, nor a base child going
-// right (those are related, so no jump passes them either).
+// to v can change the network (obs.cpp): ObsState::best_insertion evaluates v passing each of
+// them without moving anything, and the order changes only when v moves. A blocked pass ends
+// a slide: v cannot pass a base parent going left, nor a base child going right.
 bool Chain::insert_best(int v) {
-  const std::size_t start = static_cast<std::size_t>(obs_.position(v));
-  const double start_score = obs_.score();
-  double best = start_score;
-  std::size_t best_pos = start;
-  // v and its neighbour at positions i, i + 1; false if blocked (nothing changes).
-  auto pass = [&](std::size_t i, bool offer) {
-    const ObsState::Swap s = obs_.try_swap(i);
-    ++stats_.swaps_tried;
-    if (s.blocked) return false;
-    if (offer) obs_.offer_swap(s, off_);
-    obs_.apply(s);
-    return true;
-  };
-  positions_.clear();  // related nodes left of v, nearest first (they keep their positions)
-  for (int u : obs_.related(v))
-    if (static_cast<std::size_t>(obs_.position(u)) < start) positions_.push_back(obs_.position(u));
-  std::sort(positions_.begin(), positions_.end(), std::greater<>());
-  for (int p : positions_) {
-    obs_.jump(v, static_cast<std::size_t>(p) + 1);
-    if (!pass(static_cast<std::size_t>(p), true)) break;
-    if (clearly_greater(obs_.score(), best))
-      best = obs_.score(), best_pos = static_cast<std::size_t>(p);
-  }
-  const std::size_t left = static_cast<std::size_t>(obs_.position(v));
-  positions_.clear();  // related nodes right of v, nearest first
-  for (int u : obs_.related(v))
-    if (static_cast<std::size_t>(obs_.position(u)) > left) positions_.push_back(obs_.position(u));
-  std::sort(positions_.begin(), positions_.end());
-  for (int p : positions_) {
-    obs_.jump(v, static_cast<std::size_t>(p) - 1);
-    if (!pass(static_cast<std::size_t>(p) - 1, static_cast<std::size_t>(p) > start)) break;
-    if (clearly_greater(obs_.score(), best))
-      best = obs_.score(), best_pos = static_cast<std::size_t>(p);
-  }
-  // best_pos lies between the blocks both slides stopped at: the move passes none.
-  [[maybe_unused]] const bool moved = obs_.move(v, best_pos);
+  const ObsState::Insertion best = obs_.best_insertion(v, &off_);
+  stats_.swaps_tried += best.passes;
+  if (best.to == static_cast<std::size_t>(obs_.position(v))) return false;
+  // best.to lies between the nodes both slides stopped at: the move passes neither.
+  [[maybe_unused]] const bool moved = obs_.move(v, best.to);
   assert(moved);
-  if (best_pos == start) return false;
   ++stats_.insertions;
   ++stats_.swaps_accepted;
   return true;

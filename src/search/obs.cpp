@@ -29,6 +29,7 @@
 #include <functional>
 #include <limits>
 
+#include "score/compare.hpp"
 #include "search/search_internal.hpp"
 
 namespace bnsl {
@@ -121,14 +122,19 @@ bool ObsState::move(int v, std::size_t to) {
 // Best entry of u better than its current one that contains w and whose other parents all
 // sit before position `limit`; the current choice if there is none.
 std::uint32_t ObsState::first_valid_with(int u, int w, int limit) const {
+  return first_valid_with(u, choices_[u], w, limit);
+}
+
+// The same for u's choice `current` (one best_insertion's slide has it take).
+std::uint32_t ObsState::first_valid_with(int u, std::uint32_t current, int w, int limit) const {
   const auto& keys = with_[u];
   auto it = std::lower_bound(keys.begin(), keys.end() - 1, std::make_pair(w, 0u),
                              [](const auto& a, const auto& b) { return a.first < b.first; });
-  if (it == keys.end() - 1 || it->first != w) return choices_[u];
+  if (it == keys.end() - 1 || it->first != w) return current;
   const VarCache& vc = cache_.var(u);
   for (std::uint32_t k = it->second; k < (it + 1)->second; ++k) {
     const std::uint32_t e = entries_[u][k];
-    if (e >= choices_[u]) break;
+    if (e >= current) break;
     bool ok = true;
     for (int p : vc.parents(e))
       if (p != w && pos_[p] >= limit) {
@@ -137,7 +143,7 @@ std::uint32_t ObsState::first_valid_with(int u, int w, int limit) const {
       }
     if (ok) return e;
   }
-  return choices_[u];
+  return current;
 }
 
 void ObsState::set_order(std::span<const int> order) {
@@ -237,6 +243,78 @@ void ObsState::offer_swap(const Swap& s, Offerer& off) {
   scratch_[u] = s.u_choice;
   scratch_[w] = s.w_choice;
   off.offer(s.score, swap_hash(s), scratch_);
+}
+
+namespace {
+
+bool holds(std::span<const int> parents, int u) {
+  return std::find(parents.begin(), parents.end(), u) != parents.end();
+}
+
+}  // namespace
+
+ObsState::Insertion ObsState::best_insertion(int v, Offerer* off) {
+  Insertion best{score_, static_cast<std::size_t>(pos_[v]), 0};
+  slide<true>(v, off, best);
+  slide<false>(v, off, best);
+  return best;
+}
+
+// One side of best_insertion. v is never moved: it sits, in thought, just in front of (kLeft)
+// or just behind the node u it passes, whose position is then the limit its own parents and
+// u's other parents must lie before; nodes passed earlier lie on v's far side of u already,
+// and no node but v and u changes its predecessors.
+template <bool kLeft>
+void ObsState::slide(int v, Offerer* off, Insertion& best) {
+  const int start = pos_[v];
+  auto& nodes = slide_nodes_;
+  nodes.clear();
+  for (int u : related_[v])
+    if (kLeft ? pos_[u] < start : pos_[u] > start) nodes.push_back(u);
+  std::sort(nodes.begin(), nodes.end(),
+            [&](int a, int b) { return kLeft ? pos_[a] > pos_[b] : pos_[a] < pos_[b]; });
+  slide_changed_.clear();
+  const VarCache& vc = cache_.var(v);
+  std::uint32_t cv = choices_[v];
+  double score = score_;
+  std::uint64_t hash = hash_;
+  for (int u : nodes) {
+    ++best.passes;
+    const VarCache& uc = cache_.var(u);
+    const std::uint32_t cu = choices_[u];
+    const int limit = pos_[u];
+    std::uint32_t nv = cv, nu = cu;
+    if constexpr (kLeft) {  // v moves in front of u: v loses u, u gains v
+      if (holds(vc.parents(cv), u)) {
+        nv = first_valid(v, cv + 1, static_cast<std::uint32_t>(vc.size()), -1, u, limit);
+        if (nv == vc.size()) return;  // every later entry holds u: u is a base parent of v
+      }
+      nu = first_valid_with(u, cu, v, limit);
+      score = score + (uc.score(nu) - uc.score(cu)) + (vc.score(nv) - vc.score(cv));
+    } else {  // v moves behind u: u loses v, v gains u
+      if (holds(uc.parents(cu), v)) {
+        nu = first_valid(u, cu + 1, static_cast<std::uint32_t>(uc.size()), -1, v, limit);
+        if (nu == uc.size()) return;  // v is a base parent of u
+      }
+      nv = first_valid_with(v, cv, u, limit);
+      score = score + (vc.score(nv) - vc.score(cv)) + (uc.score(nu) - uc.score(cu));
+    }
+    if (nv != cv) hash ^= entry_hash(v, cv) ^ entry_hash(v, nv);
+    if (nu != cu) hash ^= entry_hash(u, cu) ^ entry_hash(u, nu);
+    const bool changed = nv != cv || nu != cu;
+    cv = nv;
+    if (nu != cu) slide_changed_.push_back({u, nu});
+    if (off && changed && off->wants(score)) {
+      scratch_ = choices_;
+      for (const auto& [w, c] : slide_changed_) scratch_[w] = c;
+      scratch_[v] = cv;
+      off->offer(score, hash, scratch_);
+    }
+    if (clearly_greater(score, best.score)) {
+      best.score = score;
+      best.to = static_cast<std::size_t>(limit);
+    }
+  }
 }
 
 }  // namespace bnsl

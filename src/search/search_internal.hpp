@@ -90,6 +90,21 @@ class ObsState {
   bool move(int v, std::size_t to);
   const BaseSets& bases() const { return bases_; }
 
+  // The best place for v in the order, found without moving anything (an insertion move's
+  // evaluation): v slides left, then right, past the nodes related to it, nearest first;
+  // between two of them every position gives the same network. Each pass re-decides v and
+  // the node passed as the adjacent swap would; a blocked pass (a base parent going left, a
+  // base child going right) ends that slide. Every network on the way is offered to `off`
+  // (on the right slide from past v's position on) when given. O(related nodes x entries
+  // scanned): no O(n) work, so an insertion pass over all nodes costs O(n related), not
+  // O(n^2). Then move(v, to) makes the move if the caller takes it.
+  struct Insertion {
+    double score;        // the network's score with v at `to` (score() if nowhere is better)
+    std::size_t to;      // the position for move(); position(v) if nowhere clearly better
+    std::size_t passes;  // passes evaluated (the swaps an actual slide would have tried)
+  };
+  Insertion best_insertion(int v, Offerer* off);
+
   const Order& order() const { return order_; }
   int position(int v) const { return pos_[v]; }
   const Choices& choices() const { return choices_; }
@@ -101,6 +116,9 @@ class ObsState {
   std::uint32_t first_valid(int v, std::uint32_t from, std::uint32_t to, int extra, int excluded,
                             int limit) const;
   std::uint32_t first_valid_with(int u, int w, int limit) const;
+  std::uint32_t first_valid_with(int u, std::uint32_t current, int w, int limit) const;
+  template <bool kLeft>
+  void slide(int v, Offerer* off, Insertion& best);
 
   const ScoreCache& cache_;
   BaseSets bases_;
@@ -116,6 +134,10 @@ class ObsState {
   double score_ = 0;
   std::uint64_t hash_ = 0;
   Choices scratch_;
+  // best_insertion's scratch: the related nodes of one side, nearest first, and the choices
+  // the nodes passed so far would take.
+  std::vector<int> slide_nodes_;
+  std::vector<std::pair<int, std::uint32_t>> slide_changed_;
 };
 
 // ASOBS (Scanagatta et al. 2015, section 4): nodes visited from last to first, each taking
