@@ -45,7 +45,8 @@ struct CheckCommand {
     for (const std::string& what : c.skipped) std::cout << "not checked: " << what << "\n";
     const std::size_t failures = c.failures();
     std::cout << (failures == 0 ? "result: OK\n"
-                                : "result: FAILED (" + std::to_string(failures) + " problems)\n");
+                                : "result: FAILED (" + std::to_string(failures) +
+                                      (failures == 1 ? " problem)\n" : " problems)\n"));
     return failures == 0 ? 0 : 1;
   }
 };
