@@ -66,7 +66,7 @@ Action register_check(CLI::App& app) {
   add_csv_options(*sub, cmd->csv);
   sub->add_option("--tolerance", cmd->tolerance,
                   "Relative tolerance for score equality (default: 1e-9, the project's)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(finite_range(0, 1));
   add_constraint_options(*sub, cmd->constraints);
   sub->get_option("--require")
       ->description(

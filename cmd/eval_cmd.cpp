@@ -128,7 +128,7 @@ Action register_eval(CLI::App& app) {
                   "learned BIF's); needed for a pool or structure file");
   sub->add_option("--pseudo-count", cmd->request.pseudo_count,
                   "Pseudo-count per CPT cell when estimating from --train")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_range(0, 1e300, true))
       ->capture_default_str();
   sub->add_option("--data", cmd->request.data_path,
                   "CSV to score both structures on (the true network's score is the mark a "

@@ -13,6 +13,7 @@
 #include "bnsl/generate.hpp"
 #include "bnsl/network_io.hpp"
 #include "commands.hpp"
+#include "options.hpp"
 
 namespace bnsl::cli {
 namespace {
@@ -77,9 +78,11 @@ Action register_generate(CLI::App& app) {
   sub->add_option("--alpha", cmd->options.alpha,
                   "Dirichlet concentration of each CPT row (1: uniform over distributions; "
                   "smaller: stronger dependences)")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_range(0, 1e300, true))
       ->capture_default_str();
-  sub->add_option("--seed", cmd->options.seed, "Random seed")->capture_default_str();
+  sub->add_option("--seed", cmd->options.seed, "Random seed")
+      ->check(seed_range())
+      ->capture_default_str();
   sub->add_option("-o,--output", cmd->out_path,
                   "Network file to write, in the format of its extension (bnsl convert --help; "
                   "BIF when none matches)")

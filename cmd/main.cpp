@@ -59,6 +59,15 @@ int main(int argc, char** argv) {
     std::cerr << "bnsl: error: " << e.what() << "\n";
     std::cerr << "Run 'bnsl help' or 'bnsl help COMMAND' for usage.\n";
     return 2;
+  } catch (const InputError& e) {  // thrown by an option's callback: a bad value
+    std::cerr << "bnsl: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "bnsl: error: out of memory while reading the command line\n";
+    return 1;
+  } catch (const std::exception& e) {  // a callback's conversion of a value it was given
+    std::cerr << "bnsl: error: " << e.what() << "\n";
+    return 2;
   }
   install_signal_handlers();
   std::string command;

@@ -2,6 +2,10 @@
 // option structs.
 #include "options.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -144,7 +148,7 @@ void add_score_options(CLI::App& app, ScoreParams& p) {
       ->default_str(to_string(p.kind))
       ->group(kScoreGroup);
   app.add_option("--ess", p.ess, "BDeu equivalent sample size")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_range(0, 1e300, true))
       ->type_name("ESS")
       ->capture_default_str()
       ->group(kScoreGroup);
@@ -154,17 +158,17 @@ void add_epsilon_options(CLI::App& app, EpsilonArgs& a) {
   auto* bf = app.add_option("--bayes-factor", a.bayes_factor,
                             "Keep what networks within this Bayes factor of the best may use: "
                             "epsilon = ln BF")
-                 ->check(CLI::Range(1.0, 1e300))
+                 ->check(finite_range(1, 1e300))
                  ->type_name("BF")
                  ->default_str("20")
                  ->group(kScoreGroup);
   auto* eps = app.add_option("--epsilon", a.epsilon, "Score slack epsilon (log units), >= 0")
-                  ->check(CLI::Range(0.0, 1e300))
+                  ->check(finite_range(0, 1e300))
                   ->type_name("EPS")
                   ->group(kScoreGroup);
   auto* rho = app.add_option("--factor", a.factor,
                              "Factor RHO >= 1 of the best score: epsilon = (RHO - 1) |best|")
-                  ->check(CLI::Range(1.0, 1e300))
+                  ->check(finite_range(1, 1e300))
                   ->type_name("RHO")
                   ->group(kScoreGroup);
   bf->excludes(eps)->excludes(rho);
@@ -177,9 +181,35 @@ std::string number_text(double value) {
   return out.str();
 }
 
+CLI::Validator finite_range(double lo, double hi, bool lo_open) {
+  const std::string range = (lo_open ? "(" : "[") + number_text(lo) + ", " + number_text(hi) + "]";
+  return CLI::Validator(
+      [=](std::string& text) {
+        char* end = nullptr;
+        const double x = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0') return std::string();  // CLI11 says: not a number
+        if (!std::isfinite(x) || x < lo || x > hi || (lo_open && x == lo))
+          return "'" + text + "' is not a number in " + range;
+        return std::string();
+      },
+      "NUMBER in " + range);
+}
+
+CLI::Validator seed_range() {
+  return CLI::Validator(
+      [](std::string& text) {
+        std::uint64_t x = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), x);
+        if (text.empty() || error != std::errc() || end != text.data() + text.size())
+          return "'" + text + "' is not a seed: a whole number from 0 to 18446744073709551615";
+        return std::string();
+      },
+      "SEED");
+}
+
 void add_run_options(CLI::App& app, RunArgs& a) {
   app.add_option("--time", a.time, "Wall-clock budget in seconds (0: no limit)")
-      ->check(CLI::Range(0.0, 1e9))
+      ->check(finite_range(0, 1e9))
       ->type_name("SECONDS")
       ->capture_default_str()
       ->group(kBudgetGroup);
@@ -252,7 +282,7 @@ void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
       ->group(kAdvancedGroup);
   app.add_option("--time-per-var", o.time_per_var,
                  "Budget per variable in seconds, instead of one shared --time")
-      ->check(CLI::Range(0.0, 1e9))
+      ->check(finite_range(0, 1e9))
       ->type_name("SECONDS")
       ->group(kBudgetGroup);
   app.add_option("--vars", vars,
@@ -269,7 +299,7 @@ void add_memory_option(CLI::App& app, std::size_t& bytes) {
          "Memory cap of one variable's parent-set exploration, MiB; a variable that "
          "reaches it stops as at its deadline (0: no cap; auto: half the memory "
          "available (MemAvailable, cgroup limit, ulimit -v), split between the threads)")
-      ->check(CLI::Range(0.0, 1e12))
+      ->check(finite_range(0, 1e12))
       ->type_name("MIB")
       ->default_str(bytes == ExploreOptions::kAutoMemory ? "auto" : std::to_string(bytes))
       ->group(kAdvancedGroup);
@@ -323,6 +353,7 @@ void add_search_options(CLI::App& app, SearchOptions& o, std::string& trace) {
   app.add_option("--seed", o.seed,
                  "Random seed; chain c of the search uses a stream derived "
                  "from (seed, c)")
+      ->check(seed_range())
       ->type_name("N")
       ->capture_default_str()
       ->group(kSearchGroup);
@@ -351,7 +382,7 @@ void add_search_options(CLI::App& app, SearchOptions& o, std::string& trace) {
       ->group(kAdvancedGroup);
   app.add_option("--checkpoint", o.checkpoint,
                  "Seconds between refreshes of the output files during the search (0: none)")
-      ->check(CLI::Range(0.0, 1e9))
+      ->check(finite_range(0, 1e9))
       ->type_name("SECONDS")
       ->capture_default_str()
       ->group(kAdvancedGroup);
@@ -507,7 +538,7 @@ void add_explore_share_option(CLI::App& app, std::optional<double>& share) {
              " variables; up to --exact-max-vars variables, where the search is the fast "
              "subset DP, up to " +
              number_text(kDpExploreShare) + ")")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(finite_range(0, 1))
       ->type_name("SHARE")
       ->group(kAdvancedGroup);
 }

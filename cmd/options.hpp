@@ -60,6 +60,14 @@ void add_params_options(CLI::App& app, ParamOptions& params);
 // A default value as --help prints it: "60", "0.5", "0.75" (six significant digits).
 std::string number_text(double value);
 
+// A real-valued option's check: a finite number in [lo, hi] (in (lo, hi] when lo_open), with
+// a message that names both ends in number_text's form. NaN and infinities are refused (CLI11's
+// Range lets NaN through: every comparison with it is false).
+CLI::Validator finite_range(double lo, double hi, bool lo_open = false);
+// A seed's check: a decimal integer from 0 to 2^64 - 1 (CLI11 reads "-1" into an unsigned
+// option as 2^64 - 1).
+CLI::Validator seed_range();
+
 void add_csv_options(CLI::App& app, CsvArgs& args);
 void add_score_options(CLI::App& app, ScoreParams& params);
 void add_epsilon_options(CLI::App& app, EpsilonArgs& args);

@@ -10,6 +10,7 @@
 #include "bnsl/network_io.hpp"
 #include "bnsl/sample.hpp"
 #include "commands.hpp"
+#include "options.hpp"
 
 namespace bnsl::cli {
 namespace {
@@ -55,7 +56,9 @@ Action register_sample(CLI::App& app) {
   sub->add_option("-n,--rows", cmd->rows, "Number of rows to draw")
       ->required()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
-  sub->add_option("--seed", cmd->seed, "Random seed (std::mt19937_64)")->capture_default_str();
+  sub->add_option("--seed", cmd->seed, "Random seed (std::mt19937_64)")
+      ->check(seed_range())
+      ->capture_default_str();
   sub->add_option("-o,--output", cmd->out_path, "CSV file to write")->required();
   sub->add_flag("-q,--quiet", cmd->quiet, "No summary on stderr");
   return [sub, cmd]() { return sub->parsed() ? cmd->execute() : -1; };

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Option values a hostile-input probe found breaking (issue 61, findings 1 and 4): each must
+# end at once with exit status 2 and one line naming the option and the value, never an abort
+# (an InputError thrown in an option's callback escaped main: SIGABRT), never a run without a
+# limit (--time nan), never a silent default (--bayes-factor nan) or a wrapped seed (-1).
+# Each case runs under a timeout: a hang fails it too. An earlier output of the same prefix
+# is left as it was.
+source "$(dirname "$0")/lib/common.bash" "$@"
+cd "$WORK" || exit 1
+csv=$DATA/alarm-5000.csv
+
+"$BNSL" learn "$csv" -o old --time 2 -q || fail "the first run"
+cp old.best.bif old.bif.before
+
+# expect_refused COMMAND OPTION VALUE TEXT: `bnsl COMMAND DATA ... OPTION VALUE` exits 2 within
+# 20 s, its stderr names OPTION (or the value) and says TEXT.
+expect_refused() {
+  local command=$1 option=$2 value=$3 text=$4 args=("$csv" -o old --time 1) status
+  [[ $command == score ]] && args=("$csv" -o old.cache.jkl --time 1)
+  [[ $command == sample ]] && args=(old.best.bif -n 10 -o old.csv)
+  timeout 20 "$BNSL" "$command" "${args[@]}" "$option" "$value" >out.txt 2>err.txt
+  status=$?
+  [[ $status -ne 124 ]] || fail "$command $option $value: still running after 20 s"
+  [[ $status -lt 128 ]] || fail "$command $option $value: killed by signal $((status - 128))"
+  [[ $status -eq 2 ]] || fail "$command $option $value: exit status $status, not 2"
+  grep -q -- "^bnsl: error: .*$text" err.txt || fail "$command $option $value: $(head -1 err.txt)"
+  pass "$command $option $value: exit 2, '$(head -1 err.txt | cut -c1-70)...'"
+}
+
+for command in learn score; do
+  for value in 0 -3 xyz; do
+    expect_refused "$command" --candidates "$value" "got '$value'"
+  done
+done
+expect_refused learn --time nan "'nan' is not a number in \[0, "
+expect_refused learn --time inf "'inf' is not a number in \[0, "
+expect_refused learn --time 1e400 "'1e400' is not a number"
+expect_refused learn --bayes-factor nan "--bayes-factor: 'nan' is not a number in \[1, "
+expect_refused learn --epsilon nan "--epsilon: 'nan' is not a number"
+expect_refused learn --factor -inf "--factor: '-inf' is not a number"
+expect_refused learn --ess 0 "--ess: '0' is not a number in (0, "
+expect_refused learn --seed -1 "--seed: '-1' is not a seed"
+expect_refused learn --seed 18446744073709551616 "is not a seed"
+expect_refused sample --seed -5 "--seed: '-5' is not a seed"
+
+cmp -s old.best.bif old.bif.before || fail "a refused run changed the earlier old.best.bif"
+pass "the earlier outputs are as they were"
+
+# The largest seed is a seed.
+timeout 20 "$BNSL" learn "$csv" -o big --time 1 --seed 18446744073709551615 -q 2>err.txt ||
+  fail "--seed 2^64 - 1 refused"
+pass "--seed 18446744073709551615 runs"
+
+echo "$passed passed, 0 failed"
