@@ -24,10 +24,14 @@
 #include <string_view>
 #include <vector>
 
+#include <fcntl.h>
+#include <poll.h>
 #include <tsl/robin_map.h>
+#include <unistd.h>
 
 #include "bnsl/dataset.hpp"
 #include "bnsl/error.hpp"
+#include "bnsl/stop.hpp"
 #include "data/discretize.hpp"
 #include "util/memory.hpp"
 
@@ -119,11 +123,52 @@ std::string unescape_quotes(std::string_view inner) {
   return out;
 }
 
+// A FIFO (or a terminal, a socket) blocks open() until a writer comes and read() until data
+// does, through SIGINT and SIGTERM (the handlers restart system calls): it is opened
+// non-blocking and polled every 0.1 s, so that a signal ends the wait. Until a writer has come,
+// the read end sees neither data nor a hang-up; after the last writer leaves, a hang-up.
+std::string load_stream(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+  const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
+    ::close(*f);
+    delete f;
+  });
+  std::string text;
+  char chunk[1 << 16];
+  for (;;) {
+    pollfd p{fd, POLLIN, 0};
+    const int ready = ::poll(&p, 1, 100);
+    if (signal_received())
+      throw RuntimeError(path + ": stopped by signal " + std::to_string(received_signal()) +
+                         " while waiting for its data (" + std::to_string(text.size()) +
+                         " bytes read)");
+    if (ready < 0 && errno != EINTR)
+      throw InputError(path, 0, 0, std::string("cannot read: ") + std::strerror(errno));
+    if (ready <= 0) continue;
+    if (p.revents & POLLIN) {
+      const ssize_t n = ::read(fd, chunk, sizeof chunk);
+      if (n > 0) {
+        text.append(chunk, static_cast<std::size_t>(n));
+        continue;
+      }
+      if (n == 0) return text;  // every writer has closed its end
+      if (errno == EAGAIN || errno == EINTR) continue;
+      throw InputError(path, 0, 0, std::string("cannot read: ") + std::strerror(errno));
+    }
+    if (p.revents & (POLLHUP | POLLERR)) return text;
+  }
+}
+
 std::string load_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw InputError(path, 0, 0, "cannot read: is a directory");
   }
+  if (const auto status = std::filesystem::status(path, ec);
+      !ec && status.type() != std::filesystem::file_type::regular &&
+      status.type() != std::filesystem::file_type::not_found)
+    return load_stream(path);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                        &std::fclose);
   if (!file) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));

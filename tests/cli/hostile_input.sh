@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Option values a hostile-input probe found breaking (issue 61, findings 1 and 4): each must
+# Inputs a hostile-input probe found breaking (issue 61, findings 1, 2 and 4). Option values: each must
 # end at once with exit status 2 and one line naming the option and the value, never an abort
 # (an InputError thrown in an option's callback escaped main: SIGABRT), never a run without a
 # limit (--time nan), never a silent default (--bayes-factor nan) or a wrapped seed (-1).
 # Each case runs under a timeout: a hang fails it too. An earlier output of the same prefix
-# is left as it was.
+# is left as it was. A FIFO as the data file: a SIGTERM ends the wait for a writer (exit 1,
+# the file named; it blocked in open() until SIGKILL), and a writer that comes is read.
 source "$(dirname "$0")/lib/common.bash" "$@"
 cd "$WORK" || exit 1
 csv=$DATA/alarm-5000.csv
@@ -50,5 +51,23 @@ pass "the earlier outputs are as they were"
 timeout 20 "$BNSL" learn "$csv" -o big --time 1 --seed 18446744073709551615 -q 2>err.txt ||
   fail "--seed 2^64 - 1 refused"
 pass "--seed 18446744073709551615 runs"
+
+mkfifo fifo.csv
+"$BNSL" learn fifo.csv -o fifo --time 3 -q 2>err.txt &
+pid=$!
+sleep 0.5
+kill -TERM "$pid"
+wait_stopped "$pid" "learn on a FIFO without a writer"
+[[ $stopped_status -eq 1 ]] || fail "learn on a FIFO, SIGTERM: exit status $stopped_status, not 1"
+grep -q "^bnsl: error: fifo.csv: stopped by signal 15 while waiting for its data" err.txt ||
+  fail "learn on a FIFO, SIGTERM: $(head -1 err.txt)"
+pass "a FIFO without a writer: SIGTERM ends the wait, exit 1, the file named"
+(sleep 0.3 && cat "$csv" >fifo.csv) &
+timeout 30 "$BNSL" learn fifo.csv -o fifo --time 1 -q 2>err.txt || fail "learn on a FIFO with a writer"
+[[ -s fifo.best.bif ]] || fail "learn on a FIFO with a writer: no network"
+pass "a FIFO whose writer comes is read"
+cat "$csv" | timeout 30 "$BNSL" learn /dev/stdin -o piped --time 1 -q 2>err.txt ||
+  fail "learn on a pipe (/dev/stdin)"
+pass "a pipe as the data file (/dev/stdin) is read"
 
 echo "$passed passed, 0 failed"
