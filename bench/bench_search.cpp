@@ -96,12 +96,23 @@ struct Setup {
   Setup(int n, bool bases) : cache(synthetic_cache(n, bases, base_of)) {}
 };
 
+// An OBS kernel's fixture: the synthetic cache of the benchmark's arguments (N, B) and an OBS
+// state on a random order of it.
+struct ObsFixture {
+  explicit ObsFixture(const benchmark::State& state)
+      : n(static_cast<int>(state.range(0))), setup(n, state.range(1) != 0), obs(setup.cache) {
+    obs.set_order(random_order(n, setup.base_of, rng));
+  }
+  int n;
+  Setup setup;
+  std::mt19937_64 rng{5};
+  bnsl::ObsState obs;
+  std::uniform_int_distribution<int> pick{0, n - 1};
+};
+
 void obs_swaps(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0));
-  const Setup s(n, state.range(1) != 0);
-  std::mt19937_64 rng(5);
-  bnsl::ObsState obs(s.cache);
-  obs.set_order(random_order(n, s.base_of, rng));
+  ObsFixture f(state);
+  auto& [n, s, rng, obs, pick] = f;
   double sum = 0;
   for (auto _ : state)
     for (std::size_t i = 0; i + 1 < obs.size(); ++i) sum += obs.try_swap(i).score;
@@ -110,12 +121,8 @@ void obs_swaps(benchmark::State& state) {
 }
 
 void obs_move(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0));
-  const Setup s(n, state.range(1) != 0);
-  std::mt19937_64 rng(5);
-  bnsl::ObsState obs(s.cache);
-  obs.set_order(random_order(n, s.base_of, rng));
-  std::uniform_int_distribution<int> pick(0, n - 1);
+  ObsFixture f(state);
+  auto& [n, s, rng, obs, pick] = f;
   for (auto _ : state) {
     const int v = pick(rng);
     obs.move(v, static_cast<std::size_t>(pick(rng)));
@@ -125,12 +132,8 @@ void obs_move(benchmark::State& state) {
 }
 
 void obs_insertion(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0));
-  const Setup s(n, state.range(1) != 0);
-  std::mt19937_64 rng(5);
-  bnsl::ObsState obs(s.cache);
-  obs.set_order(random_order(n, s.base_of, rng));
-  std::uniform_int_distribution<int> pick(0, n - 1);
+  ObsFixture f(state);
+  auto& [n, s, rng, obs, pick] = f;
   double sum = 0;
   for (auto _ : state) sum += obs.best_insertion(pick(rng), nullptr).score;
   benchmark::DoNotOptimize(sum);
@@ -140,12 +143,8 @@ void obs_insertion(benchmark::State& state) {
 // The slide by moves (the baseline): v's passes are the same swaps as best_insertion's, and v
 // ends where it started (the move to the best place is left out, as obs/insertion makes none).
 void obs_slide(benchmark::State& state) {
-  const int n = static_cast<int>(state.range(0));
-  const Setup s(n, state.range(1) != 0);
-  std::mt19937_64 rng(5);
-  bnsl::ObsState obs(s.cache);
-  obs.set_order(random_order(n, s.base_of, rng));
-  std::uniform_int_distribution<int> pick(0, n - 1);
+  ObsFixture f(state);
+  auto& [n, s, rng, obs, pick] = f;
   std::vector<int> ps;
   double sum = 0;
   for (auto _ : state) {
