@@ -65,8 +65,7 @@ struct ExactCommand : PoolArgs {
     std::vector<NamedArc> prefer;
     NetworkFiles files;
     if (from_cache) {
-      if (!data_path.empty())
-        data = std::make_unique<Dataset>(read_data(data_path, csv, run.quiet));
+      if (!data_path.empty()) data = std::make_unique<Dataset>(read_data(data_path, csv, run));
       files = networks.resolve(data != nullptr);
       check_names(data.get(), files);
       ScoreCache cache = read_jkl(input, data ? data->names() : std::vector<std::string>{});
@@ -75,7 +74,7 @@ struct ExactCommand : PoolArgs {
       o.constraints.max_parents = max_parents;
       r = solve_exact_cache(cache, o, data.get(), stop);
     } else {
-      data = std::make_unique<Dataset>(read_data(input, csv, run.quiet));
+      data = std::make_unique<Dataset>(read_data(input, csv, run));
       files = networks.resolve(true);
       check_names(data.get(), files);
       prefer = read_preferences(prefer_file, data->names());

@@ -72,7 +72,7 @@ struct LearnCommand : PoolArgs {
     PipelineFrame frame("learn", comm, run, time_given ? run.time : kDefaultLearnTime, prefix,
                         {trace}, output);
     const StopToken& stop = frame.stop();
-    Dataset data = read_data(data_path, csv, run.quiet);
+    Dataset data = read_data(data_path, csv, run);
     const NetworkFiles files = networks.resolve(true);
     std::vector<NetFormat> written = files.formats;
     written.push_back(NetFormat::bif);

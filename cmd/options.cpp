@@ -70,6 +70,12 @@ Dataset read_data(const std::string& path, const CsvArgs& args, bool quiet) {
   return data;
 }
 
+Dataset read_data(const std::string& path, const CsvArgs& args, const RunArgs& run) {
+  CsvArgs timed = args;
+  timed.csv.input_wait = run.time;
+  return read_data(path, timed, run.quiet);
+}
+
 NetworkFiles NetworkArgs::resolve(bool have_data) const {
   NetworkFiles out = files;
   for (const std::string& list : formats) {

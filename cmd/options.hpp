@@ -44,6 +44,9 @@ struct CsvArgs {
 
 // read_csv with the CSV options, printing the reader's warnings to stderr unless quiet.
 Dataset read_data(const std::string& path, const CsvArgs& args, bool quiet);
+// The same for a command with a budget: a pipe or FIFO as the data file waits at most --time
+// for its data.
+Dataset read_data(const std::string& path, const CsvArgs& args, const RunArgs& run);
 
 // --params, --state-order and --format (learn, search, exact, merge): the best network's
 // parameters and the formats it is written in besides BIF (bnsl/results.hpp, NetworkFiles).

@@ -32,7 +32,7 @@ struct ScoreCommand {
     // learn's): the exploration gets what is left less learn's reserve for the outputs.
     PipelineFrame frame("score", comm, run, run.time, "", {out_path});
     const StopToken& stop = frame.stop();
-    Dataset data = read_data(data_path, csv, run.quiet);
+    Dataset data = read_data(data_path, csv, run);
     explore.comm = &comm;
     explore.epsilon = eps.resolve();
     explore.constraints = constraints.resolve(data.names());

@@ -31,7 +31,7 @@ struct SearchCommand : PoolArgs {
                         {trace}, output);
     const StopToken& stop = frame.stop();
     std::unique_ptr<Dataset> data;
-    if (!data_path.empty()) data = std::make_unique<Dataset>(read_data(data_path, csv, run.quiet));
+    if (!data_path.empty()) data = std::make_unique<Dataset>(read_data(data_path, csv, run));
     const NetworkFiles files = networks.resolve(data != nullptr);
     if (data) {
       std::vector<NetFormat> written = files.formats;

@@ -44,6 +44,9 @@ struct CsvOptions {
   char delimiter = ',';           // field separator
   bool missing_as_state = false;  // treat "", "NA" and "?" as ordinary values, not errors
   std::vector<DiscretizeSpec> discretize = {};  // columns of numbers to cut into intervals
+  // A pipe or FIFO as the file: seconds to wait for the end of its data, after which reading
+  // fails (RuntimeError); 0: until it ends or SIGINT or SIGTERM arrives.
+  double input_wait = 0;
 };
 
 class Dataset {

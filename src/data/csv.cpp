@@ -12,6 +12,7 @@
 // (util/memory.hpp) before they are allocated: a file too large stops with RuntimeError.
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -126,8 +127,10 @@ std::string unescape_quotes(std::string_view inner) {
 // A FIFO (or a terminal, a socket) blocks open() until a writer comes and read() until data
 // does, through SIGINT and SIGTERM (the handlers restart system calls): it is opened
 // non-blocking and polled every 0.1 s, so that a signal ends the wait. Until a writer has come,
-// the read end sees neither data nor a hang-up; after the last writer leaves, a hang-up.
-std::string load_stream(const std::string& path) {
+// the read end sees neither data nor a hang-up; after the last writer leaves, a hang-up. With
+// `wait` > 0 (a command's --time), the wait for the end of the data ends then too.
+std::string load_stream(const std::string& path, double wait) {
+  const auto start = std::chrono::steady_clock::now();
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
   const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
@@ -143,6 +146,13 @@ std::string load_stream(const std::string& path) {
       throw RuntimeError(path + ": stopped by signal " + std::to_string(received_signal()) +
                          " while waiting for its data (" + std::to_string(text.size()) +
                          " bytes read)");
+    if (wait > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > wait) {
+      char budget[32];
+      std::snprintf(budget, sizeof budget, "%g", wait);
+      throw RuntimeError(path + ": its data did not end within the --time budget, " + budget +
+                         " s (" + std::to_string(text.size()) + " bytes read)");
+    }
     if (ready < 0 && errno != EINTR)
       throw InputError(path, 0, 0, std::string("cannot read: ") + std::strerror(errno));
     if (ready <= 0) continue;
@@ -160,7 +170,7 @@ std::string load_stream(const std::string& path) {
   }
 }
 
-std::string load_file(const std::string& path) {
+std::string load_file(const std::string& path, double wait) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw InputError(path, 0, 0, "cannot read: is a directory");
@@ -168,7 +178,7 @@ std::string load_file(const std::string& path) {
   if (const auto status = std::filesystem::status(path, ec);
       !ec && status.type() != std::filesystem::file_type::regular &&
       status.type() != std::filesystem::file_type::not_found)
-    return load_stream(path);
+    return load_stream(path, wait);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                        &std::fclose);
   if (!file) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -487,7 +497,7 @@ Dataset CsvReader::read() {
 
 Dataset read_csv(const std::string& path, const CsvOptions& options,
                  std::vector<std::string>* warnings) {
-  return parse_csv(load_file(path), path, options, warnings);
+  return parse_csv(load_file(path, options.input_wait), path, options, warnings);
 }
 
 Dataset parse_csv(std::string_view text, const std::string& file, const CsvOptions& options,

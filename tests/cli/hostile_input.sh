@@ -5,7 +5,8 @@
 # limit (--time nan), never a silent default (--bayes-factor nan) or a wrapped seed (-1).
 # Each case runs under a timeout: a hang fails it too. An earlier output of the same prefix
 # is left as it was. A FIFO as the data file: a SIGTERM ends the wait for a writer (exit 1,
-# the file named; it blocked in open() until SIGKILL), and a writer that comes is read.
+# the file named; it blocked in open() until SIGKILL), so does --time, and a writer that comes
+# is read.
 source "$(dirname "$0")/lib/common.bash" "$@"
 cd "$WORK" || exit 1
 csv=$DATA/alarm-5000.csv
@@ -62,6 +63,12 @@ wait_stopped "$pid" "learn on a FIFO without a writer"
 grep -q "^bnsl: error: fifo.csv: stopped by signal 15 while waiting for its data" err.txt ||
   fail "learn on a FIFO, SIGTERM: $(head -1 err.txt)"
 pass "a FIFO without a writer: SIGTERM ends the wait, exit 1, the file named"
+timeout 20 "$BNSL" learn fifo.csv -o fifo --time 1 -q 2>err.txt
+status=$?
+[[ $status -eq 1 ]] || fail "learn --time 1 on a FIFO without a writer: exit status $status, not 1"
+grep -q "^bnsl: error: fifo.csv: its data did not end within the --time budget, 1 s" err.txt ||
+  fail "learn --time 1 on a FIFO: $(head -1 err.txt)"
+pass "a FIFO without a writer: --time ends the wait, exit 1"
 (sleep 0.3 && cat "$csv" >fifo.csv) &
 timeout 30 "$BNSL" learn fifo.csv -o fifo --time 1 -q 2>err.txt || fail "learn on a FIFO with a writer"
 [[ -s fifo.best.bif ]] || fail "learn on a FIFO with a writer: no network"
