@@ -10,10 +10,13 @@
 #
 #   bench/same_caches.sh OLD/bnsl NEW/bnsl                 # all 26 data sets (~8 min, 2 cores)
 #   SETS="alarm nltcs plants" bench/same_caches.sh OLD/bnsl NEW/bnsl
+#   SETS=munin CANDIDATES=32 bench/same_caches.sh OLD/bnsl NEW/bnsl   # screened: the sweeps too
 #
 # Environment: DATA (data root, default <repo>/../shared/datasets), MEMORY (the cap, MiB per
-# variable, default 8), THREADS (default 2), SETS (data set names, default all), SCORE (bic or
-# bdeu, default bic). Prints a markdown table on stdout; exits 1 when any pair differs.
+# variable, default 8), THREADS (default 2), SETS (data set names, default all; a name with a
+# samples/NAME-5000.csv under DATA is read there, any other from density/), SCORE (bic or bdeu,
+# default bic), CANDIDATES (screening's --candidates, default none: --time 0 screens nothing).
+# Prints a markdown table on stdout; exits 1 when any pair differs.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -21,7 +24,9 @@ data=${DATA:-$repo/../shared/datasets}
 memory=${MEMORY:-8}
 threads=${THREADS:-2}
 score=${SCORE:-bic}
-[[ $# -eq 2 ]] || { sed -n 2,15p "$0" >&2; exit 2; }
+screen=()
+[[ -n ${CANDIDATES:-} ]] && screen=(--candidates "$CANDIDATES")
+[[ $# -eq 2 ]] || { sed -n 2,19p "$0" >&2; exit 2; }
 old=$1 new=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/bnsl-same-caches.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -34,7 +39,7 @@ sets=${SETS:-$samples $density}
 # path_of NAME: the CSV (a gzipped one decompressed into the work folder) and its header flag.
 path_of() {
   local csv flag=""
-  if [[ " $samples " == *" $1 "* ]]; then
+  if [[ " $samples " == *" $1 "* || -e $data/samples/$1-5000.csv ]]; then
     csv=$data/samples/$1-5000.csv
   else
     csv=$data/density/$1/train.csv flag=--no-header
@@ -66,7 +71,7 @@ for s in $sets; do
     bin=$old; [[ $side == new ]] && bin=$new
     # shellcheck disable=SC2086
     "$bin" score "$csv" $flag --score "$score" --explore-memory "$memory" --threads "$threads" \
-      --time 0 -q -o "$work/$s.$side.jkl"
+      --time 0 "${screen[@]}" -q -o "$work/$s.$side.jkl"
   done
   read -r eo so <<<"$(summary "$work/$s.old.jkl")"
   read -r en sn <<<"$(summary "$work/$s.new.jkl")"

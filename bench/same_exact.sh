@@ -8,10 +8,12 @@
 #
 #   bench/same_exact.sh OLD/bnsl NEW/bnsl
 #   SETS="iris wine zoo" TIME=60 BF=20 bench/same_exact.sh OLD/bnsl NEW/bnsl
+#   SETS="wine zoo hepatitis" METHOD=ilp bench/same_exact.sh OLD/bnsl NEW/bnsl   # the collector
 #
 # Environment: DATA (data root, default <repo>/../shared/datasets), SETS (uci/ names, default
 # the ones below), TIME (seconds per run, default 60), BF (Bayes factor, default 20), THREADS
-# (default 2). Prints a markdown table on stdout; exits 1 when a pair that both finished differs.
+# (default 2), METHOD (--method, default auto: dp up to 29 variables). Prints a markdown table on
+# stdout; exits 1 when a pair that both finished differs.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,10 +21,11 @@ data=${DATA:-$repo/../shared/datasets}
 time=${TIME:-60}
 bf=${BF:-20}
 threads=${THREADS:-2}
+method=${METHOD:-auto}
 # Default: the BIC BF 20 rows of bench/results/exact-grid.md that finished in under 40 s.
 sets=${SETS:-iris shuttle tic-tac-toe adult wine nltcs voting zoo hepatitis insurance1000
 water1000 mildew1000 alarm1000 sponge barley1000 promoters}
-[[ $# -eq 2 ]] || { sed -n 2,14p "$0" >&2; exit 2; }
+[[ $# -eq 2 ]] || { sed -n 2,16p "$0" >&2; exit 2; }
 old=$1 new=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/bnsl-same-exact.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -49,8 +52,8 @@ for s in $sets; do
   n=$(head -1 "$csv" | tr ',' '\n' | wc -l)
   for side in old new; do
     bin=$old; [[ $side == new ]] && bin=$new
-    "$bin" exact "$csv" --no-header --bayes-factor "$bf" --time "$time" --threads "$threads" -q \
-      -o "$work/$s.$side" || echo "$s: $side exited $?" >&2
+    "$bin" exact "$csv" --no-header --bayes-factor "$bf" --time "$time" --threads "$threads" \
+      --method "$method" -q -o "$work/$s.$side" || echo "$s: $side exited $?" >&2
   done
   read -r fo so co do ho <<<"$(digest "$work/$s.old.pool.json")"
   read -r fn sn cn dn hn <<<"$(digest "$work/$s.new.pool.json")"

@@ -87,10 +87,7 @@ struct ExactCommand : PoolArgs {
                      o.constraints);
       r = learn_exact(*data, o, stop);
     }
-    ReportWriter out("exact", prefix, data.get(), run.quiet, "");
-    out.prefer(std::move(prefer));
-    out.options(output);
-    out.networks(files);
+    ReportWriter out = frame.report_writer(prefix, data.get(), *this, files, std::move(prefer));
     out.write(r.report);
     nlohmann::json stats = {{"exact", nlohmann::json::parse(r.exact.to_json())}};
     if (!from_cache) stats["explore"] = nlohmann::json::parse(r.explore.to_json());

@@ -116,10 +116,8 @@ struct LearnCommand : PoolArgs {
     frame.announce(data_path, size_text(data),
                    to_string(o.explore.score.kind) + ", " + o.explore.epsilon.describe(),
                    o.explore.constraints);
-    ReportWriter out("learn", prefix, &data, run.quiet, trace);
-    out.prefer(read_preferences(prefer_file, data.names()));
-    out.options(output);
-    out.networks(files);
+    ReportWriter out = frame.report_writer(prefix, &data, *this, files,
+                                           read_preferences(prefer_file, data.names()), trace);
     if (comm.root()) o.on_improvement = out.improvement();
     LearnResult r = bnsl::learn(data, o, stop, comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"explore", nlohmann::json::parse(r.explore.to_json())},

@@ -66,6 +66,17 @@ void PipelineFrame::announce(const std::string& input, const std::string& size,
             << "\n";
 }
 
+ReportWriter PipelineFrame::report_writer(const std::string& prefix, const Dataset* data,
+                                          const PoolArgs& args, NetworkFiles files,
+                                          std::vector<NamedArc> prefer,
+                                          const std::string& trace) const {
+  ReportWriter out(command_, prefix, data, run_.quiet, trace);
+  out.prefer(std::move(prefer));
+  out.options(args.output);
+  out.networks(std::move(files));
+  return out;
+}
+
 int PipelineFrame::finish(nlohmann::json stats, const std::string& summary,
                           const std::string& kept) const {
   if (comm_.distributed())  // rank 0's traffic (bench/mpi.sh)

@@ -7,6 +7,7 @@
 //
 //   PipelineFrame frame("learn", comm, run, budget, prefix, {trace}, output);
 //   frame.announce(path, "37 variables, 5000 rows", "bic, Bayes factor 20", constraints);
+//   ReportWriter out = frame.report_writer(prefix, &data, args, files, prefer, trace);
 //   LearnResult r = bnsl::learn(data, o, frame.stop(), ...);
 //   return frame.finish(stats, summary, "wrote the networks found so far");
 #pragma once
@@ -21,9 +22,11 @@
 #include "bnsl/report.hpp"
 #include "bnsl/search.hpp"
 #include "bnsl/stop.hpp"
+#include "outputs.hpp"
 
 namespace bnsl::cli {
 
+struct PoolArgs;
 struct RunArgs;
 
 class PipelineFrame {
@@ -44,6 +47,13 @@ class PipelineFrame {
   // "no time limit").
   void announce(const std::string& input, const std::string& size, const std::string& method,
                 const Constraints& constraints, const std::string& budget = "") const;
+
+  // The writer of the pool's files (outputs.hpp): PREFIX.* with the outputs `args` asks for
+  // (--matrices), the networks' `files` and the preferred arcs `prefer` (read before the
+  // budget is spent), and the anytime curve in `trace` ("": none).
+  ReportWriter report_writer(const std::string& prefix, const Dataset* data, const PoolArgs& args,
+                             NetworkFiles files, std::vector<NamedArc> prefer,
+                             const std::string& trace = "") const;
 
   // The end: writes `stats` to --stats (with "processes" in a shared run: their count and
   // rank 0's traffic), prints `summary` unless --quiet, and returns the exit status: 0, or

@@ -48,10 +48,9 @@ struct SearchCommand : PoolArgs {
                    std::to_string(cache.n_vars()) + " variables, " +
                        std::to_string(cache.total_entries()) + " cache entries",
                    to_string(o.algo) + ", " + o.epsilon.describe(), o.constraints);
-    ReportWriter out("search", prefix, data.get(), run.quiet, trace);
-    out.prefer(read_preferences(prefer_file, cache.names_or_defaults()));
-    out.options(output);
-    out.networks(files);
+    ReportWriter out =
+        frame.report_writer(prefix, data.get(), *this, files,
+                            read_preferences(prefer_file, cache.names_or_defaults()), trace);
     if (comm.root()) o.on_improvement = out.improvement();
     SearchRunResult r = search_cache(cache, o, ReportContext{score, data.get(), true}, stop,
                                      comm.root() ? out.writer() : ReportFn{});

@@ -4,10 +4,12 @@
 #     resolve_threads (src/util/threads.hpp): "0 threads" means one thing everywhere;
 #  2. every C++ source is formatted by .clang-format (clang-format 14, Debian's
 #     clang-format package, which scripts/setup.sh installs);
-#  3. every relative link of the markdown files resolves (scripts/check_links.py).
+#  3. every relative link of the markdown files resolves (scripts/check_links.py);
+#  4. no source file of src/, cmd/, include/ or python/ is over 700 lines (one file per
+#     technique: a longer one holds more than one).
 # Given a build, also the checks that need the bnsl binary (CI runs them after its build):
-#  4. every command of README.md's sh blocks runs (scripts/readme_commands.sh);
-#  5. no line of any command's --help or --help-all is over 100 columns
+#  5. every command of README.md's sh blocks runs (scripts/readme_commands.sh);
+#  6. no line of any command's --help or --help-all is over 100 columns
 #     (scripts/check_help_width.sh; tests/cli/help.sh runs it with the tests too).
 # Usage: scripts/check_sources.sh [BUILD_DIR]   (from anywhere; exit 1 on a finding)
 set -euo pipefail
@@ -28,6 +30,16 @@ if ! command -v clang-format >/dev/null; then
 fi
 if ! clang-format --dry-run --Werror "${sources[@]}"; then
   echo "error: run clang-format -i on the files above" >&2
+  status=1
+fi
+
+echo "== Source files within 700 lines"
+mapfile -t library < <(git ls-files 'src/*' 'cmd/*' 'include/*' 'python/*.cpp' 'python/*.py' |
+  grep -E '\.(cpp|hpp|py)$')
+if ! awk 'FNR == 1 && NR > 1 && n > 700 { print name ": " n " lines"; bad = 1 }
+          { name = FILENAME; n = FNR }
+          END { if (n > 700) { print name ": " n " lines"; bad = 1 }; exit bad }' "${library[@]}"; then
+  echo "error: split the files above along their techniques" >&2
   status=1
 fi
 

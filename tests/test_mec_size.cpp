@@ -21,6 +21,7 @@
 #include "pool/cpdag.hpp"
 #include "pool/mec_size.hpp"
 #include "pool/orientations.hpp"
+#include "pool/rooted_split.hpp"
 #include "util/big_uint.hpp"
 
 using bnsl::BigUint;

@@ -119,7 +119,8 @@ struct ExactOptions {
   bool progress = false;                            // progress lines on stderr
   std::size_t dp_max_bytes = std::size_t{6} << 30;  // dp refuses to allocate more than this
   // ilp: families the collection's enumeration of a region may try before it branches on the
-  // region instead (src/exact/collect.cpp); 0: always branch (tests use it to exercise both).
+  // region instead (src/exact/region_enumeration.cpp); 0: always branch (tests use it to
+  // exercise both).
   std::uint64_t collect_enumerate_steps = std::uint64_t{1} << 18;
   // ilp: a first network for the ILP's cutoff, kept when it beats the identity order's
   // network. It only speeds the proof up: OPT and the list do not depend on it. The pipeline

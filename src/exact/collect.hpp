@@ -64,21 +64,4 @@ std::vector<char> usable_families(OsiSolverInterface& lp, double threshold);
 // screening of root_lp.cpp).
 double threshold_slack(double threshold);
 
-// Rows gathered and added to an LP in one call: Osi's addRow on a column-ordered matrix costs
-// O(nonzeros) per call (uci/sensors, 841,414 families: CBC's model, built row by row, took
-// about a minute, past the deadline).
-class RowBatch {
- public:
-  void add(const std::vector<int>& columns, const std::vector<double>& coefs, double lb, double ub);
-  void flush(OsiSolverInterface& lp);  // adds the rows gathered so far, then forgets them
-
- private:
-  std::vector<int> starts_{0}, columns_;
-  std::vector<double> coefs_, lower_, upper_;
-};
-
-// Adds these cluster cuts as rows (see cluster_row for `sparse`), in one call.
-void add_cluster_rows(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
-                      const std::vector<ClusterCut>& clusters, bool sparse);
-
 }  // namespace bnsl::exact

@@ -70,6 +70,7 @@
 
 #include "exact/cluster_cuts.hpp"
 #include "exact/collect.hpp"
+#include "exact/lp_rows.hpp"
 #include "exact/root_lp.hpp"
 #include "score/compare.hpp"
 

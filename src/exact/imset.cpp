@@ -22,7 +22,7 @@
 #ifdef BNSL_HAVE_CBC
 #include <OsiSolverInterface.hpp>
 
-#include "exact/collect.hpp"  // RowBatch
+#include "exact/lp_rows.hpp"
 #endif
 
 namespace bnsl::exact {

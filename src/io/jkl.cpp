@@ -27,14 +27,14 @@
 //
 // The writer prints variables as indices, entries in the cache's order (callers sort best
 // first), scores with `precision` significant digits (at least 10, at most 17), and writes to
-// PATH.tmp first, renamed over PATH, so a reader never sees a half-written cache.
+// PATH.tmp first, renamed over PATH, so a reader never sees a half-written cache. An
+// exploration's journal, a jkl file that grows block by block, is cache_journal.cpp's.
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <istream>
 #include <optional>
@@ -43,11 +43,9 @@
 #include <string_view>
 #include <unordered_map>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include "bnsl/cache.hpp"
 #include "bnsl/error.hpp"
+#include "io/jkl.hpp"
 #include "util/atomic_file.hpp"
 
 namespace bnsl {
@@ -367,6 +365,17 @@ std::vector<std::string> JklParser::result_names() const {
   return names;
 }
 
+// Numbers in the provenance header read back to the same double.
+std::string exact_number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+}  // namespace
+
+namespace jkl {
+
 std::string read_stream(std::istream& in) {
   std::string text;
   char buffer[1 << 16];
@@ -399,13 +408,6 @@ void append_entry(std::string& out, double score, std::span<const std::int32_t> 
   out += '\n';
 }
 
-// Numbers in the provenance header read back to the same double.
-std::string exact_number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
-
 std::string provenance_header(const CacheProvenance& p) {
   std::string out;
   auto line = [&out](const char* key, const std::string& value) {
@@ -424,7 +426,7 @@ std::string provenance_header(const CacheProvenance& p) {
   return out;
 }
 
-}  // namespace
+}  // namespace jkl
 
 bool CacheProvenance::same_run(const CacheProvenance& o, std::string& why) const {
   auto differs = [&why](const std::string& field, const std::string& a, const std::string& b) {
@@ -523,7 +525,7 @@ void write_jkl(std::ostream& out, const ScoreCache& cache, const JklWriteOptions
   constexpr std::size_t kFlushBytes = 1 << 16;
   const int precision = std::clamp(options.precision, 10, 17);
   const std::size_t end = std::min(options.var_end, cache.n_vars());
-  std::string buffer = options.provenance ? provenance_header(*options.provenance) : "";
+  std::string buffer = options.provenance ? jkl::provenance_header(*options.provenance) : "";
   buffer += std::to_string(cache.n_vars()) + '\n';
   for (std::size_t v = options.var_begin; v < end; ++v) {
     const VarCache& var = cache.var(v);
@@ -533,7 +535,7 @@ void write_jkl(std::ostream& out, const ScoreCache& cache, const JklWriteOptions
         throw RuntimeError("write_jkl: variable " + std::to_string(v) + " entry " +
                            std::to_string(i) + " has a non-finite score");
       }
-      append_entry(buffer, var.score(i), var.parents(i), precision);
+      jkl::append_entry(buffer, var.score(i), var.parents(i), precision);
       if (buffer.size() >= kFlushBytes) {
         out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
         buffer.clear();
@@ -562,161 +564,17 @@ ScoreCache read_jkl(const std::string& path, const std::vector<std::string>& nam
     text.resize(static_cast<std::size_t>(in.gcount()));
   } else {
     in.clear();
-    text = read_stream(in);
+    text = jkl::read_stream(in);
   }
   if (in.bad()) throw RuntimeError(path + ": read failed");
-  return parse_text(text, path, names);
+  return jkl::parse_text(text, path, names);
 }
 
 ScoreCache read_jkl(std::istream& in, const std::string& display_name,
                     const std::vector<std::string>& names) {
-  const std::string text = read_stream(in);
+  const std::string text = jkl::read_stream(in);
   if (in.bad()) throw RuntimeError(display_name + ": read failed");
-  return parse_text(text, display_name, names);
-}
-
-namespace {
-
-std::string slurp_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
-  std::string text = read_stream(in);
-  if (in.bad()) throw RuntimeError(path + ": read failed");
-  return text;
-}
-
-// The length of a journal's text up to the end of its last complete block ("# done" line), or
-// of its header ("N" line) when no block is complete.
-std::size_t journal_complete_length(std::string_view text, const std::string& path) {
-  std::size_t header_end = std::string_view::npos, done_end = std::string_view::npos;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t nl = text.find('\n', at);
-    if (nl == std::string_view::npos) break;  // a line cut short
-    const std::string_view line = text.substr(at, nl - at);
-    const std::size_t first = line.find_first_not_of(" \t\r");
-    const bool comment = first == std::string_view::npos || line[first] == '#';
-    if (!comment && header_end == std::string_view::npos) header_end = nl + 1;
-    if (line.starts_with("# done ")) done_end = nl + 1;
-    at = nl + 1;
-  }
-  if (header_end == std::string_view::npos)
-    throw InputError(path, 0, 0, "not a score-cache journal: no line with the number of variables");
-  return done_end == std::string_view::npos ? header_end : std::max(done_end, header_end);
-}
-
-// The variables of the "# done VAR" lines of a journal's complete text.
-std::vector<std::size_t> journal_done_vars(std::string_view text) {
-  std::vector<std::size_t> vars;
-  constexpr std::string_view kDone = "# done ";
-  for (std::size_t at = 0; at < text.size();) {
-    std::size_t nl = text.find('\n', at);
-    if (nl == std::string_view::npos) nl = text.size();
-    const std::string_view line = text.substr(at, nl - at);
-    std::size_t var = 0;
-    if (line.starts_with(kDone) &&
-        std::from_chars(line.data() + kDone.size(), line.data() + line.size(), var).ec ==
-            std::errc())
-      vars.push_back(var);
-    at = nl + 1;
-  }
-  return vars;
-}
-
-}  // namespace
-
-std::string journal_path(const std::string& cache_path) {
-  return cache_path + ".journal";
-}
-
-CacheJournal::CacheJournal(const std::string& cache_path, std::size_t n_vars,
-                           const CacheProvenance& provenance, bool resume)
-    : cache_path_(cache_path), path_(journal_path(cache_path)), done_(n_vars, 0) {
-  if (resume) {
-    const std::string text = slurp_file(path_);
-    const std::size_t keep = journal_complete_length(text, path_);
-    if (keep < text.size() && ::truncate(path_.c_str(), static_cast<off_t>(keep)) != 0)
-      throw RuntimeError(path_ + ": cannot drop the block cut short: " + std::strerror(errno));
-    for (std::size_t var : journal_done_vars(std::string_view(text).substr(0, keep)))
-      if (var < done_.size() && !done_[var]) {
-        done_[var] = 1;
-        ++done_count_;
-      }
-  } else {
-    try {
-      write_file_atomically(path_, provenance_header(provenance) + std::to_string(n_vars) + "\n");
-    } catch (const RuntimeError& e) {
-      error_ = e.what();
-      return;
-    }
-  }
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd_ < 0 && resume)
-    throw RuntimeError(path_ + ": cannot open for appending: " + std::strerror(errno));
-  if (fd_ < 0) error_ = path_ + ": cannot open for appending: " + std::strerror(errno);
-}
-
-CacheJournal::~CacheJournal() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-void CacheJournal::fail(std::string why) {
-  if (error_.empty()) error_ = std::move(why);
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
-}
-
-void CacheJournal::append(std::size_t var, const VarCache& entries) {
-  std::string block = std::to_string(var) + ' ' + std::to_string(entries.size()) + '\n';
-  for (std::size_t i = 0; i < entries.size(); ++i)
-    append_entry(block, entries.score(i), entries.parents(i), 17);
-  block += "# done " + std::to_string(var) + '\n';
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (fd_ < 0) return;
-  for (std::size_t at = 0; at < block.size();) {
-    const ssize_t n = ::write(fd_, block.data() + at, block.size() - at);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return fail(path_ + ": cannot append: " + std::strerror(errno));
-    at += static_cast<std::size_t>(n);
-  }
-  if (var < done_.size() && !done_[var]) {
-    done_[var] = 1;
-    ++done_count_;
-  }
-}
-
-bool CacheJournal::finish() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (fd_ < 0 || done_count_ < done_.size()) return false;
-  // The blocks on disk before the name: a crash after the rename finds them whole.
-  if (::fsync(fd_) != 0) {
-    fail(path_ + ": cannot sync: " + std::strerror(errno));
-    return false;
-  }
-  ::close(fd_);
-  fd_ = -1;
-  std::error_code ec;
-  std::filesystem::rename(path_, cache_path_, ec);
-  if (ec) {
-    error_ = "cannot rename " + path_ + " to " + cache_path_ + ": " + ec.message();
-    return false;
-  }
-  return true;
-}
-
-std::string CacheJournal::error() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return error_;
-}
-
-JournalContents read_cache_journal(const std::string& path, const std::vector<std::string>& names) {
-  std::optional<CacheProvenance> p = read_jkl_provenance(path);
-  if (!p) throw InputError(path, 0, 0, "no provenance header ('# bnsl ...' lines)");
-  const std::string text = slurp_file(path);
-  JournalContents j;
-  j.provenance = std::move(*p);
-  j.cache = parse_text(std::string_view(text).substr(0, journal_complete_length(text, path)), path,
-                       names);
-  return j;
+  return jkl::parse_text(text, display_name, names);
 }
 
 }  // namespace bnsl

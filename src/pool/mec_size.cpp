@@ -31,7 +31,7 @@
 
 #include "bnsl/error.hpp"
 #include "pool/blocks.hpp"
-#include "pool/orientations.hpp"
+#include "pool/rooted_split.hpp"
 
 namespace bnsl {
 namespace {

@@ -1,24 +1,14 @@
 // Orientation fractions of a class's reversible edges (orientations.hpp).
 //
-// The DAGs of a class orient each chain component C of its CPDAG (a connected chordal graph)
-// independently, as an AMO: an acyclic orientation without v-structures. An AMO of a connected
-// chordal graph has exactly one source, so the AMOs of C split by their source r. Orienting
-// r's edges outwards and closing under Meek's rules 1-3 forces some arcs and leaves undirected
-// pieces, each connected and chordal, which the AMOs with source r orient independently
-// (He, Jia & Yu, "Counting and exploring sizes of Markov equivalence classes", JMLR 2015).
-// Hence, with #AMO from Clique-Picking (mec_size.cpp),
-//   #AMO(C) = sum over r of #AMO_r(C),  #AMO_r(C) = product over pieces H of #AMO(H),
-// and for an edge u - v of C
-//   P_C(u -> v) = sum over r of #AMO_r(C) / #AMO(C) * (1 if r's closure forces u -> v,
-//                 0 if it forces v -> u, P_H(u -> v) if the edge lies in its piece H).
-// The recursion is memoized by vertex set; the pieces shrink at every level. It runs on each
-// block (biconnected component) of C alone, and the blocks combine as blocks.hpp derives
-// (orient_component below): a tree of n vertices would otherwise take n rooted splits of O(n)
-// each, and the pool's report of one 3,000-vertex tree took seconds. A block that needs more
-// than max_subproblems vertex sets (e.g. a large clique, whose pieces are all its subsets) is
-// estimated instead from AMOs drawn uniformly by the same split: draw r with probability
-// #AMO_r / #AMO, then an AMO of each piece. Both are checked against brute force enumeration
-// in tests/test_mec_size.cpp.
+// The class's DAGs orient each chain component C of its CPDAG independently, as an AMO, so each
+// component is solved alone and the class's size is the product of their counts. Within C the
+// AMO counts and fractions come from the rooted splits of component_orientations.cpp (He, Jia &
+// Yu 2015), which run on each block (biconnected component) of C alone; the blocks combine as
+// blocks.hpp derives (orient_component below): a tree of n vertices would otherwise take n
+// rooted splits of O(n) each, and the pool's report of one 3,000-vertex tree took seconds. A
+// block that needs more than max_subproblems vertex sets (e.g. a large clique, whose pieces are
+// all its subsets) is estimated instead from AMOs drawn uniformly by the same split. Both are
+// checked against brute force enumeration in tests/test_mec_size.cpp.
 //
 // Constraints. A DAG of the class satisfies them when each of its components' AMOs holds no
 // disallowed arc, and an edge's constraint concerns its own component (and block) only, so
@@ -35,381 +25,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <map>
 #include <numbers>
 #include <numeric>
 #include <random>
-#include <stdexcept>
 #include <utility>
 
 #include "pool/blocks.hpp"
-#include "pool/mec_size.hpp"
+#include "pool/component_orientations.hpp"
 
 namespace bnsl {
+namespace orient {
 namespace {
-
-using Graph = std::vector<std::vector<int>>;
-
-// Arc states of a graph under orientation, stored beside each adjacency list.
-class Orienting {
- public:
-  explicit Orienting(const Graph& g) : g_(g), state_(g.size()) {
-    for (std::size_t v = 0; v < g.size(); ++v) state_[v].assign(g[v].size(), 0);
-  }
-  bool adjacent(int a, int b) const { return pos(a, b) >= 0; }
-  bool undirected(int a, int b) const { return state_[a][pos(a, b)] == 0; }
-  bool arc(int a, int b) const {  // a -> b
-    const int i = pos(a, b);
-    return i >= 0 && state_[a][i] == 1;
-  }
-  void orient(int a, int b) {
-    state_[a][pos(a, b)] = 1;
-    state_[b][pos(b, a)] = 2;
-    queue_.emplace_back(a, b);
-  }
-  // Closes under Meek's rules 1-3.
-  void close() {
-    const int n = static_cast<int>(g_.size());
-    for (bool changed = true; changed;) {
-      while (!queue_.empty()) {  // rule 1: a -> b - c, a and c not adjacent: b -> c
-        const auto [a, b] = queue_.back();
-        queue_.pop_back();
-        for (std::size_t k = 0; k < g_[b].size(); ++k) {
-          const int c = g_[b][k];
-          if (state_[b][k] == 0 && c != a && !adjacent(a, c)) orient(b, c);
-        }
-      }
-      changed = false;
-      for (int x = 0; x < n; ++x)
-        for (std::size_t k = 0; k < g_[x].size(); ++k) {
-          const int y = g_[x][k];
-          if (state_[x][k] != 0) continue;
-          if (rule2(x, y) || rule3(x, y)) {
-            orient(x, y);
-            changed = true;
-          }
-        }
-    }
-  }
-  // Connected components (of at least 2 vertices) of the undirected edges.
-  std::vector<std::vector<int>> pieces() const {
-    const int n = static_cast<int>(g_.size());
-    std::vector<char> seen(static_cast<std::size_t>(n), 0);
-    std::vector<std::vector<int>> out;
-    std::vector<int> stack;
-    for (int s = 0; s < n; ++s) {
-      if (seen[s]) continue;
-      seen[s] = 1;
-      std::vector<int> piece;
-      stack.assign(1, s);
-      while (!stack.empty()) {
-        const int v = stack.back();
-        stack.pop_back();
-        piece.push_back(v);
-        for (std::size_t k = 0; k < g_[v].size(); ++k)
-          if (state_[v][k] == 0 && !seen[g_[v][k]]) {
-            seen[g_[v][k]] = 1;
-            stack.push_back(g_[v][k]);
-          }
-      }
-      if (piece.size() >= 2) {
-        std::sort(piece.begin(), piece.end());
-        out.push_back(std::move(piece));
-      }
-    }
-    return out;
-  }
-  std::vector<std::pair<int, int>> arcs() const {
-    std::vector<std::pair<int, int>> out;
-    for (std::size_t v = 0; v < g_.size(); ++v)
-      for (std::size_t k = 0; k < g_[v].size(); ++k)
-        if (state_[v][k] == 1) out.emplace_back(static_cast<int>(v), g_[v][k]);
-    return out;
-  }
-
- private:
-  int pos(int a, int b) const {
-    const auto& row = g_[a];
-    auto it = std::lower_bound(row.begin(), row.end(), b);
-    return it != row.end() && *it == b ? static_cast<int>(it - row.begin()) : -1;
-  }
-  // Rule 2: x -> z -> y for some z.
-  bool rule2(int x, int y) const {
-    for (std::size_t k = 0; k < g_[x].size(); ++k)
-      if (state_[x][k] == 1 && arc(g_[x][k], y)) return true;
-    return false;
-  }
-  // Rule 3: x - c -> y and x - d -> y with c and d not adjacent.
-  bool rule3(int x, int y) const {
-    std::vector<int> into;
-    for (std::size_t k = 0; k < g_[x].size(); ++k) {
-      const int c = g_[x][k];
-      if (state_[x][k] == 0 && c != y && arc(c, y)) into.push_back(c);
-    }
-    for (std::size_t i = 0; i < into.size(); ++i)
-      for (std::size_t j = i + 1; j < into.size(); ++j)
-        if (!adjacent(into[i], into[j])) return true;
-    return false;
-  }
-
-  const Graph& g_;
-  std::vector<std::vector<char>> state_;  // per adjacency entry: 0 -, 1 out, 2 in
-  std::vector<std::pair<int, int>> queue_;
-};
-
-// The subgraph of g induced by the sorted vertex set s, over indices 0..|s|-1.
-Graph induced(const Graph& g, const std::vector<int>& s) {
-  Graph h(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i)
-    for (int w : g[s[i]]) {
-      auto it = std::lower_bound(s.begin(), s.end(), w);
-      if (it != s.end() && *it == w) h[i].push_back(static_cast<int>(it - s.begin()));
-    }
-  return h;
-}
-
-struct OverBudget : std::exception {};
-
-using Fractions = std::map<std::pair<int, int>, double>;  // (u, v), u < v -> P(u -> v)
-using Arcs = std::vector<std::pair<int, int>>;
-// Whether the arc a -> b (indices of the graph at hand) may appear.
-using Allowed = std::function<bool(int, int)>;
-
-// One chain component: the exact recursion and the sampler, memoized by vertex set (indices
-// of the component's graph).
-class ComponentOrientations {
- public:
-  using Key = std::vector<int>;
-
-  // allowed: the constraints, for the allowed_* members (null: every arc allowed).
-  ComponentOrientations(const Graph& g, std::size_t max_subproblems,
-                        const Allowed* allowed = nullptr)
-      : g_(g), max_subproblems_(max_subproblems), allowed_(allowed) {}
-
-  const Fractions& exact(const Key& s) {
-    if (auto it = fractions_.find(s); it != fractions_.end()) return it->second;
-    check_budget();
-    Fractions f;
-    const Split& sp = split(s);
-    for (std::size_t r = 0; r < s.size(); ++r) add_rooted(s, r, sp.weight[r], f);
-    return fractions_.emplace(s, std::move(f)).first->second;
-  }
-
-  // P(u -> v) over the AMOs of s whose source is s[r] (throws OverBudget as exact does).
-  Fractions rooted(const Key& s, std::size_t r) {
-    Fractions f;
-    add_rooted(s, r, 1.0, f);
-    return f;
-  }
-
-  // The AMOs of s whose source is s[r]: the product of its pieces' counts.
-  BigUint rooted_count(const Key& s, std::size_t r) {
-    BigUint c(1);
-    for (const Key& piece : split(s).pieces[r]) c *= count(piece);
-    return c;
-  }
-
-  const BigUint& count(const Key& s) {
-    if (auto it = counts_.find(s); it != counts_.end()) return it->second;
-    return counts_.emplace(s, count_amos(induced(g_, s))).first->second;
-  }
-
-  // Whether no edge within s has a disallowed direction.
-  bool unconstrained(const Key& s) const {
-    if (!allowed_) return true;
-    for (int a : s)
-      for (int b : g_[static_cast<std::size_t>(a)])
-        if (a < b && std::binary_search(s.begin(), s.end(), b) &&
-            (!(*allowed_)(a, b) || !(*allowed_)(b, a)))
-          return false;
-    return true;
-  }
-
-  bool allowed(const Arcs& arcs) const {
-    return !allowed_ || std::all_of(arcs.begin(), arcs.end(),
-                                    [&](const auto& a) { return (*allowed_)(a.first, a.second); });
-  }
-
-  // The AMOs of s that hold no disallowed arc, per source s[r]: 0 when r's forced arcs are not
-  // all allowed, else the product of its pieces' allowed counts. Throws OverBudget beyond
-  // max_subproblems vertex sets (counted with exact's).
-  const std::vector<BigUint>& allowed_rooted_counts(const Key& s) {
-    if (auto it = allowed_counts_.find(s); it != allowed_counts_.end()) return it->second;
-    check_budget();
-    std::vector<BigUint> counts(s.size());
-    for (std::size_t r = 0; r < s.size(); ++r) {
-      const Split& sp = split(s);  // (a reference into splits_, stable as it grows)
-      if (!allowed(sp.arcs[r])) continue;
-      BigUint c(1);
-      for (const Key& piece : sp.pieces[r]) {
-        c *= allowed_count(piece);
-        if (c.is_zero()) break;
-      }
-      counts[r] = std::move(c);
-    }
-    return allowed_counts_.emplace(s, std::move(counts)).first->second;
-  }
-
-  BigUint allowed_count(const Key& s) {
-    if (unconstrained(s)) return count(s);
-    BigUint c;
-    for (const BigUint& x : allowed_rooted_counts(s)) c += x;
-    return c;
-  }
-
-  // P(u -> v) over the AMOs of s that hold no disallowed arc (every edge at 0 when none does).
-  const Fractions& allowed_exact(const Key& s) {
-    if (unconstrained(s)) return exact(s);
-    if (auto it = allowed_fractions_.find(s); it != allowed_fractions_.end()) return it->second;
-    const std::vector<BigUint>& rooted = allowed_rooted_counts(s);
-    const BigUint total = allowed_count(s);
-    Fractions f = zero_fractions(s);
-    if (!total.is_zero()) {
-      const double log10_total = total.log10();
-      for (std::size_t r = 0; r < s.size(); ++r)
-        if (!rooted[r].is_zero())
-          add_allowed_rooted(s, r, std::pow(10.0, rooted[r].log10() - log10_total), f);
-    }
-    return allowed_fractions_.emplace(s, std::move(f)).first->second;
-  }
-
-  // The same over those whose source is s[r].
-  Fractions allowed_rooted(const Key& s, std::size_t r) {
-    Fractions f = zero_fractions(s);
-    if (unconstrained(s))
-      add_rooted(s, r, 1.0, f);
-    else if (!allowed_rooted_counts(s)[r].is_zero())
-      add_allowed_rooted(s, r, 1.0, f);
-    return f;
-  }
-
-  BigUint allowed_rooted_count(const Key& s, std::size_t r) {
-    return unconstrained(s) ? rooted_count(s, r) : allowed_rooted_counts(s)[r];
-  }
-
-  // Draws an AMO of the vertex set s uniformly; appends its arcs.
-  void sample(const Key& s, std::mt19937_64& rng, std::vector<std::pair<int, int>>& arcs) {
-    const Split& sp = split(s);
-    double u = std::uniform_real_distribution<double>(0, 1)(rng);
-    std::size_t r = 0;
-    while (r + 1 < s.size() && u >= sp.weight[r]) u -= sp.weight[r++];
-    sample_rooted(s, r, rng, arcs);
-  }
-
-  // Draws an AMO of s as sample() does, but each set's root only among those whose forced arcs
-  // are all allowed, so that every AMO drawn holds no disallowed arc (sequential importance
-  // sampling); appends its arcs. Returns the log of its weight, the product over the sets
-  // split of the allowed roots' share of their AMOs, which is #AMO(s)^-1 over the probability
-  // of the draw; -infinity when a set has no allowed root (the draw is abandoned).
-  double sample_allowed(const Key& s, std::mt19937_64& rng, Arcs& arcs) {
-    const Split& sp = split(s);
-    double mass = 0;
-    for (std::size_t r = 0; r < s.size(); ++r)
-      if (sp.ok[r]) mass += sp.weight[r];
-    if (!(mass > 0)) return -std::numeric_limits<double>::infinity();
-    double u = std::uniform_real_distribution<double>(0, mass)(rng);
-    std::size_t pick = 0;
-    for (std::size_t r = 0; r < s.size(); ++r) {
-      if (!sp.ok[r]) continue;
-      pick = r;
-      if (u < sp.weight[r]) break;
-      u -= sp.weight[r];
-    }
-    arcs.insert(arcs.end(), sp.arcs[pick].begin(), sp.arcs[pick].end());
-    double log_weight = std::log(mass);
-    for (const Key& piece : sp.pieces[pick]) {
-      log_weight += sample_allowed(piece, rng, arcs);
-      if (std::isinf(log_weight)) break;
-    }
-    return log_weight;
-  }
-
-  // Draws an AMO of s with source s[r] uniformly; appends its arcs.
-  void sample_rooted(const Key& s, std::size_t r, std::mt19937_64& rng,
-                     std::vector<std::pair<int, int>>& arcs) {
-    const Split& sp = split(s);
-    arcs.insert(arcs.end(), sp.arcs[r].begin(), sp.arcs[r].end());
-    for (const Key& piece : sp.pieces[r]) sample(piece, rng, arcs);
-  }
-
- private:
-  void check_budget() const {
-    if (fractions_.size() + allowed_counts_.size() >= max_subproblems_) throw OverBudget();
-  }
-
-  // Every edge within s, at 0.
-  Fractions zero_fractions(const Key& s) const {
-    Fractions f;
-    for (int a : s)
-      for (int b : g_[static_cast<std::size_t>(a)])
-        if (a < b && std::binary_search(s.begin(), s.end(), b)) f[{a, b}] = 0;
-    return f;
-  }
-
-  // Adds w * P(u -> v | source s[r]) over the allowed AMOs to f (r's forced arcs allowed).
-  void add_allowed_rooted(const Key& s, std::size_t r, double w, Fractions& f) {
-    const Split& sp = split(s);
-    for (const auto& [a, b] : sp.arcs[r])
-      if (a < b) f[{a, b}] += w;
-    for (const Key& piece : sp.pieces[r])
-      for (const auto& [edge, p] : allowed_exact(piece)) f[edge] += w * p;
-  }
-
-  // Adds w * P(u -> v | source s[r]) to f for every edge of s.
-  void add_rooted(const Key& s, std::size_t r, double w, Fractions& f) {
-    const Split& sp = split(s);
-    for (const auto& [a, b] : sp.arcs[r])
-      if (a < b)
-        f[{a, b}] += w;
-      else
-        f[{b, a}] += 0;
-    for (const Key& piece : sp.pieces[r])
-      for (const auto& [edge, p] : exact(piece)) f[edge] += w * p;
-  }
-
-  struct Split {                                         // per root r of the vertex set:
-    std::vector<double> weight;                          // #AMO_r / #AMO
-    std::vector<std::vector<std::pair<int, int>>> arcs;  // forced arcs (component indices)
-    std::vector<std::vector<Key>> pieces;                // pieces (component indices)
-    std::vector<char> ok;                                // its forced arcs all allowed
-  };
-
-  const Split& split(const Key& s) {
-    if (auto it = splits_.find(s); it != splits_.end()) return it->second;
-    const Graph h = induced(g_, s);
-    const double total = count(s).log10();
-    Split sp;
-    for (std::size_t r = 0; r < s.size(); ++r) {
-      const RootedSplit rs = rooted_split(h, static_cast<int>(r));
-      std::vector<std::pair<int, int>> arcs;
-      for (const auto& [a, b] : rs.arcs) arcs.emplace_back(s[a], s[b]);
-      std::vector<Key> pieces;
-      double log10_count = 0;
-      for (const auto& p : rs.pieces) {
-        Key piece;
-        for (int i : p) piece.push_back(s[i]);
-        log10_count += count(piece).log10();
-        pieces.push_back(std::move(piece));
-      }
-      sp.weight.push_back(std::pow(10.0, log10_count - total));
-      sp.ok.push_back(allowed(arcs));
-      sp.arcs.push_back(std::move(arcs));
-      sp.pieces.push_back(std::move(pieces));
-    }
-    return splits_.emplace(s, std::move(sp)).first->second;
-  }
-
-  const Graph& g_;
-  std::size_t max_subproblems_;
-  const Allowed* allowed_;
-  std::map<Key, BigUint> counts_;
-  std::map<Key, Split> splits_;
-  std::map<Key, Fractions> fractions_;
-  std::map<Key, std::vector<BigUint>> allowed_counts_;  // constrained sets, per root
-  std::map<Key, Fractions> allowed_fractions_;
-};
 
 // Every edge of h at 0, then 1/samples for each of `samples` orientations drawn by `draw`
 // that orient it u -> v (u < v).
@@ -642,14 +270,9 @@ Arcs disallowed_arcs(const Graph& g, const std::vector<int>& ids, const Constrai
         out.emplace_back(static_cast<int>(v), w);
   return out;
 }
-}  // namespace
 
-RootedSplit rooted_split(const std::vector<std::vector<int>>& adjacency, int root) {
-  Orienting o(adjacency);
-  for (int w : adjacency[static_cast<std::size_t>(root)]) o.orient(root, w);
-  o.close();
-  return {o.arcs(), o.pieces()};
-}
+}  // namespace
+}  // namespace orient
 
 bool OrientationCache::find(const std::vector<int>& key, Entry& out) const {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -669,7 +292,7 @@ EdgeOrientations edge_orientations(const Cpdag& cpdag, const OrientationLimits& 
   if (constraints && constraints->empty()) constraints = nullptr;
   EdgeOrientations out;
   const std::size_t n = cpdag.n_vars();
-  Graph und(n);  // the reversible edges, symmetric
+  orient::Graph und(n);  // the reversible edges, symmetric
   for (std::size_t v = 0; v < n; ++v)
     for (int u : cpdag.undirected[v]) {
       und[v].push_back(u);
@@ -695,20 +318,21 @@ EdgeOrientations edge_orientations(const Cpdag& cpdag, const OrientationLimits& 
         }
     }
     std::sort(comp.begin(), comp.end());
-    const Graph g = induced(und, comp);  // sorted comp: local order = id order
+    const orient::Graph g = orient::induced(und, comp);  // sorted comp: local order = id order
     // The key: the component's vertices, its adjacency rows, and its disallowed arcs.
     std::vector<int> key(comp);
     for (const auto& row : g) {
       key.push_back(-1);
       key.insert(key.end(), row.begin(), row.end());
     }
-    const Arcs disallowed = constraints ? disallowed_arcs(g, comp, *constraints) : Arcs();
+    const orient::Arcs disallowed =
+        constraints ? orient::disallowed_arcs(g, comp, *constraints) : orient::Arcs();
     key.push_back(-2);
     for (const auto& [a, b] : disallowed) key.insert(key.end(), {a, b});
     OrientationCache::Entry entry;
     if (!cache || !cache->find(key, entry)) {
-      entry = disallowed.empty() ? orient_component(g, comp, limits)
-                                 : orient_constrained(g, comp, limits, *constraints);
+      entry = disallowed.empty() ? orient::orient_component(g, comp, limits)
+                                 : orient::orient_constrained(g, comp, limits, *constraints);
       if (cache) cache->put(std::move(key), entry);
     }
     out.size *= entry.count;

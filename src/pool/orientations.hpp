@@ -1,8 +1,9 @@
 // How the DAGs of a Markov equivalence class orient its reversible edges: for each reversible
 // edge u - v of a CPDAG, the fraction of the class's DAGs (its consistent extensions) that
 // contain u -> v. Exact by the rooted decomposition of each chain component (see
-// orientations.cpp); a component whose decomposition needs more than max_subproblems distinct
-// vertex sets is estimated from `samples` uniformly drawn orientations instead.
+// orientations.cpp and component_orientations.cpp); a component whose decomposition needs more
+// than max_subproblems distinct vertex sets is estimated from `samples` uniformly drawn
+// orientations instead.
 //
 // With constraints (bnsl/constraints.hpp), only the class's DAGs that hold no disallowed arc
 // count, in the size and in the fractions. A component whose constrained count needs more than
@@ -69,16 +70,5 @@ class OrientationCache {
 EdgeOrientations edge_orientations(const Cpdag& cpdag, const OrientationLimits& limits = {},
                                    OrientationCache* cache = nullptr,
                                    const Constraints* constraints = nullptr);
-
-// The acyclic orientations without v-structures (AMOs) of a connected chordal graph
-// (adjacency[v]: sorted neighbours) whose only source is `root`, as the arcs that orienting
-// root's edges outwards forces (Meek's rules 1-3) and the undirected connected pieces left,
-// which the AMOs orient independently (their count is the product of the pieces' AMO counts).
-// Exposed for tests.
-struct RootedSplit {
-  std::vector<std::pair<int, int>> arcs;  // forced arcs (from, to)
-  std::vector<std::vector<int>> pieces;   // sorted vertex sets of at least 2 vertices
-};
-RootedSplit rooted_split(const std::vector<std::vector<int>>& adjacency, int root);
 
 }  // namespace bnsl
