@@ -147,7 +147,10 @@ PoolReport greedy_network(const ScoreCache& cache, const StopToken& stop) {
   pool.offer(g.score, dag_hash(g.choices), g.choices);
   SearchOptions o;
   o.epsilon = Epsilon::epsilon(0);
-  PoolReport r = make_report(cache, pool, o);
+  // The network alone, not the other members of its class: a first network is due within
+  // seconds, listing a class costs O(n) per member, and on few rows the greedy network's class
+  // is nearly all undirected, so it has members up to dag_capacity.
+  PoolReport r = make_report(cache, pool, o, 1);
   r.algorithm = "greedy";
   r.seconds = stop.elapsed();
   return r;
