@@ -51,6 +51,7 @@
 #include <deque>
 #include <exception>
 #include <limits>
+#include <new>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -216,31 +217,32 @@ PoolReport SearchDriver::run(SearchStats& total) {
   total.peer_networks = peers_.networks_received();
   total.peer_classes = peers_.classes_merged();
   note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exact best
-  // The classes first, summarized by the report's own clock: those it has no time to describe
-  // are cut (the search began late, or the machine slowed more than measured: c20ng, `learn
-  // --time 20` beside 4 busy processes, had 7.4 s of search and a report of 1,156 classes,
-  // written 17.5 s late). Then as many of their DAGs as the time left lists.
-  PoolReport r = peers_.root() ? make_report(cache_, pool_, o_, 0) : best_only_report();
-  if (peers_.root()) {
-    total.report_classes_cut = summarize(r, o_.threads, summary_limit());
-    if (o_.progress && total.report_classes_cut > 0) {
-      const std::string what = "search: the final report keeps the best " +
-                               std::to_string(r.classes.size()) + " of " +
-                               std::to_string(pool_.size()) + " classes pooled (the time left)";
-      progress_line(what.c_str());
-    }
-    if (o_.classes) {
-      const Clock::time_point list_until = listing_deadline(r.classes.size());
-      list_members(r, listable_dags(r.classes.size()), &list_until);
+  PoolReport r;
+  bool reduced = false;  // the pool's report did not fit in memory
+  if (!peers_.root()) {
+    r = best_only_report();
+  } else {
+    try {
+      r = pool_report(total);
+    } catch (const std::bad_alloc&) {
+      // The best network alone, so that the run still writes what it found (the files put the
+      // best network first); its class is summarized, not listed.
+      r = best_only_report();
+      summarize(r, 1);
+      reduced = true;
+      if (o_.progress)
+        progress_line("search: out of memory for the pool's report: the best network alone");
     }
     if (!algorithm) {
       account(r, total);
+      if (reduced)
+        total.account.note = "out of memory for the pool's report: the best network alone";
       r.account = total.account;
     }
   }
   if (algorithm) r.algorithm = algorithm;
   r.optimal = optimal;
-  r.complete = complete && !pool_.truncated() && total.report_classes_cut == 0;
+  r.complete = complete && !reduced && !pool_.truncated() && total.report_classes_cut == 0;
   r.seconds = own_.elapsed();
   total.best_score = r.dags.empty() ? 0 : r.dags.front().score;
   total.best_time = optimal ? r.seconds : best_time_;
@@ -341,6 +343,25 @@ PoolReport SearchDriver::best_only_report() const {
   const Choices choices = pool_.best_choices();
   best.offer(pool_.best(), dag_hash(choices), choices);
   return make_report(cache_, best, o_, 1);  // not every member of its class
+}
+
+// The report of the pool on rank 0: the classes first, summarized by the report's own clock
+// (those it has no time to describe are cut: the search began late, or the machine slowed more
+// than measured), then as many of their DAGs as the time left lists.
+PoolReport SearchDriver::pool_report(SearchStats& total) {
+  PoolReport r = make_report(cache_, pool_, o_, 0);
+  total.report_classes_cut = summarize(r, o_.threads, summary_limit());
+  if (o_.progress && total.report_classes_cut > 0) {
+    const std::string what = "search: the final report keeps the best " +
+                             std::to_string(r.classes.size()) + " of " +
+                             std::to_string(pool_.size()) + " classes pooled (the time left)";
+    progress_line(what.c_str());
+  }
+  if (o_.classes) {
+    const Clock::time_point list_until = listing_deadline(r.classes.size());
+    list_members(r, listable_dags(r.classes.size()), &list_until);
+  }
+  return r;
 }
 
 // Neighbour completion (complete_neighbours.cpp) until the report's reserve before the deadline

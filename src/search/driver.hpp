@@ -98,6 +98,7 @@ class SearchDriver {
   void note_best(double now);
   void progress_line(const char* what);
   PoolReport best_only_report() const;
+  PoolReport pool_report(SearchStats& total);
 
   const ScoreCache& cache_;
   const SearchOptions& o_;
