@@ -5,9 +5,13 @@
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "bnsl/error.hpp"
+#include "bnsl/tunables.hpp"
+#include "options.hpp"
+#include "util/nearest.hpp"
 
 namespace bnsl::cli {
 namespace {
@@ -52,6 +56,27 @@ std::string names(const std::set<CLI::Option*>& options) {
   return out;
 }
 
+// The tunables of --set (bnsl/tunables.hpp), one per entry: its name, default and range, then
+// why, indented; for --help-all of a command that takes --set.
+std::string tunables_text() {
+  std::string out = "\nTunables (--set NAME=VALUE; the defaults are those bnsl is tuned with):\n";
+  for (const TunableInfo& t : tunable_table()) {
+    out += "  " + std::string(t.name) + " = " + number_text(t.value) + "  [" + number_text(t.lo) +
+           ", " + number_text(t.hi) + "]" + (t.integer ? ", whole" : "") + "\n";
+    std::istringstream lines(wrap(std::string(t.why), kHelpWidth - 6));
+    for (std::string line; std::getline(lines, line);) out += "      " + line + "\n";
+  }
+  return out;
+}
+
+// Whether `app` or one of its commands takes --set.
+bool takes_set(const CLI::App* app) {
+  if (app->get_option_no_throw("--set") != nullptr) return true;
+  for (const CLI::App* sub : app->get_subcommands({}))
+    if (sub->get_option_no_throw("--set") != nullptr) return true;
+  return false;
+}
+
 class HelpFormatter : public CLI::Formatter {
  public:
   HelpFormatter() { column_width(kNameColumn); }
@@ -62,7 +87,8 @@ class HelpFormatter : public CLI::Formatter {
     const bool all = mode == CLI::AppFormatMode::All;
     std::string footer;
     if (!all && !options_of(app, kAdvancedGroup, false).empty())
-      footer = "\nAdvanced options: " + name + " --help-all\n";
+      footer = "\nAdvanced options and tunables: " + name + " --help-all\n";
+    if (all && takes_set(app)) footer = tunables_text();
     return make_description(app) + make_usage(app, name) + make_positionals(app) +
            make_ordered_groups(app, all, false) + make_subcommands(app, mode) + footer;
   }
@@ -142,36 +168,16 @@ class HelpFormatter : public CLI::Formatter {
   }
 };
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 // "unknown command 'lear'; did you mean 'learn'?": the command that `name` begins or is
 // within two edits (or a third of its letters) of, else the list of commands.
 std::string unknown_command_text(const CLI::App& app, const std::string& name) {
-  std::string nearest, all;
-  std::size_t best = std::max<std::size_t>(2, name.size() / 3) + 1;
+  std::vector<std::string_view> commands;
+  std::string all;
   for (const CLI::App* sub : app.get_subcommands({})) {
-    const std::string& command = sub->get_name();
-    all += (all.empty() ? "" : ", ") + command;
-    const std::size_t d =
-        name.size() >= 2 && command.rfind(name, 0) == 0 ? 1 : edit_distance(name, command);
-    if (d < best) {
-      best = d;
-      nearest = command;
-    }
+    commands.push_back(sub->get_name());
+    all += (all.empty() ? "" : ", ") + sub->get_name();
   }
+  const std::string nearest = nearest_name(name, commands);
   return "unknown command '" + name + "'; " +
          (nearest.empty() ? "the commands are " + all : "did you mean '" + nearest + "'?");
 }
