@@ -54,6 +54,7 @@ struct ExactCommand : PoolArgs {
     const StopToken& stop = frame.stop();
     o.exact.epsilon = eps.resolve();
     o.threads = run.threads;
+    o.budget = run.tunables.budget;
     o.progress = !run.quiet;
     if (!run.quiet)
       o.on_explored = [&frame](const ExploreStats& s) {

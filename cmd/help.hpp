@@ -21,8 +21,8 @@ inline constexpr const char* kSearchGroup = "Search";
 inline constexpr const char* kPoolGroup = "Pool";
 inline constexpr const char* kOutputGroup = "Outputs";
 inline constexpr const char* kKnowledgeGroup = "Knowledge";
-// Options for experiments and unusual runs: listed by --help-all only. The tunables of
-// `--set NAME=VALUE` (one table per part: name, default, range, why) are to be listed here.
+// Options for experiments and unusual runs: listed by --help-all only, followed there by the
+// tunables of `--set NAME=VALUE` (bnsl/tunables.hpp: name, default, range, why).
 inline constexpr const char* kAdvancedGroup = "Advanced";
 inline constexpr std::array<const char*, 8> kGroups = {kBudgetGroup,    kInputGroup,   kScoreGroup,
                                                        kSearchGroup,    kPoolGroup,    kOutputGroup,

@@ -81,6 +81,9 @@ struct LearnCommand : PoolArgs {
     o.explore.epsilon = eps.resolve();
     o.explore.constraints = constraints.resolve(data.names());
     o.threads = run.threads;
+    o.explore.tune = run.tunables.explore;
+    o.search.tune = run.tunables.search;
+    o.budget = run.tunables.budget;
     // The exploration's journal (PREFIX.cache.jkl.journal, renamed PREFIX.cache.jkl once
     // whole), and what an earlier run left (--resume).
     ExploreOptions planned = o.explore;

@@ -232,6 +232,16 @@ void add_run_options(CLI::App& app, RunArgs& a) {
   app.add_option("--stats", a.stats_file, "Write run statistics as JSON to this file")
       ->type_name("FILE")
       ->group(kOutputGroup);
+  app.add_option_function<std::vector<std::string>>(
+         "--set",
+         [&a](const std::vector<std::string>& all) {
+           for (const std::string& s : all) set_tunable(a.tunables, s);
+         },
+         "Set a tunable for this run (repeatable): a share, a rate or a count of the "
+         "exploration, the search or the budget policy; the list, with defaults and ranges, "
+         "follows the options")
+      ->type_name("NAME=VALUE")
+      ->group(kAdvancedGroup);
 }
 
 namespace {
@@ -279,7 +289,8 @@ void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
          },
          "Screening: explore each variable's parent sets among its C best single parents, "
          "ranked by all-pairs statistics ('all': every variable; 'auto': " +
-             std::to_string(kAutoScreenCandidates) + " above " + std::to_string(kAutoScreenVars) +
+             std::to_string(ExploreTunables{}.auto_screen_candidates) + " above " +
+             std::to_string(ExploreTunables{}.auto_screen_vars) +
              " variables, else all). A screened cache is not provably complete")
       ->default_str(o.candidates == ExploreOptions::kAutoCandidates ? "auto"
                     : o.candidates == 0                             ? "all"
@@ -539,11 +550,12 @@ void add_explore_share_option(CLI::App& app, std::optional<double>& share) {
   app.add_option_function<double>(
          "--explore-share", [&share](double s) { share = s; },
          "Share of --time spent exploring parent sets; the search gets the rest (default " +
-             number_text(kDefaultExploreShare) + "; " + number_text(kScreenedExploreShare) +
-             " with screening, above " + std::to_string(kAutoScreenVars) +
+             number_text(BudgetTunables{}.explore_share) + "; " +
+             number_text(BudgetTunables{}.screened_explore_share) + " with screening, above " +
+             std::to_string(ExploreTunables{}.auto_screen_vars) +
              " variables; up to --exact-max-vars variables, where the search is the fast "
              "subset DP, up to " +
-             number_text(kDpExploreShare) + ")")
+             number_text(BudgetTunables{}.dp_explore_share) + ")")
       ->check(finite_range(0, 1))
       ->type_name("SHARE")
       ->group(kAdvancedGroup);

@@ -17,6 +17,7 @@
 #include "bnsl/report.hpp"
 #include "bnsl/results.hpp"
 #include "bnsl/search.hpp"
+#include "bnsl/tunables.hpp"
 #include "util/atomic_file.hpp"
 
 namespace bnsl::cli {
@@ -28,6 +29,7 @@ struct RunArgs {
   bool quiet = false;      // no progress or summary on stderr
   bool verbose = false;    // the summary with every counter (summary.hpp)
   std::string stats_file;  // statistics as JSON (empty: none)
+  Tunables tunables;       // --set NAME=VALUE (bnsl/tunables.hpp), copied into the options
 };
 
 struct EpsilonArgs {

@@ -83,6 +83,8 @@ int PipelineFrame::finish(nlohmann::json stats, const std::string& summary,
     stats["processes"] = {{"count", comm_.size()},
                           {"bytes_sent", comm_.traffic().sent},
                           {"bytes_received", comm_.traffic().received}};
+  if (const auto changed = changed_tunables(run_.tunables); !changed.empty())
+    stats["tunables"] = changed;  // those --set changed, as NAME=VALUE
   if (!run_.stats_file.empty()) write_file_atomically(run_.stats_file, stats.dump(2) + "\n");
   if (!run_.quiet) std::cerr << summary;
   if (!signal_received()) return 0;

@@ -39,6 +39,7 @@ struct ScoreCommand {
     explore.time =
         run.time > 0 ? std::max(0.05, run.time - stop.elapsed() - output_reserve(run.time)) : 0;
     explore.threads = run.threads;
+    explore.tune = run.tunables.explore;
     explore.progress = !run.quiet;
     parse_vars(vars, data.n_vars(), explore);
     apply_default_budget(explore, time_given);

@@ -23,6 +23,7 @@
 #include "bnsl/names.hpp"
 #include "bnsl/score.hpp"
 #include "bnsl/stop.hpp"
+#include "bnsl/tunables.hpp"
 
 namespace bnsl {
 
@@ -44,8 +45,9 @@ std::string to_string(ExploreMethod method);
 ExploreMethod parse_explore_method(const std::string& text);  // throws InputError
 
 struct ExploreOptions {
-  ScoreParams score;  // BIC or BDeu, ESS
-  Epsilon epsilon;    // pruning keeps every set a network within epsilon may use
+  ScoreParams score;     // BIC or BDeu, ESS
+  ExploreTunables tune;  // bnsl/tunables.hpp (--set explore.NAME=VALUE)
+  Epsilon epsilon;       // pruning keeps every set a network within epsilon may use
   ExploreMethod method = ExploreMethod::hybrid;
   int max_parents = -1;       // in-degree limit; < 0: method default (seq: 3, else none)
   double time = 0;            // wall-clock budget of the whole exploration, s (0: none)
@@ -173,11 +175,6 @@ struct ExploreStats {
   void print(std::ostream& out) const;  // human-readable summary
   std::string to_json() const;
 };
-
-// Screening by default (kAutoCandidates, with a time budget) above this many variables, to this
-// many candidate parents per variable.
-inline constexpr std::size_t kAutoScreenVars = 1000;
-inline constexpr int kAutoScreenCandidates = 32;
 
 // The screening a run with these options and data applies: ExploreOptions::candidates, or for
 // kAutoCandidates a rule on the number of variables (0: none).

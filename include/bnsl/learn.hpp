@@ -35,6 +35,7 @@
 #include "bnsl/score.hpp"
 #include "bnsl/search.hpp"
 #include "bnsl/stop.hpp"
+#include "bnsl/tunables.hpp"
 
 namespace bnsl {
 
@@ -63,6 +64,7 @@ double output_reserve(double budget);
 inline constexpr double kDefaultLearnTime = 60;  // s: learn's and search's budget by default
 
 struct LearnOptions {
+  BudgetTunables budget;  // the policy's shares (bnsl/tunables.hpp, --set budget.NAME=VALUE)
   // The exploration's options (score, epsilon, method, screening, memory cap); its `time`,
   // `threads` and `progress` are set by learn() from the fields below.
   ExploreOptions explore;
@@ -84,16 +86,11 @@ struct LearnOptions {
   Comm* comm = nullptr;
 };
 
-// The policy's shares (learn_explore_seconds below).
-inline constexpr double kDefaultExploreShare = 0.5;
-inline constexpr double kScreenedExploreShare = 0.75;
-inline constexpr double kDpExploreShare = 0.8;
-
 // The exploration's part of a budget of `budget` seconds (> 0): explore_share of it when given,
-// else half of it; 0.75 when
-// the exploration is screened (thousands of variables: the search starts from the greedy
-// network and converges in a small share); up to 0.8 when the search will be the subset DP
-// (n <= dp_max_n), which takes little time while the exploration decides the result.
+// else the policy's (options.budget): budget.explore_share of it; budget.screened_explore_share
+// when the exploration is screened (thousands of variables: the search starts from the greedy
+// network and converges in a small share); up to budget.dp_explore_share when the search will
+// be the subset DP (n <= dp_max_n), which takes little time while the exploration decides.
 double learn_explore_seconds(const LearnOptions& options, const Dataset& data, double budget);
 
 struct LearnResult {
@@ -123,15 +120,14 @@ SearchRunResult search_cache(const ScoreCache& cache, const SearchOptions& optio
 
 // Exact mode from data (`bnsl exact DATA.csv`): an exhaustive exploration with the epsilon-
 // relaxed rules and no in-degree limit (never screened: the proof needs every family within
-// epsilon), within kExactExploreShare of the stop token's budget (each variable a fair share first,
-// then the ones cut explored again with what the others left), then solve_exact() over the cache.
-// The report is optimal / complete only if the exploration finished.
-inline constexpr double kExactExploreShare = 0.9;
-
+// epsilon), within budget.exact_explore_share of the stop token's budget (each variable a fair
+// share first, then the ones cut explored again with what the others left), then solve_exact() over
+// the cache. The report is optimal / complete only if the exploration finished.
 struct ExactLearnOptions {
   ScoreParams score;
-  ExactOptions exact;  // method, epsilon, max_solutions; threads, progress set below
-  int threads = 0;     // 0: all cores
+  BudgetTunables budget;  // budget.exact_explore_share (bnsl/tunables.hpp)
+  ExactOptions exact;     // method, epsilon, max_solutions; threads, progress set below
+  int threads = 0;        // 0: all cores
   bool progress = false;
   std::function<void(const ExploreStats&)> on_explored;      // as LearnOptions::on_explored
   std::size_t memory_per_var = ExploreOptions::kAutoMemory;  // ExploreOptions::memory_per_var

@@ -39,6 +39,7 @@
 #include "bnsl/report.hpp"
 #include "bnsl/results.hpp"  // write_outputs, as the example above uses
 #include "bnsl/stop.hpp"
+#include "bnsl/tunables.hpp"
 
 namespace bnsl {
 
@@ -53,6 +54,7 @@ SearchAlgo parse_search_algo(const std::string& text);  // "asobs" | "obs"; thro
 
 struct SearchOptions {
   SearchAlgo algo = SearchAlgo::asobs;
+  SearchTunables tune;            // bnsl/tunables.hpp (--set search.NAME=VALUE)
   double time = 0;                // wall-clock budget, s (0: until the stop token fires)
   int threads = 1;                // independent chains (0: all cores)
   std::uint64_t seed = 1;         // chain c uses a stream derived from (seed, c)

@@ -152,7 +152,7 @@ void BestFirstExplorer::step() {
     return;
   }
   int heap = open_[0].empty() ? 1 : 0;
-  if (!open_[0].empty() && !open_[1].empty()) heap = ++pops_ % kGreedyEvery == 0 ? 1 : 0;
+  if (!open_[0].empty() && !open_[1].empty()) heap = ++pops_ % task_.tune.greedy_every == 0 ? 1 : 0;
   Cursor c = open_[heap].top();
   open_[heap].pop();
   const int y = groups_[c.group][c.pos];
@@ -332,7 +332,7 @@ void BestFirstExplorer::poll() {
     stopped_ = hard_stop_ = true;
     return;
   }
-  if (task_.remaining() <= kFinishSecondsPerSet * static_cast<double>(recs_.size()))
+  if (task_.remaining() <= task_.tune.finish_seconds_per_set * static_cast<double>(recs_.size()))
     stopped_ = true;
   if (task_.max_bytes > 0 && state_bytes() > task_.max_bytes) stopped_ = out_of_memory_ = true;
 }

@@ -95,22 +95,14 @@ class BestFirstExplorer {
   void lattice_level(const std::vector<int>& members, int size);
 
   static constexpr std::uint8_t kAllHeaps = 3;
-  // Conditional sweeps with screening: the best kSweeps singletons are each extended by every
-  // variable, and the kPromote best partners join the candidates.
-  static constexpr std::size_t kSweeps = 8;
-  static constexpr std::size_t kPromote = 8;
-  static constexpr std::size_t kSweepPairs = 8;    // best pairs of each sweep scored into the list
-  static constexpr double kLatticeShare = 0.5;     // a lattice level only if it fits in this share
-  static constexpr std::size_t kLattice4 = 14;     // sets of four among this many best singles
-  static constexpr std::size_t kLattice5 = 8;      // sets of five among this many
+  // The sweeps' and the lattice's sizes and the hybrid's mix are tunables (task_.tune:
+  // explore.sweeps, promote, sweep_pairs, lattice_share, lattice4, lattice5, greedy_every,
+  // finish_seconds_per_set).
   static constexpr std::size_t kDeepSweepMax = 3;  // deep sweeps extend sets up to this size
   static constexpr std::size_t kDeepSweepBases[kDeepSweepMax + 1] = {0, 0, 1, 4};  // by size
-  // Hybrid: one pop in kGreedyEvery from greedy's open list. 1 in 2 made the caches
-  // greedy-like (audio's network 350 below is's); 1 in 32 kept is's networks where is beats
-  // greedy and most of greedy's gain on pumsb_star (bench/JOURNAL.md, hybrid selection).
-  static constexpr std::uint64_t kGreedyEvery = 32;
-  // Seconds per set recorded kept for finish()'s rule-1 pass before the deadline (poll()).
-  static constexpr double kFinishSecondsPerSet = 2e-6;
+  // Hybrid: one pop in explore.greedy_every from greedy's open list. One in two made the
+  // caches greedy-like; one in 32 kept IS's networks where IS beats greedy and most of greedy's
+  // gain where greedy wins (bench/JOURNAL.md, hybrid selection).
 
   Counter& counter_;
   const VarTask& task_;

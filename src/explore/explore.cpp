@@ -93,15 +93,14 @@ void validate(const Dataset& data, const ExploreOptions& o, std::size_t begin, s
   o.constraints.check_required_within(in_degree_limit(o, data.n_vars()), data.names());
 }
 
-// The draft cache (ExploreOptions::on_draft): each variable's best single parents by the
-// all-pairs statistics, and every pair of them.
-constexpr std::size_t kDraftSingles = 8;
-
-// The draft cache (see ExploreOptions::on_draft), less what rule 1 drops.
+// The draft cache (see ExploreOptions::on_draft): each variable's `singles` best single parents by
+// the all-pairs statistics and every pair of them (explore.draft_singles), less what rule 1
+// drops.
 ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const RowGroups* groups,
                        const BitColumns& bits, const PairStats& pairs, double eps,
                        const Constraints& constraints,
-                       const std::vector<std::vector<int>>& required, int threads) {
+                       const std::vector<std::vector<int>>& required, std::size_t singles,
+                       int threads) {
   ScoreCache draft(data.n_vars(), data.names());
   FirstError failure;
 #pragma omp parallel num_threads(threads)
@@ -125,7 +124,7 @@ ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const Row
         const double s0 = counter.score(empty, v).score;
         out.add(s0, {});
         if (data.arity(v) < 2) return;
-        std::vector<int> top = pairs.top_parents(v, kDraftSingles);
+        std::vector<int> top = pairs.top_parents(v, singles);
         std::erase_if(top, [&](int p) { return !constraints.allowed(p, v); });
         std::sort(top.begin(), top.end());
         best_sub.assign(top.size(), s0);
@@ -203,7 +202,7 @@ void gather_cache(Comm& comm, const std::vector<int>& explored, ScoreCache& cach
 int auto_candidates(const ExploreOptions& o, const Dataset& data) {
   if (o.candidates != ExploreOptions::kAutoCandidates) return std::max(0, o.candidates);
   if (o.method == ExploreMethod::seq || (o.time <= 0 && o.time_per_var <= 0)) return 0;
-  return data.n_vars() > kAutoScreenVars ? kAutoScreenCandidates : 0;
+  return data.n_vars() > o.tune.auto_screen_vars ? o.tune.auto_screen_candidates : 0;
 }
 
 CacheProvenance planned_provenance(const Dataset& data, const ExploreOptions& options) {
@@ -331,8 +330,8 @@ void Exploration::setup() {
 // With candidate screening: the all-pairs statistics, and the draft cache for on_draft.
 void Exploration::screen() {
   if (total_.candidates <= 0) return;
-  const std::size_t keep =
-      std::max<std::size_t>(static_cast<std::size_t>(total_.candidates), kDraftSingles);
+  const std::size_t keep = std::max<std::size_t>(static_cast<std::size_t>(total_.candidates),
+                                                 options_.tune.draft_singles);
   require_memory(static_cast<double>(BitColumns::bytes_needed(data_) +
                                      PairStats::bytes_needed(data_.n_vars(), keep)),
                  available_memory(),
@@ -348,7 +347,7 @@ void Exploration::screen() {
               << " candidate parents per variable\n";
   if (options_.on_draft && !run_stop_->stop_requested()) {
     draft_ = draft_cache(data_, options_.score, groups_, *bits_, *pairs_, eps_,
-                         options_.constraints, required_, threads_);
+                         options_.constraints, required_, options_.tune.draft_singles, threads_);
     options_.on_draft(*draft_);
   }
 }
@@ -380,6 +379,7 @@ VarTask Exploration::make_task(int v, Counter& counter, ExploreStats& local, std
     task.bits = nullptr;
   }
   task.eps = eps_;
+  task.tune = options_.tune;
   if (bic_rules_ && data_.arity(v) >= 2) {
     double& c = ceilings_[static_cast<std::size_t>(v)];
     if (std::isnan(c)) {

@@ -41,6 +41,7 @@ struct VarTask {
   // The child's required parents, ascending: in every family scored, never candidates.
   std::vector<int> required;
   double eps = 0;         // pruning slack
+  ExploreTunables tune;   // the exploration's tunables (bnsl/tunables.hpp)
   double ll_ceiling = 0;  // LL of the child given every other variable (rules 2 to 4; 0: none)
   int max_parents = 3;    // in-degree limit of the free parents (beside `required`)
   bool prune = true;      // apply the pruning rules (false: keep every scored set)

@@ -6,14 +6,15 @@
 // and one parent in five ranks beyond the 100th single parent. Given one true parent, the
 // others stand out (V1713: 226 ranks 727th alone, 2nd beside 435). So before the open lists
 // start:
-//  1. sweeps: the kSweeps best singletons Y are each extended by every other variable Z (one
-//     bit-parallel count each, score/bit_columns.hpp); the kPromote Z with the largest
+//  1. sweeps: the explore.sweeps best singletons Y are each extended by every other variable Z (one
+//     bit-parallel count each, score/bit_columns.hpp); the explore.promote Z with the largest
 //     conditional gain BIC(Y + Z) - BIC(Y) > 0 join the candidates, and each sweep's
-//     kSweepPairs best pairs are scored into the closed list;
+//     explore.sweep_pairs best pairs are scored into the closed list;
 //  2. the lattice: every pair of candidates, then, as far as the time left allows, every
-//     triple, and every set of four and five among the best kLattice4 and kLattice5 singles;
+//     triple, and every set of four and five among the best explore.lattice4 and explore.lattice5
+//     singles;
 //  3. deep sweeps: the best sets of two and three parents (kDeepSweepBases of each size) are
-//     each extended by every variable, and their kSweepPairs best extensions scored.
+//     each extended by every variable, and their explore.sweep_pairs best extensions scored.
 // BIC* adds up single gains, so on such data it ranks a good set of three or four parents
 // below every set that holds a strong child of X (V1633: {699, 1020, 1639} gains 944, each
 // alone 5-48); the open lists then start from true scores up to those sizes. Screened
@@ -39,7 +40,7 @@ void BestFirstExplorer::sweep() {
   std::stable_sort(top.begin(), top.end(), [&](int a, int b) {
     return recs_[singleton_id_[a]].bic > recs_[singleton_id_[b]].bic;
   });
-  if (top.size() > kSweeps) top.resize(kSweeps);
+  if (top.size() > task_.tune.sweeps) top.resize(task_.tune.sweeps);
   const std::size_t n = counter_.data().n_vars();
   std::vector<char> is_candidate(n, 0);
   for (int y : candidates_) is_candidate[y] = 1;
@@ -61,7 +62,7 @@ void BestFirstExplorer::sweep() {
       if (!is_candidate[z]) promote_gain[z] = std::max(promote_gain[z], g);
       poll();
     }
-    const std::size_t k = std::min(kSweepPairs, gains.size());
+    const std::size_t k = std::min(task_.tune.sweep_pairs, gains.size());
     std::partial_sort(gains.begin(), gains.begin() + static_cast<long>(k), gains.end(), better);
     for (std::size_t i = 0; i < k && gains[i].first > 0; ++i)
       sweep_pairs_.push_back({y, gains[i].second});
@@ -69,7 +70,7 @@ void BestFirstExplorer::sweep() {
   gains.clear();
   for (std::size_t z = 0; z < n; ++z)
     if (promote_gain[z] > 0) gains.push_back({promote_gain[z], static_cast<int>(z)});
-  const std::size_t k = std::min(kPromote, gains.size());
+  const std::size_t k = std::min(task_.tune.promote, gains.size());
   std::partial_sort(gains.begin(), gains.begin() + static_cast<long>(k), gains.end(), better);
   ConfigIndex empty;
   task_.build(counter_, {}, empty, family_);
@@ -97,8 +98,8 @@ void BestFirstExplorer::record_sweep_pairs() {
 
 // With screening, before the open lists run: every pair of alive candidates (counted
 // bit-parallel), then while the time left allows, every triple, and every set of four and
-// of five among the best kLattice4 and kLattice5 single parents. So the open lists extend
-// sets whose true scores are known up to that size: on data where parents matter mostly
+// of five among the best explore.lattice4 and explore.lattice5 single parents. So the open lists
+// extend sets whose true scores are known up to that size: on data where parents matter mostly
 // together, BIC* (which adds up single gains) ranks them among the last (see the top).
 void BestFirstExplorer::lattice() {
   std::vector<int> by_bic;  // alive candidates, best single parents first
@@ -128,7 +129,8 @@ void BestFirstExplorer::lattice() {
   const double per_set =  // a pair's cost, a lower bound for larger sets
       std::chrono::duration<double>(Clock::now() - start).count() /
       std::max<double>(1, static_cast<double>(stats_.sets_scored - scored_before));
-  const std::pair<int, std::size_t> levels[] = {{3, by_bic.size()}, {4, kLattice4}, {5, kLattice5}};
+  const std::pair<int, std::size_t> levels[] = {
+      {3, by_bic.size()}, {4, task_.tune.lattice4}, {5, task_.tune.lattice5}};
   for (auto [size, top] : levels) {
     if (stopped_ || size > task_.max_parents) return;
     std::vector<int> members(by_bic.begin(), by_bic.begin() + std::min(top, by_bic.size()));
@@ -137,7 +139,7 @@ void BestFirstExplorer::lattice() {
     for (int k = 0; k < size; ++k)
       sets = sets * static_cast<double>(members.size() - k) / static_cast<double>(k + 1);
     if (members.size() < static_cast<std::size_t>(size) ||
-        per_set * sets > kLatticeShare * task_.remaining())
+        per_set * sets > task_.tune.lattice_share * task_.remaining())
       return;
     lattice_level(members, size);
   }
@@ -145,7 +147,7 @@ void BestFirstExplorer::lattice() {
 
 // With screening, after the lattice: the kDeepSweepBases[s] best sets of each size s = 2 ..
 // kDeepSweepMax that beat all their scored subsets are each extended by every variable
-// (counted row by row), and each one's kSweepPairs best extensions are scored into the
+// (counted row by row), and each one's explore.sweep_pairs best extensions are scored into the
 // closed list, one size after the other, so a set found from a pair can be a base of
 // three. A parent that matters only beside three others is invisible alone and to the
 // lattice, whose sets are made of candidates: on gen2000 after 90 s (2 threads) the best
@@ -188,7 +190,7 @@ void BestFirstExplorer::deep_sweeps() {
         if (g > 0) gains.push_back({g, z});
         poll();
       }
-      const std::size_t k = std::min(kSweepPairs, gains.size());
+      const std::size_t k = std::min(task_.tune.sweep_pairs, gains.size());
       std::partial_sort(gains.begin(), gains.begin() + static_cast<long>(k), gains.end(), better);
       for (std::size_t i = 0; i < k && !stopped_; ++i) {
         const int z = gains[i].second;

@@ -1,7 +1,7 @@
-// The pipeline's policy (include/bnsl/learn.hpp): how a budget is split between exploring
-// parent sets and searching, what is kept back for writing the outputs, how reports are
-// labelled, and exact mode's explore-then-solve. The command line, tests and benchmarks call
-// these; none of them repeats the policy.
+// The pipeline (include/bnsl/learn.hpp): exploring parent sets then searching, in one budget
+// split as the budget policy says (budget.cpp), how reports are labelled, and exact mode's
+// explore-then-solve. The command line, tests and benchmarks call these; none of them repeats
+// the policy.
 #include "bnsl/learn.hpp"
 
 #include <algorithm>
@@ -11,16 +11,6 @@
 
 namespace bnsl {
 namespace {
-
-// Why the shares (learn.hpp) are what they are. Up to dp_max_n variables the search is the
-// subset DP, which takes little time (dp_seconds_estimate: under a second up to 20 variables),
-// while the exploration decides how good the result is (uci/letter, 17 variables, 20,000
-// rows: the exhaustive exploration takes about 50 s): the exploration gets up to
-// kDpExploreShare, less four times the DP's estimate. With screening (thousands of variables)
-// the search starts from the greedy network and its climbs converge within a small share of
-// the budget, while the exploration keeps finding families the best networks use: gen2000
-// (2,000 variables, 5,000 rows), `learn --time 120`, 3,800 below the true network with
-// kScreenedExploreShare = 0.75, 7,000 with 0.5 (issue 19; bench/results/scale.md).
 
 // Passes on rises of the best score only: the draft network's, then the search's (whose
 // first report, the network seeding its pool, may be no rise over the draft).
@@ -132,24 +122,6 @@ void label_report(PoolReport& r, const ReportContext& context, int threads) {
   if (r.mec_count == 0) summarize(r, threads);  // the search summarizes its final report
 }
 
-double output_reserve(double budget) {
-  if (budget <= 0) return 0;
-  return std::clamp(0.03 * budget, 0.1, 1.0);
-}
-
-double learn_explore_seconds(const LearnOptions& options, const Dataset& data, double budget) {
-  if (options.explore_share) return *options.explore_share * budget;
-  ExploreOptions timed = options.explore;  // screening applies to explorations with a budget
-  timed.time = budget;
-  if (auto_candidates(timed, data) > 0) return kScreenedExploreShare * budget;
-  const std::size_t n = data.n_vars();
-  if (n > static_cast<std::size_t>(std::max(0, options.search.dp_max_n)))
-    return kDefaultExploreShare * budget;
-  const double dp = dp_seconds_estimate(static_cast<int>(n));
-  return std::max(kDefaultExploreShare * budget,
-                  std::min(kDpExploreShare * budget, budget - 4 * dp));
-}
-
 LearnResult learn(const Dataset& data, const LearnOptions& options, const StopToken& stop,
                   const ReportFn& on_report) {
   const double budget = stop.budget();
@@ -232,7 +204,7 @@ ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& optio
   o.prune = true;
   o.threads = options.threads;
   o.progress = options.progress;
-  o.time = stop.budget() * kExactExploreShare;  // 0: no limit
+  o.time = stop.budget() * options.budget.exact_explore_share;  // 0: no limit
   o.retry_cut = true;
   o.memory_per_var = options.memory_per_var;
   o.k_best = options.exact.k_best.k;  // rule 7
@@ -257,7 +229,7 @@ ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& optio
         (stop.budget() > 0 && stop.remaining() < 0.5 * stop.budget()))
       return result;
     o.epsilon = Epsilon::epsilon(4 * solve.exact.k_best.max_epsilon);
-    if (stop.budget() > 0) o.time = stop.remaining() * kExactExploreShare;
+    if (stop.budget() > 0) o.time = stop.remaining() * options.budget.exact_explore_share;
     if (options.progress)
       std::cerr << "bnsl: exact: fewer than " << options.exact.k_best.k
                 << " within the exploration's epsilon; exploring again with epsilon "

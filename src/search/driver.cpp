@@ -17,32 +17,27 @@
 //
 // Completion before the end. The chains meet most of a mid-sized problem's DAGs within epsilon
 // early and then add almost nothing, while the completion steps add the rest in well under a
-// second (uci/autos, BIC BF 20, 26 variables, `search --time 20 --threads 1`: pool 34,685 after
-// 4 s, 35,056 after 18 s, 50,374 after the completion). With a short budget the completion's
-// share at the end is too small to walk them all (autos, `--time 10`: stopped after 38,245 of
-// 50,374 on three seeds of six). So when, under a time limit, the chains have admitted fewer
-// than kStallGrowth of the pool's size over the last kStallShare of their time (at least
-// kStallMinSeconds), and the best has not risen over that window either, the monitor stops
-// them, the completion runs at once (for at most kStallCompletionShare of the time left), and
-// the chains resume on fresh random streams for the rest of the budget; the completion runs
-// again at the end for what they add. When its share cut the walk short after its queue (in
-// the passes over class members and pairs), the chains' next stall stops them again for
-// another share; each walk goes on from where the one before stopped (WalkMemory). uci/zoo, BDeu BF
-// 20, `learn --time 20`: the walk stopped after 2.7 s of a stall at 4.9 s, the chains then added 6
-// classes in 8.6 s, and the walk at the end had 0.9 s: 25,743 of the 25,746 classes within epsilon.
-// autos,
-// `--time 10 --threads 1`, six seeds: 50,362 or all 50,374 DAGs (97.2-100% without). It also
-// fires on large problems whose chains admit few DAGs (density sets, `learn --time 30`: 5 of
-// 10), where the cap leaves the chains most of their time (bench/JOURNAL.md, session 11).
+// second; with a short budget the completion's share at the end is too small to walk them all.
+// So when, under a time limit, the chains have admitted fewer than search.stall_growth of the
+// pool's size over the last search.stall_share of their time (at least
+// search.stall_min_seconds), and the best has not risen over that window either, the monitor
+// stops them, the completion runs at once (for at most search.stall_completion_share of the
+// time left), and the chains resume on fresh random streams for the rest of the budget; the
+// completion runs again at the end for what they add. When its share cut the walk short after
+// its queue (in the passes over class members and pairs), the chains' next stall stops them
+// again for another share; each walk goes on from where the one before stopped (WalkMemory). It
+// also fires on large problems whose chains admit few DAGs, where the cap leaves the chains
+// most of their time. (The search.* tunables are in bnsl/tunables.hpp; the runs behind them in
+// bench/results/pool.md and bench/JOURNAL.md.)
 //
-// The walk at the end. Under a time limit the walk around the final best gets kCompletionShare
-// of the search's time, before the report's reserve, however late that best was found: the
-// chains stop by their end (chains_until_) themselves, not only when the monitor tells them,
-// and the monitor writes no checkpoint that would still be writing then. At thousands of
-// variables nearly every climb of the chains lifts the best by more than epsilon, and each
-// such rise leaves the classes pooled before it behind, so what the walk pools around the
-// final best is most of the report; the report's account (PoolAccount) says what it holds and
-// why a small pool is small.
+// The walk at the end. Under a time limit the walk around the final best gets
+// search.completion_share of the search's time, before the report's reserve, however late that
+// best was found: the chains stop by their end (chains_until_) themselves, not only when the
+// monitor tells them, and the monitor writes no checkpoint that would still be writing then. At
+// thousands of variables nearly every climb of the chains lifts the best by more than epsilon,
+// and each such rise leaves the classes pooled before it behind, so what the walk pools around
+// the final best is most of the report; the report's account (PoolAccount) says what it holds
+// and why a small pool is small.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -75,32 +70,6 @@
 #include "util/threads.hpp"
 
 namespace bnsl {
-
-namespace {
-
-// Share of a search's time budget kept for the completion after the chains. Trial runs (when
-// it also completed classes), `learn --time 10 --threads 1`: uci/insurance1000 (BIC BF 20) 12
-// classes, 117 DAGs, a few ms; uci/hepatitis with --exact-max-vars 0, 11,097 classes, 69,895
-// DAGs in 0.22 s.
-constexpr double kCompletionShare = 0.05;
-// The stall that triggers the completion before the end (see the top of the file).
-constexpr double kStallGrowth = 0.01;
-constexpr double kStallShare = 0.25;
-constexpr double kStallMinSeconds = 1.0;
-// The completion after a stall takes at most this share of the time left (above the share kept
-// for the end), so the chains get time back. Trial runs, density suite, `learn --time 30
-// --threads 1`: on audio and jester the chains stalled with 2.6 and 1.2 s of their 14 s left,
-// and an uncapped completion used all of it.
-constexpr double kStallCompletionShare = 0.25;
-// A checkpoint is written while the chains have this many times its cost left: its cost is
-// the last one's scaled by the pool's growth, or the measured report cost, which a checkpoint
-// beside the chains exceeds (gen5000, `learn --time 300`: 981 classes of 5,000 variables, 8.7
-// s where the measured rate gives about 4).
-constexpr double kCheckpointRoom = 2.0;
-// Neighbour completion expands at most this many pool capacities of DAGs (each held as a copy).
-constexpr std::size_t kNeighbourExpansions = 2;
-
-}  // namespace
 
 // The pool's first network: the greedy network and the OBS network of its order (at least as
 // good), or the identity order's network without greedy_start.
@@ -193,7 +162,8 @@ PoolReport SearchDriver::run(SearchStats& total) {
     std::tie(optimal, complete) = run_dp(cache_, pool_, o_, dp_stop, total);
   } else {
     const double budget = own_.elapsed() + remaining();
-    if (o_.complete_classes && std::isfinite(budget)) completion_share_ = kCompletionShare * budget;
+    if (o_.complete_classes && std::isfinite(budget))
+      completion_share_ = o_.tune.completion_share * budget;
     // Timing decides a stall, so a run fixed by max_restarts never stalls.
     stall_armed_ = completion_share_ > 0 && o_.max_restarts == 0;
     run_chains(total);
@@ -365,15 +335,15 @@ PoolReport SearchDriver::pool_report(SearchStats& total) {
 }
 
 // Neighbour completion (complete_neighbours.cpp) until the report's reserve before the deadline
-// (at_end), or, after a stall, for at most kStallCompletionShare of the time left and never
+// (at_end), or, after a stall, for at most search.stall_completion_share of the time left and never
 // into the share kept for the completion at the end (see the top of the file). The run at the
 // end goes on from the first (walked_): DAGs and classes expanded then are not walked again.
 // The counters add up over both runs; `completion_stopped` is the last run's.
 void SearchDriver::complete_pool(SearchStats& total, bool at_end) {
   if (!o_.complete_classes) return;
-  const double keep =
-      at_end ? 0
-             : std::max(completion_share_, (1 - kStallCompletionShare) * (remaining() - reserve()));
+  const double keep = at_end ? 0
+                             : std::max(completion_share_, (1 - o_.tune.stall_completion_share) *
+                                                               (remaining() - reserve()));
   // The walk at the end keeps the room the reserve held for its classes when it began: the
   // report of what it adds is paid from that room first, not from its own time (with the room
   // counted again as the pool grows, gen10000's walk stopped after 1.8 of its 7.3 s, at 436
@@ -395,9 +365,9 @@ void SearchDriver::complete_pool(SearchStats& total, bool at_end) {
   const double t0 = own_.elapsed();
   cost_pool_ = 0;  // measured again at the walk's first stop test, the chains no longer beside it
   cost_time_ = -kCostInterval;
-  const NeighbourCompletion nb =
-      complete_neighbours(cache_, pool_, stop_fn,
-                          {.max_expanded = kNeighbourExpansions * capacity, .memory = &walked_});
+  const NeighbourCompletion nb = complete_neighbours(
+      cache_, pool_, stop_fn,
+      {.max_expanded = o_.tune.neighbour_expansions * capacity, .memory = &walked_});
   ++total.completion_runs;
   total.neighbours_expanded += nb.expanded;
   total.members_expanded += nb.members;
@@ -456,7 +426,7 @@ bool SearchDriver::checkpoint_fits(double chains_left) const {
                                                    static_cast<double>(checkpoint_size_)
                                              : 1.0;
   const double cost = std::max(report_seconds(), checkpoint_seconds_ * std::max(1.0, growth));
-  return chains_left > kCheckpointRoom * cost;
+  return chains_left > o_.tune.checkpoint_room * cost;
 }
 
 void SearchDriver::write_checkpoint(double now) {
@@ -475,7 +445,7 @@ bool SearchDriver::stalled(double now) {
   if (admissions_.empty() || now - admissions_.back().first >= 0.1)
     admissions_.emplace_back(now, inserted);
   const double chained = now - chains_started_;
-  const double window = std::max(kStallMinSeconds, kStallShare * chained);
+  const double window = std::max(o_.tune.stall_min_seconds, o_.tune.stall_share * chained);
   if (chained < window) return false;
   // The window's start only moves forward: older samples are never needed again.
   while (admissions_.size() > 1 && admissions_[1].first <= now - window) admissions_.pop_front();
@@ -483,7 +453,8 @@ bool SearchDriver::stalled(double now) {
   // Chains that still raise the best are not stalled, whatever the pool admits: on 10,000
   // variables the capped pool admits little while every climb gains, and the completion
   // (240,872 DAGs of 10,000 variables walked) took 84 s of a 297 s search.
-  return added < kStallGrowth * static_cast<double>(pool_.size()) && now - best_time_ >= window;
+  return added < o_.tune.stall_growth * static_cast<double>(pool_.size()) &&
+         now - best_time_ >= window;
 }
 
 // Records a rise of the best score seen at time `now` and reports it to on_improvement; rises

@@ -62,11 +62,6 @@ std::uint64_t chain_seed(std::uint64_t seed, std::uint64_t chain_index) {
 
 namespace {
 
-constexpr std::size_t kFloodOrders = 64;       // orders enumerated per local optimum: this + 4 n,
-constexpr std::size_t kFloodMax = 256;         // ... but at most this many
-constexpr std::uint32_t kPullEntries = 4;      // parent pulls: entries tried per node
-constexpr std::size_t kAsobsSweepMaxN = 3000;  // ASOBS swap sweeps up to this many variables
-
 class Chain {
  public:
   Chain(ChainContext& ctx, std::uint64_t index, SearchStats& stats)
@@ -158,8 +153,9 @@ void Chain::climb(Order& order, Choices& choices, double& score) {
     ++stats_.orders;
     // A sweep re-decides every earlier node after each swap that changes the network: O(n^2)
     // per sweep, which at 10,000 variables took 75% of the search time and let one climb run
-    // for minutes; above kAsobsSweepMaxN the climb keeps the ASOBS network of the OBS order.
-    while (order.size() <= kAsobsSweepMaxN && !stopped() &&
+    // for minutes; above search.asobs_sweep_max_n the climb keeps the ASOBS network of the OBS
+    // order.
+    while (order.size() <= ctx_.options.tune.asobs_sweep_max_n && !stopped() &&
            asobs_->sweep(order, choices, score, off_, ctx_.should_stop) > 0) {
     }
     obs_.set_order(topological_order(ctx_.cache, choices, order));
@@ -229,7 +225,7 @@ bool Chain::insert_best(int v) {
   return true;
 }
 
-// Parent pulls: for each node v, its best kPullEntries entries better than its current one
+// Parent pulls: for each node v, its best search.pull_entries entries better than its current one
 // (each has a parent after v, or OBS would have taken it) are tried by moving those parents,
 // in their order, to just in front of v; the new order is kept if its network clearly
 // improves, else the swaps are undone. This is the move a reversed collider needs: on pigs,
@@ -240,7 +236,7 @@ bool Chain::insert_best(int v) {
 // blocked: the moves made are undone and the entry is not taken.
 bool Chain::obs_pull_pass() {
   return shuffled_pass([this](int v) {
-    const std::uint32_t tries = std::min(obs_.choices()[v], kPullEntries);
+    const std::uint32_t tries = std::min(obs_.choices()[v], ctx_.options.tune.pull_entries);
     for (std::uint32_t e = 0; e < tries; ++e)
       if (pull_parents(v, e)) return true;
     return false;
@@ -292,13 +288,14 @@ void Chain::finish_local_optimum(const Order& order, const Choices& choices, dou
 
 // Enumerates the consistent DAGs of `start` and of the orders reachable from it by adjacent
 // swaps whose OBS network stays above the pool threshold (breadth first, swaps that change
-// the network first, at most min(kFloodOrders + 4 n, kFloodMax) orders): Markov-equivalent and
-// near-optimal networks often need an order in which two adjacent nodes are exchanged, e.g. to
-// reverse a covered arc. The whole neighbourhood offers at most pool_max + 1000 DAGs, so that with
-// many near-ties (where the DAGs within epsilon are exponentially many) enumeration cannot crowd
-// out the search.
+// the network first, at most min(search.flood_orders + 4 n, search.flood_max) orders):
+// Markov-equivalent and near-optimal networks often need an order in which two adjacent nodes are
+// exchanged, e.g. to reverse a covered arc. The whole neighbourhood offers at most pool_max + 1000
+// DAGs, so that with many near-ties (where the DAGs within epsilon are exponentially many)
+// enumeration cannot crowd out the search.
 void Chain::enumerate_near(const Order& start) {
-  const std::size_t budget = std::min(kFloodOrders + 4 * start.size(), kFloodMax);
+  const std::size_t budget =
+      std::min(ctx_.options.tune.flood_orders + 4 * start.size(), ctx_.options.tune.flood_max);
   std::uint64_t left =  // offers
       static_cast<std::uint64_t>(ctx_.options.pool_capacity(start.size())) + 1000;
   std::vector<Order> queue{start};

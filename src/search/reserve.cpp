@@ -12,23 +12,6 @@
 
 namespace bnsl {
 
-namespace {
-
-// Seconds per class x variable that rank 0 of a shared run takes to pool another process's
-// class (its essential graph), on one thread: `bench/mpi.sh` on gen2000 (2 processes of one
-// thread, 4,995 classes of 2,000 variables received), the run ended 1.9 s past its 120 s with the
-// report's rate alone.
-constexpr double kMergeRate = 2.5e-7;
-// The listed DAGs' measured cost (report_cost.hpp) counts this much more in the reserve: a
-// sample of a few hundred members misses what millions of parent lists pay in cache misses and
-// allocations (`learn --time 20`, idle: kosarek's 52,631 listed DAGs of 190 variables cost 1.7
-// times their sample's rate, c20ng's 8,196 of 910 variables 1.25 times). The classes' needs
-// none: their sample errs long (it shares fewer chain components, and it runs beside the chains:
-// kosarek's classes measured 1.4e-6 s per cell, and their report cost 7e-7).
-constexpr double kListingAtScale = 1.75;
-
-}  // namespace
-
 // Seconds to keep before the deadline for the final report of the pool, so that the files are
 // on disk by the deadline (plus the monitor's 20 ms poll), not long after it: the report of
 // the classes pooled now and of the DAGs it lists (as many as they hold, up to dag_capacity), at
@@ -51,14 +34,15 @@ double SearchDriver::reserve(bool with_room) const {
   const double added = static_cast<double>(classes) - kept;  // classes the walk may add
   const double added_dags = listed_dags(static_cast<double>(classes)) - listed_dags(kept);
   const double later =
-      with_room ? std::min(completion_share_, cost_.seconds(added, kListingAtScale * added_dags, n))
+      with_room ? std::min(completion_share_,
+                           cost_.seconds(added, o_.tune.listing_at_scale * added_dags, n))
                 : 0;
   // Rank 0 of a shared run first pools every other process's classes (SearchPeers::merge).
   const double merged = static_cast<double>(peers_.processes() - 1) * static_cast<double>(classes) *
                         static_cast<double>(n);
   // The report writes on one thread (its summary uses them all): the slowdown of one thread.
   return 0.05 + report_seconds() +
-         load_.factor(1) * kMergeRate * merged / resolve_threads(o_.threads) + later;
+         load_.factor(1) * o_.tune.merge_rate * merged / resolve_threads(o_.threads) + later;
 }
 
 // The DAGs a report of `classes` classes lists: as many as the classes hold, by the sample's
@@ -73,7 +57,7 @@ double SearchDriver::listed_dags(double classes) const {
 double SearchDriver::report_seconds() const {
   const std::size_t n = cache_.n_vars();
   const double kept = static_cast<double>(std::min(pool_.size(), o_.pool_capacity(n)));
-  return load_.factor(1) * cost_.seconds(kept, kListingAtScale * listed_dags(kept), n);
+  return load_.factor(1) * cost_.seconds(kept, o_.tune.listing_at_scale * listed_dags(kept), n);
 }
 
 // The final report's summary describes a class while the writing of the classes described
@@ -115,7 +99,7 @@ std::size_t SearchDriver::listable_dags(std::size_t classes) const {
   const std::size_t n = cache_.n_vars(), capacity = o_.dag_capacity(n);
   const double left = remaining();
   if (!std::isfinite(left)) return capacity;
-  const double per_dag = load_.factor(1) * cost_.seconds(0, kListingAtScale, n);
+  const double per_dag = load_.factor(1) * cost_.seconds(0, o_.tune.listing_at_scale, n);
   const double fits = (left - 0.05 - classes_writing(classes)) / per_dag;
   return fits >= static_cast<double>(capacity)
              ? capacity

@@ -31,10 +31,6 @@ std::size_t capped(std::size_t max, std::size_t cells, std::size_t n) {
   return std::min(max, std::max<std::size_t>(1000, cells / n));
 }
 
-// run_dp: the DP's list within epsilon is enumerated in full up to this many pool capacities
-// (memory: that many times the pool's DAGs, briefly), so the pool can keep the best of them.
-constexpr std::size_t kDpOverfill = 4;
-
 // One chain, kStartClimbs climbs from random orders, each with its perturbations (a climb ends
 // after 20 that do not improve): deterministic, unlike a time budget (with 1 s of search,
 // uci/zoo BIC BF 20 listed 484 or 1,111 DAGs in 60 s from run to run, as the start, hence the
@@ -108,8 +104,8 @@ bool run_exhaustive(const ScoreCache& cache, DagPool& pool,
 }
 
 // The subset DP over the cache, then every DAG within epsilon of its optimum into the pool. If
-// that list outgrows kDpOverfill pool capacities, epsilon is halved until it does not, and the
-// whole list is offered: the pool keeps the best DAGs, as many as it holds (then it is not
+// that list outgrows search.dp_overfill pool capacities, epsilon is halved until it does not, and
+// the whole list is offered: the pool keeps the best DAGs, as many as it holds (then it is not
 // complete). uci/zoo, BDeu BF 20: 145,838 DAGs within epsilon, pool capacity 100,000; halving
 // until the list fit kept 1,459 of them (1.0%), the best 100,000 are 68.6%. Returns {optimal,
 // complete}; {false, false} if stopped before the DP finished (the pool then holds what it
@@ -131,8 +127,8 @@ std::pair<bool, bool> run_dp(const ScoreCache& cache, DagPool& pool, const Searc
   offer(dp.best_choice());
   for (double eps = full;; eps /= 2) {
     const double threshold = opt - eps - score_tolerance(opt, opt);
-    exact::Enumeration e =
-        exact::enumerate_within(fam, dp, threshold, kDpOverfill * o.pool_capacity(fam.n) + 1, stop);
+    exact::Enumeration e = exact::enumerate_within(
+        fam, dp, threshold, o.tune.dp_overfill * o.pool_capacity(fam.n) + 1, stop);
     ++stats.enumerations;
     if (e.truncated && eps > 1e-9) continue;
     for (const auto& d : e.dags) offer(d);

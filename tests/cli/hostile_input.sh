@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Inputs a hostile-input probe found breaking (issue 61, findings 1, 2 and 4). Option values: each must
-# end at once with exit status 2 and one line naming the option and the value, never an abort
-# (an InputError thrown in an option's callback escaped main: SIGABRT), never a run without a
-# limit (--time nan), never a silent default (--bayes-factor nan) or a wrapped seed (-1).
+# Inputs a hostile-input probe found breaking (issue 61, findings 1, 2 and 4). Option values (and
+# --set's tunables): each must end at once with exit status 2 and one line naming the option and
+# the value, never an abort (an InputError thrown in an option's callback escaped main: SIGABRT),
+# never a run without a limit (--time nan), never a silent default (--bayes-factor nan) or a
+# wrapped seed (-1).
 # Each case runs under a timeout: a hang fails it too. An earlier output of the same prefix
 # is left as it was. A FIFO as the data file: a SIGTERM ends the wait for a writer (exit 1,
 # the file named; it blocked in open() until SIGKILL), so does --time, and a writer that comes
@@ -44,6 +45,12 @@ expect_refused learn --ess 0 "--ess: '0' is not a number in (0, "
 expect_refused learn --seed -1 "--seed: '-1' is not a seed"
 expect_refused learn --seed 18446744073709551616 "is not a seed"
 expect_refused sample --seed -5 "--seed: '-5' is not a seed"
+expect_refused learn --set search.stal_share=0.5 "unknown tunable 'search.stal_share'; did you mean 'search.stall_share'"
+expect_refused learn --set search.stall_share=2 "--set search.stall_share: '2' is not a number in \[0, 1\]"
+expect_refused learn --set search.stall_share=nan "'nan' is not a number in \[0, 1\]"
+expect_refused learn --set search.flood_max=2.5 "'2.5' is not a whole number"
+expect_refused learn --set search.flood_max "NAME=VALUE expected"
+expect_refused score --set explore.draft_singles=x "--set explore.draft_singles: 'x' is not a number"
 
 cmp -s old.best.bif old.bif.before || fail "a refused run changed the earlier old.best.bif"
 pass "the earlier outputs are as they were"

@@ -1,0 +1,45 @@
+// The budget policy: how one --time budget T is cut, from the top. Every cut below is made
+// once, here or in the one file named; the shares are the budget.* and search.* tunables
+// (bnsl/tunables.hpp), the estimates are measured while the run goes.
+//
+//  1. The outputs: output_reserve(T) (below), 3% of T, between 0.1 and 1 s, is kept for writing
+//     the files after the search; the search ends by T less that (run_search, learn.cpp).
+//  2. learn: the exploration gets learn_explore_seconds (below): budget.explore_share of T;
+//     budget.screened_explore_share when it screens (thousands of variables: the search starts
+//     from the greedy network and its climbs converge within a small share, while the
+//     exploration keeps finding families the best networks use); up to
+//     budget.dp_explore_share, less four times the DP's estimate, when the search is the subset
+//     DP (n <= dp_max_n: it takes little time while the exploration decides the result). exact:
+//     budget.exact_explore_share of T (learn_exact, learn.cpp), then the solver has the rest.
+//  3. The exploration shares its time between the variables: each, when it starts, gets the
+//     time left times the threads over the variables left (src/explore/explore.cpp, make_task).
+//  4. The search keeps search.completion_share of its time for the walk around the final best,
+//     and a reserve for its report measured on a sample of the pool (src/search/reserve.cpp,
+//     report_cost.cpp); the chains stop by their end, that less both.
+//  5. The report summarizes its classes by its own clock and cuts those it has no time to
+//     describe (summarize with a SummaryLimit, src/pool/summarize.cpp).
+#include <algorithm>
+
+#include "bnsl/learn.hpp"
+
+namespace bnsl {
+
+double output_reserve(double budget) {
+  if (budget <= 0) return 0;
+  return std::clamp(0.03 * budget, 0.1, 1.0);
+}
+
+double learn_explore_seconds(const LearnOptions& options, const Dataset& data, double budget) {
+  if (options.explore_share) return *options.explore_share * budget;
+  ExploreOptions timed = options.explore;  // screening applies to explorations with a budget
+  timed.time = budget;
+  if (auto_candidates(timed, data) > 0) return options.budget.screened_explore_share * budget;
+  const std::size_t n = data.n_vars();
+  if (n > static_cast<std::size_t>(std::max(0, options.search.dp_max_n)))
+    return options.budget.explore_share * budget;
+  const double dp = dp_seconds_estimate(static_cast<int>(n));
+  return std::max(options.budget.explore_share * budget,
+                  std::min(options.budget.dp_explore_share * budget, budget - 4 * dp));
+}
+
+}  // namespace bnsl
