@@ -130,7 +130,9 @@ Action register_exact(CLI::App& app, Comm& comm) {
       "Prove the optimal network and list every network within epsilon of it (default: "
       "Bayes factor 20), grouped into equivalence classes. Input: a CSV (explored "
       "exhaustively with the epsilon-relaxed pruning rules) or a jkl score cache.");
-  sub->add_option("input", cmd->input, "CSV of categorical data, or a score cache ending in .jkl")
+  sub->add_option(
+         "input", cmd->input,
+         "CSV of categorical data (- reads standard input), or a score cache ending in .jkl")
       ->type_name("DATA.csv|CACHE.jkl")
       ->required();
   sub->add_option("-o,--output", cmd->prefix, "Output prefix (PREFIX.pool.json, .best.bif, ...)")

@@ -140,7 +140,8 @@ Action register_learn(CLI::App& app, Comm& comm) {
       "learn",
       "Learn networks from data: explore parent sets, then search orders, in one time budget; "
       "writes the best network found and every network within epsilon of it.");
-  sub->add_option("data", cmd->data_path, "CSV of categorical data (one column per variable)")
+  sub->add_option("data", cmd->data_path,
+                  "CSV of categorical data (one column per variable; - reads standard input)")
       ->type_name("DATA.csv")
       ->required();
   sub->add_option("-o,--output", cmd->prefix,

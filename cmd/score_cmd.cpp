@@ -73,7 +73,8 @@ Action register_score(CLI::App& app, Comm& comm) {
       "Explore candidate parent sets of every variable and write their local scores as a "
       "jkl score cache (GOBNILP/BLIP format), pruned only by rules that keep every parent set "
       "a network within epsilon of the optimum may use.");
-  sub->add_option("data", cmd->data_path, "CSV of categorical data (one column per variable)")
+  sub->add_option("data", cmd->data_path,
+                  "CSV of categorical data (one column per variable; - reads standard input)")
       ->type_name("DATA.csv")
       ->required();
   sub->add_option("-o,--output", cmd->out_path, "Score cache to write (jkl)")

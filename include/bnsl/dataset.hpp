@@ -130,7 +130,11 @@ std::string data_fingerprint(const Dataset& data);
 // numbers read as categories; --discretize cuts them into intervals) unless a discretize spec
 // covers it. A column of integers with more than kMaxNumberStates values is read, and
 // `warnings` (when given) gets a line saying so.
+// The path "-" is standard input (named "<stdin>" in messages), read until it ends, a signal
+// or CsvOptions::input_wait, as a pipe is.
 inline constexpr std::size_t kMaxNumberStates = 20;
+inline constexpr const char* kStdinPath = "-";
+inline constexpr const char* kStdinName = "<stdin>";
 Dataset read_csv(const std::string& path, const CsvOptions& options,
                  std::vector<std::string>* warnings = nullptr);
 // The same for a file's text already in memory; `file` names it in errors.

@@ -124,37 +124,30 @@ std::string unescape_quotes(std::string_view inner) {
   return out;
 }
 
-// A FIFO (or a terminal, a socket) blocks open() until a writer comes and read() until data
-// does, through SIGINT and SIGTERM (the handlers restart system calls): it is opened
-// non-blocking and polled every 0.1 s, so that a signal ends the wait. Until a writer has come,
-// the read end sees neither data nor a hang-up; after the last writer leaves, a hang-up. With
-// `wait` > 0 (a command's --time), the wait for the end of the data ends then too.
-std::string load_stream(const std::string& path, double wait) {
+// All of an open descriptor's data, polled every 0.1 s so that a signal ends the wait (the
+// handlers restart system calls, so a blocking read would go on through SIGINT and SIGTERM).
+// With `wait` > 0 (a command's --time), the wait for the end of the data ends then too. `name`
+// is the file's name in messages.
+std::string load_fd(int fd, const std::string& name, double wait) {
   const auto start = std::chrono::steady_clock::now();
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
-  const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
-    ::close(*f);
-    delete f;
-  });
   std::string text;
   char chunk[1 << 16];
   for (;;) {
     pollfd p{fd, POLLIN, 0};
     const int ready = ::poll(&p, 1, 100);
     if (signal_received())
-      throw RuntimeError(path + ": stopped by signal " + std::to_string(received_signal()) +
+      throw RuntimeError(name + ": stopped by signal " + std::to_string(received_signal()) +
                          " while waiting for its data (" + std::to_string(text.size()) +
                          " bytes read)");
     if (wait > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > wait) {
       char budget[32];
       std::snprintf(budget, sizeof budget, "%g", wait);
-      throw RuntimeError(path + ": its data did not end within the --time budget, " + budget +
+      throw RuntimeError(name + ": its data did not end within the --time budget, " + budget +
                          " s (" + std::to_string(text.size()) + " bytes read)");
     }
     if (ready < 0 && errno != EINTR)
-      throw InputError(path, 0, 0, std::string("cannot read: ") + std::strerror(errno));
+      throw InputError(name, 0, 0, std::string("cannot read: ") + std::strerror(errno));
     if (ready <= 0) continue;
     if (p.revents & POLLIN) {
       const ssize_t n = ::read(fd, chunk, sizeof chunk);
@@ -164,10 +157,23 @@ std::string load_stream(const std::string& path, double wait) {
       }
       if (n == 0) return text;  // every writer has closed its end
       if (errno == EAGAIN || errno == EINTR) continue;
-      throw InputError(path, 0, 0, std::string("cannot read: ") + std::strerror(errno));
+      throw InputError(name, 0, 0, std::string("cannot read: ") + std::strerror(errno));
     }
     if (p.revents & (POLLHUP | POLLERR)) return text;
   }
+}
+
+// A FIFO (or a terminal, a socket) blocks open() until a writer comes: it is opened
+// non-blocking, and read by load_fd. Until a writer has come, the read end sees neither data
+// nor a hang-up; after the last writer leaves, a hang-up.
+std::string load_stream(const std::string& path, double wait) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+  const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
+    ::close(*f);
+    delete f;
+  });
+  return load_fd(fd, path, wait);
 }
 
 std::string load_file(const std::string& path, double wait) {
@@ -227,6 +233,7 @@ class CsvReader {
   const CsvOptions& options_;
   std::string_view rest_;               // text after line_
   bool at_end_ = false;                 // line_ is the last line
+  char line_end_ = '\n';                // '\r' in a file of classic Mac OS line ends (CR only)
   std::string_view line_;               // current line, without its line break
   std::size_t line_no_ = 0;             // 1-based number of line_
   std::vector<CsvField> fields_;        // fields of line_
@@ -246,15 +253,17 @@ void CsvReader::fail(std::size_t offset, const std::string& what) const {
   throw InputError(path_, line_no_, col, what);
 }
 
-// Drops a UTF-8 byte-order mark and the line breaks at the end of the file.
+// Drops a UTF-8 byte-order mark and the line breaks at the end of the file; a file whose lines
+// end in CR alone (classic Mac OS) is read line by line at each CR.
 void CsvReader::trim_text() {
   if (rest_.starts_with("\xEF\xBB\xBF")) rest_.remove_prefix(3);
   while (!rest_.empty() && (rest_.back() == '\n' || rest_.back() == '\r')) rest_.remove_suffix(1);
+  if (rest_.find('\n') == std::string_view::npos) line_end_ = '\r';
 }
 
 bool CsvReader::next_line() {
   if (at_end_) return false;
-  std::size_t nl = rest_.find('\n');
+  std::size_t nl = rest_.find(line_end_);
   if (nl == std::string_view::npos) {
     line_ = rest_;
     rest_ = {};
@@ -292,7 +301,10 @@ std::size_t CsvReader::split_quoted(std::size_t pos) {
   std::size_t close = pos + 1;
   for (;;) {
     close = line_.find('"', close);
-    if (close == std::string_view::npos) fail(pos, "unterminated quoted field");
+    if (close == std::string_view::npos)
+      fail(pos, at_end_ ? "unterminated quoted field"
+                        : "a quoted field not closed on its line (line breaks inside quotes "
+                          "are not read: each record is one line)");
     if (close + 1 < line_.size() && line_[close + 1] == '"') {
       escaped = true;
       close += 2;
@@ -497,6 +509,9 @@ Dataset CsvReader::read() {
 
 Dataset read_csv(const std::string& path, const CsvOptions& options,
                  std::vector<std::string>* warnings) {
+  if (path == kStdinPath)  // blocking as the caller left it: poll() tells when read() has data
+    return parse_csv(load_fd(STDIN_FILENO, kStdinName, options.input_wait), kStdinName, options,
+                     warnings);
   return parse_csv(load_file(path, options.input_wait), path, options, warnings);
 }
 

@@ -155,8 +155,13 @@ void check_exact_limits(std::size_t n_vars, const ExactOptions& options) {
     throw InputError(
         "--method ilp is unavailable: bnsl was built without COIN-OR CBC (use --method dp)");
   if (method == ExactMethod::ilp && n > exact::kMaxVars)
-    throw InputError("--method ilp handles at most " + std::to_string(exact::kMaxVars) +
-                     " variables; the problem has " + std::to_string(n_vars));
+    throw InputError(
+        (options.method == ExactMethod::automatic
+             ? "exact mode proves optima of at most " + std::to_string(exact::kMaxVars) +
+                   " variables (its ILP's limit)"
+             : "--method ilp handles at most " + std::to_string(exact::kMaxVars) + " variables") +
+        "; the problem has " + std::to_string(n_vars) +
+        ": `bnsl learn` searches networks of any size, without the proof");
 }
 
 PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, const StopToken& stop,

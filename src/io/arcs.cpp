@@ -3,10 +3,13 @@
 #include "bnsl/arcs.hpp"
 #include "bnsl/constraints.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <system_error>
 #include <unordered_map>
 #include <utility>
 
@@ -49,11 +52,23 @@ std::vector<ArcField> split(const std::string& line, const std::string& file, st
 }
 
 std::string read_text(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path, 0, 0, "cannot read: is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, 0, "cannot open the file");
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// A list file's text as lines end in '\n': without a UTF-8 byte-order mark (spreadsheets write
+// one), and with a classic Mac OS file's CR-only line ends made '\n' (CR LF lines keep their
+// CR, which trim() drops).
+std::string plain_lines(const std::string& text) {
+  std::string out = text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text;
+  if (out.find('\n') == std::string::npos) std::replace(out.begin(), out.end(), '\r', '\n');
+  return out;
 }
 
 // The records of a list file: skips blank and '#' lines, checks the header line with
@@ -62,7 +77,7 @@ std::string read_text(const std::string& path) {
 template <class Header, class Row>
 void read_records(const std::string& text, const std::string& file, const std::string& header_text,
                   Header header, Row row) {
-  std::istringstream in(text);
+  std::istringstream in(plain_lines(text));
   std::string line;
   bool seen_header = false;
   for (std::size_t lineno = 1; std::getline(in, line); ++lineno) {
