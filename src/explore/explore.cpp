@@ -19,6 +19,7 @@
 #include <exception>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -27,6 +28,7 @@
 #include "bnsl/explore.hpp"
 #include "explore/explorer.hpp"
 #include "parallel/wire.hpp"
+#include "prune/bdeu_atoms.hpp"
 #include "prune/ll_ceiling.hpp"
 #include "prune/rules.hpp"
 #include "score/bit_columns.hpp"
@@ -296,6 +298,10 @@ class Exploration {
   // is first explored (NaN until then; a pass gives each variable to one thread).
   bool bic_rules_ = false;
   std::vector<double> ceilings_;
+  // Each variable's mixed atoms (rule 8, prune/bdeu_atoms.hpp), for the sequential explorer
+  // under BDeu, counted like the ceilings when the variable is first explored.
+  bool bdeu_atoms_ = false;
+  std::vector<std::unique_ptr<prune::BdeuAtoms>> atoms_;
 };
 
 // The budget, the distinct rows, epsilon, the in-degree limits and the candidate parents.
@@ -391,6 +397,11 @@ VarTask Exploration::make_task(int v, Counter& counter, ExploreStats& local, std
     }
     task.ll_ceiling = c;
   }
+  if (bdeu_atoms_ && data_.arity(v) >= 2) {
+    auto& a = atoms_[static_cast<std::size_t>(v)];
+    if (!a) a = std::make_unique<prune::BdeuAtoms>(prune::bdeu_atoms(counter, v));
+    if (!a->empty()) task.atoms = a.get();
+  }
   task.max_parents = std::min(max_parents_ - static_cast<int>(task.required.size()), k_best_cap_);
   task.prune = options_.prune;
   task.global = &*run_stop_;
@@ -480,6 +491,10 @@ ScoreCache Exploration::run(ExploreStats* stats_out) {
   Comm& comm = options_.comm ? *options_.comm : alone;
   bic_rules_ = options_.prune && prune_rules(options_.score).bic;
   ceilings_.assign(data_.n_vars(), std::numeric_limits<double>::quiet_NaN());
+  bdeu_atoms_ =
+      options_.prune && prune_rules(options_.score).bdeu && options_.method == ExploreMethod::seq;
+  atoms_.clear();
+  atoms_.resize(data_.n_vars());
   std::vector<int> vars;
   std::uint64_t resumed = 0;
   for (std::size_t v = begin_; v < end_; ++v) {

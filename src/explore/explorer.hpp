@@ -25,6 +25,10 @@
 #include "score/bit_columns.hpp"
 #include "score/counting.hpp"
 
+namespace bnsl::prune {
+struct BdeuAtoms;
+}
+
 namespace bnsl {
 
 struct VarTask {
@@ -49,6 +53,8 @@ struct VarTask {
   Clock::time_point deadline;         // this variable's own deadline
   bool has_deadline = false;
   std::size_t max_bytes = 0;  // memory cap of the explorer's own state (0: none)
+  // The child's mixed atoms (rule 8, prune/bdeu_atoms.hpp; null: none, or not BDeu).
+  const prune::BdeuAtoms* atoms = nullptr;
 
   bool allowed(int parent) const {
     return (!constraints || constraints->allowed(parent, child)) &&

@@ -12,6 +12,8 @@
 // when N H(X|S) < (r_Y - 1) pen(S) - eps, which rule 3 on S already does for binary Y), after
 // with H(Y|S) = H(C) - H(S) too. A cut C is left out of the level (before counting) or kept
 // there as not extendable (after), so no superset of it is generated, as the rule requires.
+// Rule 8 (BDeu, children with mixed atoms) bounds every proper superset of a scored,
+// still extendable set from the set's own configuration index, one more pass, after counting.
 // Kept entries go to the cache as soon as they are scored; only two levels live in memory
 // (their size counts towards the memory cap, VarTask::max_bytes: a level that outgrows it
 // stops the variable as a deadline does), in buffers the thread keeps from variable to
@@ -25,6 +27,7 @@
 
 #include "explore/explorer.hpp"
 #include "explore/set_table.hpp"
+#include "prune/bdeu_atoms.hpp"
 #include "prune/rules.hpp"
 
 namespace bnsl {
@@ -117,6 +120,10 @@ class SequentialExplorer {
     bool extendable = !(task_.prune && rules_.bic &&
                         prune::size_bound(f.score, f.penalty, task_.ll_ceiling, task_.eps));
     if (!extendable) ++stats_.pruned_rule3;
+    if (extendable && atom_cut(f.score, base, f.q)) {
+      extendable = false;
+      ++stats_.pruned_rule8;
+    }
     level.sets.insert({});
     level.recs.push_back(
         {f.score, f.q, f.ll, f.h_parents, static_cast<std::uint32_t>(f.cells), extendable});
@@ -209,6 +216,15 @@ class SequentialExplorer {
     return false;
   }
 
+  // Rule 8: true when every proper superset of the set indexed by `index` (arity product q)
+  // scores more than eps below `best`, the best score of the set and its subsets.
+  bool atom_cut(double best, const ConfigIndex& index, double q) {
+    if (!task_.prune || !task_.atoms) return false;
+    const double bound =
+        prune::bdeu_superset_bound(*task_.atoms, index, q, counter_.params().ess, bound_scratch_);
+    return clearly_greater(best - bound, task_.eps, std::max(std::fabs(best), std::fabs(bound)));
+  }
+
   bool over_memory() {
     if (task_.max_bytes == 0) return false;
     out_of_memory_ = levels_->bytes() > task_.max_bytes;
@@ -237,6 +253,13 @@ class SequentialExplorer {
         ++stats_.pruned_rule4;
         keep = extendable = false;
       }
+      if (extendable && task_.atoms && static_cast<int>(cand_.size()) < task_.max_parents) {
+        counter_.extend(base_index_, cand_.back(), cand_index_);
+        if (atom_cut(std::max(best_sub, f.score), cand_index_, q)) {
+          extendable = false;
+          ++stats_.pruned_rule8;
+        }
+      }
     }
     if (keep) out_.add(f.score, task_.family(cand_, family_));
     next.sets.insert(cand_);
@@ -258,6 +281,8 @@ class SequentialExplorer {
   std::vector<const Record*> split_;  // records of cand_'s immediate subsets, by dropped member
   std::vector<int> family_;           // scratch of VarTask::family
   ConfigIndex base_index_;
+  ConfigIndex cand_index_;                 // rule 8's index of a scored set
+  prune::BdeuBoundScratch bound_scratch_;  // rule 8's tables
 };
 
 }  // namespace

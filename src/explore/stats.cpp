@@ -20,6 +20,7 @@ void ExploreStats::add(const ExploreStats& o) {
   pruned_rule4 += o.pruned_rule4;
   pruned_inherited += o.pruned_inherited;
   pruned_rule6 += o.pruned_rule6;
+  pruned_rule8 += o.pruned_rule8;
   vars_ll_ceiling += o.vars_ll_ceiling;
   ll_ceiling_sum += o.ll_ceiling_sum;
   vars_out_of_time += o.vars_out_of_time;
@@ -56,6 +57,9 @@ void ExploreStats::print(std::ostream& out) const {
       << "  rule 4 (entropy)  " << pruned_rule4 << " dropped with supersets\n"
       << "  inherited         " << pruned_inherited << " cut: a subset's supersets were cut\n"
       << "  rule 6 (BDeu)     " << pruned_rule6 << " dropped with supersets\n"
+      << (pruned_rule8 ? "  rule 8 (atoms)    " + std::to_string(pruned_rule8) +
+                             " sets whose supersets were cut\n"
+                       : std::string())
       << (vars_ll_ceiling ? "  LL ceiling        " + std::to_string(vars_ll_ceiling) +
                                 " variables below 0 for rules 2 to 4 (N H(X | the rest) summing "
                                 "to " +
@@ -86,6 +90,7 @@ std::string ExploreStats::to_json() const {
                         {"rule3", pruned_rule3},
                         {"rule4", pruned_rule4},
                         {"rule6", pruned_rule6},
+                        {"rule8", pruned_rule8},
                         {"inherited", pruned_inherited}}},
                       {"vars_ll_ceiling", vars_ll_ceiling},
                       {"ll_ceiling_sum", ll_ceiling_sum},

@@ -53,6 +53,8 @@
 //     the K best networks (classes) nor tied with the K-th. Hence the cap: the least d' >=
 //     d = floor(log2(4 N / log2 N)) with K <= 2^(d' + 1) - 1 (then 2^(d' + 1) > 4N / log2 N).
 //     Sets of more than d' parents are never needed for the K best (k_best_max_parents).
+//  8. BDeu atom bound (after Correia, Cussens & de Campos 2020): rule 6 per configuration of P,
+//     sharpened with the rows that agree on every other variable; bdeu_atoms.hpp.
 //
 // Rules 2, 3, 4 and 7 hold for BIC only, rule 6 for BDeu only, rule 1 for any score: each score's
 // traits say which it has (PruneRules, include/bnsl/score.hpp; a score without proven rules

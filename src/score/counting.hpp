@@ -57,6 +57,9 @@ class Counter {
 
   const Dataset& data() const { return data_; }         // the data scored (every row)
   std::size_t rows_counted() const { return n_rows_; }  // rows a counting pass visits
+  // Those rows (data(), or its distinct rows), and the multiplicity of row i of them.
+  const Dataset& rows() const { return rows_; }
+  std::uint32_t weight(std::size_t i) const { return weight_ ? weight_[i] : 1; }
   const ScoreParams& params() const { return params_; }
   double penalty(int child, double q) const { return half_log_n_ * (data_.arity(child) - 1) * q; }
 
