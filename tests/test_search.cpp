@@ -990,8 +990,8 @@ TEST_CASE("on tiny caches the pool is exactly the brute-force set within epsilon
 
 // Under a time limit the chains of a tiny problem meet every DAG they will meet within
 // milliseconds and then admit nothing: the stall rule (src/search/driver.cpp) stops them after
-// search.stall_min_seconds, completes the pool, and resumes them; the completion runs again at the end.
-// The pool stays within epsilon of the optimum and valid through both rounds.
+// search.stall_min_seconds, completes the pool, and resumes them; the completion runs again at the
+// end. The pool stays within epsilon of the optimum and valid through both rounds.
 TEST_CASE("a stalled search completes its pool before the end, then resumes", "[search]") {
   for (int threads = 1; threads <= 2; ++threads) {
     const double eps = 6.0;
