@@ -181,12 +181,6 @@ void add_epsilon_options(CLI::App& app, EpsilonArgs& a) {
   eps->excludes(rho);
 }
 
-std::string number_text(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
-
 CLI::Validator finite_range(double lo, double hi, bool lo_open) {
   const std::string range = (lo_open ? "(" : "[") + number_text(lo) + ", " + number_text(hi) + "]";
   return CLI::Validator(

@@ -19,6 +19,7 @@
 #include "bnsl/search.hpp"
 #include "bnsl/tunables.hpp"
 #include "util/atomic_file.hpp"
+#include "util/number_text.hpp"  // number_text: defaults and ranges in --help
 
 namespace bnsl::cli {
 
@@ -61,9 +62,6 @@ struct NetworkArgs {
 void add_network_options(CLI::App& app, NetworkArgs& args);
 // --params and --state-order alone (convert).
 void add_params_options(CLI::App& app, ParamOptions& params);
-
-// A default value as --help prints it: "60", "0.5", "0.75" (six significant digits).
-std::string number_text(double value);
 
 // A real-valued option's check: a finite number in [lo, hi] (in (lo, hi] when lo_open), with
 // a message that names both ends in number_text's form. NaN and infinities are refused (CLI11's

@@ -189,6 +189,7 @@ PoolReport SearchDriver::run(SearchStats& total) {
   note_best(own_.elapsed());  // a rise after the monitor's last poll, or the exact best
   PoolReport r;
   bool reduced = false;  // the pool's report did not fit in memory
+  const std::string reduced_text = "out of memory for the pool's report: the best network alone";
   if (!peers_.root()) {
     r = best_only_report();
   } else {
@@ -200,13 +201,11 @@ PoolReport SearchDriver::run(SearchStats& total) {
       r = best_only_report();
       summarize(r, 1);
       reduced = true;
-      if (o_.progress)
-        progress_line("search: out of memory for the pool's report: the best network alone");
+      if (o_.progress) progress_line(("search: " + reduced_text).c_str());
     }
     if (!algorithm) {
       account(r, total);
-      if (reduced)
-        total.account.note = "out of memory for the pool's report: the best network alone";
+      if (reduced) total.account.note = reduced_text;
       r.account = total.account;
     }
   }

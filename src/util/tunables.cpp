@@ -7,11 +7,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <sstream>
 #include <type_traits>
 
 #include "bnsl/error.hpp"
 #include "util/nearest.hpp"
+#include "util/number_text.hpp"
 
 namespace bnsl {
 namespace {
@@ -41,12 +41,6 @@ const auto kInfos = [] {
   for (std::size_t i = 0; i < kRows.size(); ++i) out[i] = kRows[i].info;
   return out;
 }();
-
-std::string number_text(double x) {
-  std::ostringstream out;
-  out << x;
-  return out.str();
-}
 
 const Row& row(std::string_view name) {
   for (const Row& r : kRows)
