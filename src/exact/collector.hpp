@@ -5,6 +5,10 @@
 // on its budget), reduced_cost.cpp (the Lagrangian bound and reduced-cost fixing).
 #pragma once
 
+// Built only with CBC's LP solver (BNSL_HAVE_CBC); without it the files that include this header
+// compile to nothing.
+#ifdef BNSL_HAVE_CBC
+
 #include <OsiSolverInterface.hpp>
 
 #include <cstddef>
@@ -174,3 +178,5 @@ class Collector {
 };
 
 }  // namespace bnsl::exact::detail
+
+#endif  // BNSL_HAVE_CBC
