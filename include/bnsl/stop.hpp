@@ -28,6 +28,10 @@ class StopToken {
  public:
   explicit StopToken(double seconds = 0);  // seconds <= 0: no deadline
   StopToken(const StopToken& other);
+  // A token for a part of this one's time, started now: its deadline is `seconds` from now
+  // (none if seconds <= 0) or this token's, whichever comes first, so a deadline already passed
+  // stays passed (where StopToken(remaining()) would read 0 as no deadline at all).
+  StopToken within(double seconds) const;
 
   bool stop_requested() const;
   bool has_deadline() const { return has_deadline_; }

@@ -190,7 +190,7 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
     const double slice = 0.1 * dp_seconds_estimate(static_cast<int>(cache.n_vars()));
     ExactStats ist;
     // dp_fits left more than twice the estimate: the slice is a positive deadline
-    PoolReport r = solve_exact(cache, o, StopToken(std::min(slice, stop.remaining())), &ist);
+    PoolReport r = solve_exact(cache, o, stop.within(slice), &ist);
     ilp_first = std::chrono::duration<double>(Clock::now() - t_ilp).count();
     const bool finished = ist.optimal && (ist.complete || std::isfinite(ist.listed_above));
     if (finished || stop.stop_requested()) {  // a stopped run keeps what the ILP found

@@ -308,8 +308,7 @@ class Exploration {
 void Exploration::setup() {
   validate(data_, options_, begin_, end_);
   threads_ = resolve_threads(options_.threads);
-  run_stop_.emplace(options_.time > 0 ? StopToken(std::min(options_.time, stop_.remaining()))
-                                      : StopToken(stop_));
+  run_stop_.emplace(options_.time > 0 ? stop_.within(options_.time) : StopToken(stop_));
   LocalScorer check(data_, options_.score);  // validates the score parameters
   grouped_ = group_rows(data_);
   groups_ = grouped_ ? &*grouped_ : nullptr;

@@ -3,6 +3,7 @@
 // This flag is the one piece of process-wide state: signals are process-wide.
 #include "bnsl/stop.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <limits>
 
@@ -58,6 +59,19 @@ StopToken::StopToken(const StopToken& other)
       has_deadline_(other.has_deadline_),
       budget_(other.budget_) {
   requested_.store(other.requested_.load());
+}
+
+StopToken StopToken::within(double seconds) const {
+  StopToken part(seconds);
+  if (has_deadline_ && (!part.has_deadline_ || deadline_ < part.deadline_)) {
+    part.deadline_ = std::max(deadline_, part.start_);
+    part.has_deadline_ = true;
+    // 0 would read as no deadline to callers of budget(): a passed one is the shortest there is
+    part.budget_ = std::max(std::chrono::duration<double>(part.deadline_ - part.start_).count(),
+                            std::numeric_limits<double>::min());
+  }
+  if (requested_.load(std::memory_order_relaxed)) part.request_stop();
+  return part;
 }
 
 bool StopToken::stop_requested() const {
