@@ -479,8 +479,12 @@ Dataset CsvReader::read() {
                      std::to_string(columns_.size()) + " columns)",
                  kLessDataHint);
   for (auto& column : columns_) column.codes.reserve(rows);
-  for (const CsvField& f : fields_)
-    name_cols_.push_back(utf8_length(line_.substr(0, f.offset)) + 1);
+  std::size_t chars = 0, counted = 0;  // characters in line_[0, counted): linear in the line
+  for (const CsvField& f : fields_) {
+    chars += utf8_length(line_.substr(counted, f.offset - counted));
+    counted = f.offset;
+    name_cols_.push_back(chars + 1);
+  }
   if (options_.header) {
     read_names();
   } else {
