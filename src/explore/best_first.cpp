@@ -48,6 +48,8 @@ namespace best_first {
 
 void BestFirstExplorer::run() {
   candidates_ = task_.candidates;
+  // The run's stop already requested (its budget spent before this variable): the empty set.
+  if (task_.global->stop_requested()) stopped_ = hard_stop_ = true;
   score_empty_and_singletons();
   if (task_.universe && !stopped_ && recs_[0].extendable && task_.max_parents >= 2) sweep();
   build_groups();
@@ -75,7 +77,6 @@ void BestFirstExplorer::score_empty_and_singletons() {
   insert({}, f, f.score, kAllHeaps);
   empty_bic_ = f.bic();
   if (!recs_[0].extendable || task_.max_parents < 1) return;
-  singleton_id_.assign(counter_.data().n_vars(), -1);
   for (int y : candidates_) {
     if (stopped_) break;
     score_singleton(empty, y);
@@ -89,6 +90,9 @@ void BestFirstExplorer::score_singleton(const ConfigIndex& empty, int y) {
   if (cut_before_counting(recs_[0].score, q, recs_[0].cells)) return;
   FamilyScore f = counter_.score_extension(empty, y, task_.child);
   ++stats_.sets_scored;
+  // Sized on the first singleton kept: n entries per variable add up to n^2 where few survive
+  // (wide data with a handful of rows), and nothing reads it before one is.
+  if (singleton_id_.empty()) singleton_id_.assign(counter_.data().n_vars(), -1);
   singleton_id_[y] = insert(cand_, f, recs_[0].score, kAllHeaps);
   apply_superset_rules(0, y);
   poll();

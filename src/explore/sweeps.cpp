@@ -34,9 +34,11 @@ namespace bnsl::best_first {
 // The conditional sweeps (see the top of the file): promotes candidates and collects in
 // sweep_pairs_ the best pairs {Y, Z} of each sweep, recorded by record_sweep_pairs().
 void BestFirstExplorer::sweep() {
+  if (singleton_id_.empty()) return;  // no singleton kept: nothing to sweep from
   std::vector<int> top;
   for (int y : candidates_)
     if (singleton_id_[y] >= 0 && recs_[singleton_id_[y]].extendable) top.push_back(y);
+  if (top.empty()) return;  // (the per-variable arrays below are n long)
   std::stable_sort(top.begin(), top.end(), [&](int a, int b) {
     return recs_[singleton_id_[a]].bic > recs_[singleton_id_[b]].bic;
   });
