@@ -29,7 +29,9 @@
 // child w (u, decided first, could take w as a parent, and leave w no entry); every other
 // adjacent swap keeps the order a linear extension.
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
+#include <new>
 #include <queue>
 #include <string>
 
@@ -41,20 +43,27 @@ namespace bnsl {
 
 AsobsState::AsobsState(const ScoreCache& cache)
     : cache_(cache), bases_(cache), n_(cache.n_vars()), words_((cache.n_vars() + 63) / 64) {
-  desc_.assign(n_ * words_, 0);
+  desc_.reset(static_cast<std::uint64_t*>(
+      std::calloc(std::max<std::size_t>(1, n_ * words_), sizeof(std::uint64_t))));
+  if (!desc_) throw std::bad_alloc();
+  is_written_.assign(n_, 0);
   chosen_.assign(n_, -1);
   d_.assign(words_, 0);
 }
 
 void AsobsState::reset() {
-  std::fill(desc_.begin(), desc_.end(), 0);
+  for (int a : written_) {
+    std::fill_n(desc_.get() + static_cast<std::size_t>(a) * words_, words_, 0);
+    is_written_[static_cast<std::size_t>(a)] = 0;
+  }
+  written_.clear();
   std::fill(chosen_.begin(), chosen_.end(), -1);
   logging_ = false;
 }
 
 std::uint32_t AsobsState::choose(int v) const {
   const VarCache& vc = cache_.var(v);
-  const std::uint64_t* row = desc_.data() + static_cast<std::size_t>(v) * words_;
+  const std::uint64_t* row = desc_.get() + static_cast<std::size_t>(v) * words_;
   for (std::uint32_t e = 0; e < vc.size(); ++e) {
     bool ok = true;
     for (int p : vc.parents(e))
@@ -92,7 +101,12 @@ void AsobsState::commit(int v, std::uint32_t e) {
       desc_[base + w] |= add;
       changed = true;
     }
-    if (!changed || chosen_[a] < 0) continue;
+    if (!changed) continue;
+    if (!is_written_[static_cast<std::size_t>(a)]) {
+      is_written_[static_cast<std::size_t>(a)] = 1;
+      written_.push_back(a);
+    }
+    if (chosen_[a] < 0) continue;
     for (int p : cache_.var(a).parents(static_cast<std::size_t>(chosen_[a]))) stack_.push_back(p);
   }
 }
