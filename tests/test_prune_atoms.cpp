@@ -173,3 +173,32 @@ TEST_CASE("rule 8: every family within eps of OPT survives (BDeu, repeated rows)
   INFO("runs " << runs << ", sets whose supersets rule 8 cut " << cut);
   CHECK(cut > 0);  // not vacuous
 }
+
+TEST_CASE("rule 8's probe: never tried at 0, and its caches hold the default's entries",
+          "[pruning][bdeu][explore]") {
+  const Dataset d = atom_data(5, 300, 1);
+  const auto run = [&](std::uint64_t probe, bnsl::ExploreStats& stats) {
+    bnsl::ExploreOptions opt;
+    opt.score = ScoreParams{ScoreKind::bdeu, 1.0};
+    opt.epsilon = bnsl::Epsilon::epsilon(std::log(20.0));
+    opt.method = bnsl::ExploreMethod::seq;
+    opt.max_parents = 4;
+    opt.threads = 1;
+    opt.tune.rule8_probe = probe;
+    return bnsl::explore(d, opt, bnsl::StopToken(), &stats);
+  };
+  bnsl::ExploreStats base_stats, off_stats, one_stats;
+  const bnsl::ScoreCache base = run(bnsl::ExploreTunables{}.rule8_probe, base_stats);
+  const bnsl::ScoreCache off = run(0, off_stats);
+  const bnsl::ScoreCache one = run(1, one_stats);
+  CHECK(base_stats.pruned_rule8 > 0);
+  CHECK(off_stats.pruned_rule8 == 0);
+  CHECK(one_stats.pruned_rule8 <= base_stats.pruned_rule8);
+  for (std::size_t v = 0; v < d.n_vars(); ++v)
+    for (std::size_t e = 0; e < base.var(v).size(); ++e) {
+      const auto ps = base.var(v).parents(e);
+      const std::vector<int> parents(ps.begin(), ps.end());
+      CHECK(off.var(v).find(parents) >= 0);
+      CHECK(one.var(v).find(parents) >= 0);
+    }
+}

@@ -44,7 +44,10 @@
   X(std::uint64_t, greedy_every, 32, 1, 1e9,                                                      \
     "hybrid: one pop in this many from greedy selection's open list, the rest from IS's")         \
   X(double, finish_seconds_per_set, 2e-6, 0, 1,                                                   \
-    "seconds per recorded set kept before a variable's deadline for its last rule-1 pass")
+    "seconds per recorded set kept before a variable's deadline for its last rule-1 pass")        \
+  X(std::uint64_t, rule8_probe, 4096, 0, 1e18,                                                    \
+    "BDeu rule 8 is tried on this many sets of each size of a variable, and on the rest only if " \
+    "it cut one of them")
 
 // The search (src/search/).
 #define BNSL_SEARCH_TUNABLES(X)                                                                  \

@@ -225,6 +225,19 @@ class SequentialExplorer {
     return clearly_greater(best - bound, task_.eps, std::max(std::fabs(best), std::fabs(bound)));
   }
 
+  // Rule 8 costs another pass over the rows per set, and where the rows rarely repeat (atoms
+  // of one row each, most of them) it cuts nothing: it is tried on the first
+  // explore.rule8_probe sets of each size, and on the rest of that size only if it cut one.
+  // Leaving a pruning rule out never drops a set, so this cannot cost a network within eps.
+  bool atom_worth_trying() {
+    const auto size = cand_.size();
+    if (size != atom_size_) {
+      atom_size_ = size;
+      atom_tries_ = atom_cuts_ = 0;
+    }
+    return atom_cuts_ > 0 || atom_tries_ < task_.tune.rule8_probe;
+  }
+
   bool over_memory() {
     if (task_.max_bytes == 0) return false;
     out_of_memory_ = levels_->bytes() > task_.max_bytes;
@@ -253,11 +266,14 @@ class SequentialExplorer {
         ++stats_.pruned_rule4;
         keep = extendable = false;
       }
-      if (extendable && task_.atoms && static_cast<int>(cand_.size()) < task_.max_parents) {
+      if (extendable && task_.atoms && static_cast<int>(cand_.size()) < task_.max_parents &&
+          atom_worth_trying()) {
         counter_.extend(base_index_, cand_.back(), cand_index_);
+        ++atom_tries_;
         if (atom_cut(std::max(best_sub, f.score), cand_index_, q)) {
           extendable = false;
           ++stats_.pruned_rule8;
+          ++atom_cuts_;
         }
       }
     }
@@ -283,6 +299,9 @@ class SequentialExplorer {
   ConfigIndex base_index_;
   ConfigIndex cand_index_;                 // rule 8's index of a scored set
   prune::BdeuBoundScratch bound_scratch_;  // rule 8's tables
+  std::size_t atom_size_ = 0;              // rule 8's probe: the set size it counts for,
+  std::uint64_t atom_tries_ = 0;           // the sets of that size it was tried on
+  std::uint64_t atom_cuts_ = 0;            // and those whose supersets it cut
 };
 
 }  // namespace
