@@ -15,7 +15,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 [[ $# -eq 1 ]] || { sed -n 2,12p "$0" >&2; exit 2; }
 build=$(cd "$1" && pwd)
-if ! command -v Rscript >/dev/null || ! Rscript -e 'library(bnlearn); library(Rcpp)' >/dev/null 2>&1; then
+if ! command -v Rscript >/dev/null ||
+   ! Rscript -e 'library(bnlearn); library(Rcpp)' >/dev/null 2>&1; then
   echo "r_bnlearn.sh: needs R with the bnlearn and Rcpp packages (R_LIBS)" >&2
   exit 77
 fi
@@ -23,8 +24,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bnsl-r-bnlearn.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp -R "$repo/r" "$work/bnsl"
 mkdir "$work/lib"
-BNSL_CMAKE_BUILD_DIR=$build R CMD INSTALL --no-docs -l "$work/lib" "$work/bnsl" >"$work/install.log" 2>&1 ||
-  { cat "$work/install.log"; exit 1; }
+if ! BNSL_CMAKE_BUILD_DIR=$build R CMD INSTALL --no-docs -l "$work/lib" "$work/bnsl" \
+     >"$work/install.log" 2>&1; then
+  cat "$work/install.log"
+  exit 1
+fi
 R_LIBS="$work/lib${R_LIBS:+:$R_LIBS}" BNSL_DATASETS="$repo/datasets" Rscript --vanilla - <<'R'
 suppressMessages({ library(bnlearn); library(bnsl) })
 dir <- Sys.getenv("BNSL_DATASETS")

@@ -43,6 +43,7 @@ test_that("exact on wine gives the command line's optimum, classes and edges", {
   expect_equal(nrow(r$classes), nrow(classes))
   expect_equal(r$classes$score, classes$score, tolerance = 1e-9)
   expect_equal(r$classes$size, as.character(classes$size))
+  expect_equal(r$classes$differs, classes$differs)
   edges <- utils::read.csv(paste0(out, ".edges.csv"), stringsAsFactors = FALSE)
   key <- function(e) paste(e$from, e$to)
   expect_setequal(key(r$edges), key(edges))
@@ -53,6 +54,10 @@ test_that("exact on wine gives the command line's optimum, classes and edges", {
   expect_equal(pool$variables, names(d))
   expect_equal(nrow(pool$classes), nrow(r$classes))
   expect_equal(pool$strength$strength, r$strength$strength, tolerance = 1e-12)
+  # The arcs each class adds, removes and reverses against the best, as classes.csv lists them.
+  blank <- function(x) ifelse(is.na(x), "", as.character(x))
+  for (column in c("added", "removed", "reversed"))
+    expect_equal(pool$classes[[column]], blank(classes[[column]]))
 })
 
 test_that("whitelist, blacklist and tiers hold in every network", {
@@ -134,4 +139,12 @@ test_that("the best network is a bnlearn bn that bnlearn scores alike", {
   avg <- bnlearn::averaged.network(r$strength)
   expect_s3_class(avg, "bn")
   expect_s3_class(bnlearn::cpdag(r$best), "bn")
+})
+
+test_that("sample draws a data frame of factors with the network's states", {
+  d <- asia_frame(500)
+  expect_equal(dim(d), c(500L, 8L))
+  expect_true(all(vapply(d, is.factor, TRUE)))
+  expect_equal(levels(d$asia), c("yes", "no"))  # the BIF's order
+  expect_identical(asia_frame(500), d)           # the same seed, the same rows
 })
