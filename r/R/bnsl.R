@@ -148,16 +148,18 @@ bnsl_sample <- function(network, n, seed = 1) {
   paste(parts, collapse = "")
 }
 
-# bnlearn's bn.strength: every ordered pair of variables (those of an edge of the pool only,
-# past 1,000 variables), strength = the probability of the edge in either direction,
-# direction = the probability of this direction given the edge; threshold 0.5.
+# bnlearn's bn.strength: every ordered pair of variables, as boot.strength() lists them (past
+# .all_pairs_max variables, only the pairs of an edge of the pool: n (n - 1) rows would take
+# gigabytes), strength = the probability of the edge in either direction, direction = the
+# probability of this direction given the edge; threshold 0.5.
+.all_pairs_max <- 1000
 .strength <- function(nodes, edges) {
   n <- length(nodes)
   key <- function(a, b) paste(a, b, sep = "\r")
   p_arc <- stats::setNames(edges$p, key(edges$from, edges$to))
   p_edge <- stats::setNames(c(edges$p_edge, edges$p_edge),
                             c(key(edges$from, edges$to), key(edges$to, edges$from)))
-  if (n <= 1000) {
+  if (n <= .all_pairs_max) {
     from <- rep(nodes, each = n)
     to <- rep(nodes, times = n)
     keep <- from != to

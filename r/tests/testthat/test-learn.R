@@ -148,3 +148,16 @@ test_that("sample draws a data frame of factors with the network's states", {
   expect_equal(levels(d$asia), c("yes", "no"))  # the BIF's order
   expect_identical(asia_frame(500), d)           # the same seed, the same rows
 })
+
+test_that("strength and direction come from the edge probabilities, as boot.strength's", {
+  edges <- data.frame(from = c("A", "B", "C"), to = c("B", "A", "B"), p = c(0.6, 0.2, 0.5),
+                      p_edge = c(0.8, 0.8, 0.5))
+  s <- bnsl:::.strength(c("A", "B", "C"), edges)
+  expect_equal(paste(s$from, s$to), c("A B", "A C", "B A", "B C", "C A", "C B"))
+  expect_equal(s$strength, c(0.8, 0, 0.8, 0.5, 0, 0.5))
+  expect_equal(s$direction, c(0.75, 0, 0.25, 0, 0, 1))
+  expect_equal(attr(s, "threshold"), 0.5)
+  many <- paste0("V", 1:1001)  # past 1,000 variables: the pairs of an edge only
+  s <- bnsl:::.strength(many, data.frame(from = "V1", to = "V9", p = 1, p_edge = 1))
+  expect_equal(paste(s$from, s$to, s$strength, s$direction), c("V1 V9 1 1", "V9 V1 1 0"))
+})
