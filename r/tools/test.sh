@@ -9,7 +9,9 @@ trap 'rm -rf "$tmp"' EXIT
 cp -R "$here" "$tmp/bnsl"
 rm -f "$tmp/bnsl/src/Makevars" "$tmp/bnsl/src/"*.o "$tmp/bnsl/src/"*.so
 mkdir "$tmp/lib"
-R CMD INSTALL --no-docs --no-html --no-multiarch -l "$tmp/lib" "$tmp/bnsl" >"$tmp/install.log" 2>&1 ||
+# Its two sources compile side by side.
+MAKEFLAGS=-j2 R CMD INSTALL --no-docs --no-html --no-multiarch -l "$tmp/lib" "$tmp/bnsl" \
+  >"$tmp/install.log" 2>&1 ||
   { cat "$tmp/install.log"; exit 1; }
 R_LIBS="$tmp/lib${R_LIBS:+:$R_LIBS}" Rscript -e \
   "testthat::test_dir('$here/tests/testthat', package = 'bnsl', load_package = 'installed',
