@@ -34,6 +34,14 @@
   if (!is.numeric(threads) || threads < 0) stop("threads: 0 (all cores) or more", call. = FALSE)
 }
 
+# maxp as the library takes it: -1 for none.
+.maxp <- function(maxp) {
+  if (is.null(maxp)) return(-1L)
+  if (!is.numeric(maxp) || length(maxp) != 1 || is.na(maxp) || maxp < 0)
+    stop("maxp: NULL or a number of parents >= 0", call. = FALSE)
+  as.integer(maxp)
+}
+
 # What is left of a budget counted from `start`: preparing the data counts, as the command
 # line's reading does.
 .left <- function(budget, start) {
@@ -83,7 +91,7 @@ bnsl_learn <- function(data, time = 60, score = "bic", bayes_factor = 20, thread
   r <- .bnsl_learn(d, .left(time, start), score, iss, if (is.null(epsilon)) NA_real_ else epsilon,
                    bayes_factor, as.integer(threads), seed,
                    .constraints(whitelist, blacklist, tiers), quiet,
-                   if (is.null(maxp)) -1L else as.integer(maxp))
+                   .maxp(maxp))
   .result(r)
 }
 
@@ -110,7 +118,7 @@ bnsl_exact <- function(data, time = 0, score = "bic", bayes_factor = 20, threads
   d <- .prepare_data(data, missing_as_state)
   r <- .bnsl_exact(d, .left(time, start), score, iss, if (is.null(epsilon)) NA_real_ else epsilon,
                    bayes_factor, as.integer(threads), .constraints(whitelist, blacklist, tiers),
-                   quiet, if (is.null(maxp)) -1L else as.integer(maxp), method, max_solutions,
+                   quiet, .maxp(maxp), method, max_solutions,
                    classes)
   .result(r)
 }

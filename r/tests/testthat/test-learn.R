@@ -77,6 +77,10 @@ test_that("whitelist, blacklist and tiers hold in every network", {
   p <- r$edges$p[r$edges$from == "asia" & r$edges$to == "dysp"]
   expect_equal(p, 1, tolerance = 1e-12)
 
+  r <- bnsl_exact(d, threads = 1, quiet = TRUE, maxp = 1)
+  expect_true(all(table(r$arcs$to) <= 1))
+  expect_lt(r$score, free$score)
+
   tiers <- list(c("dysp", "xray"), c("asia", "tub", "smoke", "lung", "bronc", "either"))
   r <- bnsl_learn(d, time = 5, threads = 1, quiet = TRUE, tiers = tiers)
   expect_false(any(r$arcs$from %in% tiers[[2]] & r$arcs$to %in% tiers[[1]]))
@@ -108,6 +112,7 @@ test_that("bad input raises the command line's message", {
                                                                             to = "nope")),
                "whitelist: unknown variable 'nope'", fixed = TRUE)
   expect_error(bnsl_learn(d, score = "aic", quiet = TRUE), "score", fixed = TRUE)
+  expect_error(bnsl_exact(d, maxp = -1, quiet = TRUE), "maxp", fixed = TRUE)
 
   for (frame in list(numeric, missing)) {
     mine <- tryCatch(bnsl_learn(frame, time = 5, quiet = TRUE), error = conditionMessage)
