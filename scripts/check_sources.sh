@@ -15,7 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
-mapfile -t sources < <(git ls-files '*.cpp' '*.hpp')
+# r/src/RcppExports.cpp is written by Rcpp::compileAttributes().
+mapfile -t sources < <(git ls-files '*.cpp' '*.hpp' ':!r/src/RcppExports.cpp')
 
 echo "== OpenMP regions name their team size (num_threads)"
 if grep -n '#pragma omp parallel' "${sources[@]}" | grep -v 'num_threads('; then

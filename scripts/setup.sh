@@ -2,9 +2,9 @@
 # Installs bnsl's dependencies from Debian's package archive (Debian 12); needs root or sudo.
 #   scripts/setup.sh        what the bnsl binary and libbnsl need (README command 1), with
 #                           COIN-OR CBC (bnsl exact --method ilp)
-#   scripts/setup.sh --all  also what the tests, benchmarks, MPI, the Python package, pip
-#                           install, the man pages and the .deb need (scripts/test.sh)
-# BNSL_MINIMAL=1 leaves out the optional features (CBC, MPI, Python); BNSL_FUZZ=1 adds clang
+#   scripts/setup.sh --all  also what the tests, benchmarks, MPI, the Python and R packages,
+#                           pip install, the man pages and the .deb need (scripts/test.sh)
+# BNSL_MINIMAL=1 leaves out the optional features (CBC, MPI, Python, R); BNSL_FUZZ=1 adds clang
 # with libFuzzer (scripts/fuzz.sh).
 set -euo pipefail
 all=0
@@ -19,6 +19,8 @@ if [ "$all" = 1 ]; then
   pkgs+=(graphviz)
   # R: the README's example reads the tables with it (scripts/readme_commands.sh runs it).
   pkgs+=(r-base-core)
+  # The R package (r/, BNSL_R): Rcpp against libbnsl, its tests with testthat.
+  [ "$minimal" = 1 ] || pkgs+=(r-base-dev r-cran-rcpp r-cran-testthat)
   if [ "$minimal" != 1 ]; then
     pkgs+=(libopenmpi-dev openmpi-bin procps)  # tests/cli/mpi.sh finds the ranks with pgrep
     pkgs+=(pybind11-dev python3-dev python3-numpy python3-pandas python3-networkx python3-pytest)

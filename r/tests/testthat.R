@@ -1,0 +1,4 @@
+library(testthat)
+library(bnsl)
+
+test_check("bnsl")
