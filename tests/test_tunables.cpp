@@ -117,7 +117,7 @@ TEST_CASE("the budget shares and the default screening come from the tunables", 
   CHECK(bnsl::auto_candidates(e, data) == 7);
 }
 
-TEST_CASE("--set checks the new parts' ranges too", "[tunables]") {
+TEST_CASE("set_tunable checks the pool's and exact mode's ranges too", "[tunables]") {
   bnsl::Tunables t;
   bnsl::set_tunable(t, "pool.bands=4");
   bnsl::set_tunable(t, "exact.min_violation=0.01");
