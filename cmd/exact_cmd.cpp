@@ -55,6 +55,8 @@ struct ExactCommand : PoolArgs {
     o.exact.epsilon = eps.resolve();
     o.threads = run.threads;
     o.budget = run.tunables.budget;
+    o.exact.tune = run.tunables.exact;
+    o.explore_tune = run.tunables.explore;
     o.progress = !run.quiet;
     if (!run.quiet)
       o.on_explored = [&frame](const ExploreStats& s) {

@@ -83,6 +83,7 @@ struct LearnCommand : PoolArgs {
     o.threads = run.threads;
     o.explore.tune = run.tunables.explore;
     o.search.tune = run.tunables.search;
+    o.search.pool_tune = run.tunables.pool;
     o.budget = run.tunables.budget;
     // The exploration's journal (PREFIX.cache.jkl.journal, renamed PREFIX.cache.jkl once
     // whole), and what an earlier run left (--resume).

@@ -81,7 +81,7 @@ std::vector<NamedArc> read_preferences(const std::string& file,
 void ReportWriter::write(PoolReport& report) {
   if (!prefer_.empty()) {
     if (report.mec_count == 0 && !report.dags.empty()) summarize(report);
-    prefer_arcs(report, prefer_);
+    prefer_arcs(report, prefer_, prefer_tune_);
   }
   write_outputs(prefix_, report, data_, networks_, options_);
   if (!trace_file_.empty()) write_trace(trace_file_, trace_);

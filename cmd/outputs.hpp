@@ -28,8 +28,12 @@ class ReportWriter {
   // failure throws (write_outputs: the files not written and why).
   ReportFn writer();
   void write(PoolReport& report);
-  // Arcs each class's DAG should follow where its class allows (bnsl::prefer_arcs).
-  void prefer(std::vector<NamedArc> arcs) { prefer_ = std::move(arcs); }
+  // Arcs each class's DAG should follow where its class allows (bnsl::prefer_arcs, which
+  // walks as many members as `tune` says).
+  void prefer(std::vector<NamedArc> arcs, const PoolTunables& tune) {
+    prefer_ = std::move(arcs);
+    prefer_tune_ = tune;
+  }
   void options(const OutputOptions& options) { options_ = options; }
   // The best network's parameters and extra formats (write_outputs).
   void networks(NetworkFiles files) { networks_ = std::move(files); }
@@ -42,6 +46,7 @@ class ReportWriter {
   std::string trace_file_;
   std::vector<std::pair<double, double>> trace_;
   std::vector<NamedArc> prefer_;
+  PoolTunables prefer_tune_;
   OutputOptions options_;
   NetworkFiles networks_;
 };

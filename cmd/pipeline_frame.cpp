@@ -71,7 +71,7 @@ ReportWriter PipelineFrame::report_writer(const std::string& prefix, const Datas
                                           std::vector<NamedArc> prefer,
                                           const std::string& trace) const {
   ReportWriter out(command_, prefix, data, run_.quiet, trace);
-  out.prefer(std::move(prefer));
+  out.prefer(std::move(prefer), run_.tunables.pool);
   out.options(args.output);
   out.networks(std::move(files));
   return out;

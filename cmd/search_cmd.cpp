@@ -43,6 +43,7 @@ struct SearchCommand : PoolArgs {
     o.constraints = constraints.resolve_for_cache(cache_path, cache.names_or_defaults());
     o.threads = run.threads;
     o.tune = run.tunables.search;
+    o.pool_tune = run.tunables.pool;
     o.progress = !run.quiet;
     o.comm = &comm;
     frame.announce(cache_path,

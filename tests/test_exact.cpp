@@ -63,7 +63,7 @@ bnsl::PoolReport solve(const ScoreCache& cache, ExactMethod method, double eps,
                        bnsl::ExactStats* stats = nullptr,
                        std::uint64_t enumerate_steps = kDefaultSteps, int threads = 1) {
   bnsl::ExactOptions o;
-  o.start = bnsl::ilp_start_network;  // as the pipeline does
+  o.start = bnsl::ilp_start();  // as the pipeline does
   o.method = method;
   o.epsilon = bnsl::Epsilon::epsilon(eps);
   o.threads = threads;
@@ -296,7 +296,7 @@ TEST_CASE("exact dp without best-family tables: the enumeration equals brute for
           double opt = 0;
           const auto truth = brute_force_within(cache, eps, &opt);
           bnsl::ExactOptions o;
-          o.start = bnsl::ilp_start_network;  // as the pipeline does
+          o.start = bnsl::ilp_start();  // as the pipeline does
           o.method = ExactMethod::dp;
           o.epsilon = bnsl::Epsilon::epsilon(eps);
           o.threads = 2;
@@ -391,7 +391,7 @@ TEST_CASE("exact dp: a stopped run still returns a network, not proven", "[exact
   const bnsl::Dataset d = read_wine();
   const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
   bnsl::ExactOptions o;
-  o.start = bnsl::ilp_start_network;  // as the pipeline does
+  o.start = bnsl::ilp_start();  // as the pipeline does
   o.method = ExactMethod::dp;
   bnsl::StopToken stop;
   stop.request_stop();
@@ -406,7 +406,7 @@ TEST_CASE("exact dp: limits are reported as input errors", "[exact][dp]") {
   const bnsl::Dataset d = read_wine();
   const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, 0.0);
   bnsl::ExactOptions o;
-  o.start = bnsl::ilp_start_network;  // as the pipeline does
+  o.start = bnsl::ilp_start();  // as the pipeline does
   o.method = ExactMethod::dp;
   o.dp_max_bytes = 1000;
   CHECK_THROWS_AS(bnsl::solve_exact(cache, o, bnsl::StopToken()), bnsl::InputError);
@@ -475,7 +475,7 @@ TEST_CASE("exact: past --max-solutions the best DAGs are listed, every one above
                          << max << " " << bnsl::to_string(m) << " steps " << c.steps << " threads "
                          << c.threads);
             bnsl::ExactOptions o;
-            o.start = bnsl::ilp_start_network;  // as the pipeline does
+            o.start = bnsl::ilp_start();  // as the pipeline does
             o.method = m;
             o.epsilon = bnsl::Epsilon::epsilon(eps);
             o.threads = c.threads;
@@ -516,7 +516,7 @@ TEST_CASE("exact: the DP's count of the DAGs within epsilon past --max-solutions
         INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " eps " << eps << " max " << max
                      << " within " << within);
         bnsl::ExactOptions o;
-        o.start = bnsl::ilp_start_network;  // as the pipeline does
+        o.start = bnsl::ilp_start();  // as the pipeline does
         o.method = ExactMethod::dp;
         o.epsilon = bnsl::Epsilon::epsilon(eps);
         o.max_solutions = max;
@@ -558,7 +558,7 @@ TEST_CASE("exact: past --max-solutions on wine, the best DAGs of the complete li
     for (const std::size_t max : {std::size_t{1}, std::size_t{10}, std::size_t{500}}) {
       INFO(bnsl::to_string(method) << " max " << max);
       bnsl::ExactOptions o;
-      o.start = bnsl::ilp_start_network;  // as the pipeline does
+      o.start = bnsl::ilp_start();  // as the pipeline does
       o.method = method;
       o.max_solutions = max;
       o.threads = 2;
@@ -795,7 +795,7 @@ TEST_CASE("exact ilp: a stopped run still returns a DAG, not proven", "[exact][i
   const bnsl::Dataset d = read_wine();
   const ScoreCache cache = explore_cache(d, {ScoreKind::bic, 1.0}, std::log(20.0));
   bnsl::ExactOptions o;
-  o.start = bnsl::ilp_start_network;  // as the pipeline does
+  o.start = bnsl::ilp_start();  // as the pipeline does
   o.method = ExactMethod::ilp;
   bnsl::StopToken stop;
   stop.request_stop();
@@ -835,15 +835,16 @@ ScoreCache cycle_cache(int n) {
 
 }  // namespace
 
-// auto above kAutoIlpFirstAbove variables tries the ILP first: on 25 variables whose ILP proves
-// OPT and lists the 25 DAGs within 0.5 at once, its answer stands (the DP would take seconds).
+// auto above exact.ilp_first_above (24) variables tries the ILP first: on 25 variables whose ILP
+// proves OPT and lists the 25 DAGs within 0.5 at once, its answer stands (the DP would take
+// seconds).
 TEST_CASE("method auto above 24 variables keeps the ILP's answer when it finishes first",
           "[exact]") {
   if (!bnsl::ilp_available()) return;  // the DP alone: 2 GiB of tables at 25 variables
   const int n = 25;
   const ScoreCache cache = cycle_cache(n);
   bnsl::ExactOptions o;
-  o.start = bnsl::ilp_start_network;  // as the pipeline does
+  o.start = bnsl::ilp_start();  // as the pipeline does
   o.epsilon = bnsl::Epsilon::epsilon(0.5);
   o.threads = 2;
   bnsl::ExactStats st;
@@ -864,7 +865,7 @@ TEST_CASE("method auto runs the ILP when the deadline is too close for the DP", 
   REQUIRE(!bnsl::dp_fits(n, 0.1));
   const ScoreCache cache = cycle_cache(n);
   bnsl::ExactOptions o;
-  o.start = bnsl::ilp_start_network;  // as the pipeline does
+  o.start = bnsl::ilp_start();  // as the pipeline does
   o.epsilon = bnsl::Epsilon::epsilon(0.5);
   o.threads = 1;
   bnsl::ExactStats st;

@@ -63,7 +63,7 @@ std::size_t check_classes(const oracle::Families& fam, ExactMethod method, doubl
                           bool nogoods = false, int threads = 1) {
   const auto truth = classes_within(fam, eps);
   bnsl::ExactOptions o;
-  o.start = bnsl::ilp_start_network;  // as the pipeline does
+  o.start = bnsl::ilp_start();  // as the pipeline does
   o.method = method;
   o.epsilon = bnsl::Epsilon::epsilon(eps);
   o.classes = true;
@@ -181,7 +181,7 @@ TEST_CASE("exact --classes: past --max-solutions the best classes are listed", "
             INFO("seed " << seed << " " << bnsl::to_string(p.kind) << " max " << max << " "
                          << bnsl::to_string(m) << " threads " << threads);
             bnsl::ExactOptions o;
-            o.start = bnsl::ilp_start_network;  // as the pipeline does
+            o.start = bnsl::ilp_start();  // as the pipeline does
             o.method = m;
             o.epsilon = bnsl::Epsilon::epsilon(eps);
             o.classes = true;
@@ -221,7 +221,7 @@ TEST_CASE("exact --classes: 5 variables, the DP visits fewer DAGs than the class
   std::size_t dags = 0;
   for (const auto& [key, size] : truth) dags += size;
   bnsl::ExactOptions o;
-  o.start = bnsl::ilp_start_network;  // as the pipeline does
+  o.start = bnsl::ilp_start();  // as the pipeline does
   o.method = ExactMethod::dp;
   o.epsilon = bnsl::Epsilon::epsilon(12.0);
   o.classes = true;

@@ -88,7 +88,7 @@ std::set<Dag> listed(const bnsl::PoolReport& r) {
 bnsl::PoolReport k_best(const ScoreCache& cache, ExactMethod method, std::size_t k, bool classes,
                         bnsl::ExactStats* stats, std::size_t max_solutions = 1000000) {
   bnsl::ExactOptions o;
-  o.start = bnsl::ilp_start_network;  // as the pipeline does
+  o.start = bnsl::ilp_start();  // as the pipeline does
   o.method = method;
   o.k_best = {k, classes};
   o.threads = 1;
@@ -146,7 +146,7 @@ TEST_CASE("k-best: the head of the DP's epsilon list on wine, by dp and ilp", "[
   eo.threads = 1;
   const ScoreCache cache = bnsl::explore(d, eo, bnsl::StopToken());
   bnsl::ExactOptions o;
-  o.start = bnsl::ilp_start_network;  // as the pipeline does
+  o.start = bnsl::ilp_start();  // as the pipeline does
   o.method = ExactMethod::dp;
   o.epsilon = bnsl::Epsilon::epsilon(std::log(20.0));
   o.threads = 1;

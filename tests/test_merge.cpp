@@ -170,7 +170,7 @@ TEST_CASE("merge: pools splitting exact mode's complete list merge back into it"
   const double eps = std::log(20.0);
   const bnsl::ScoreCache cache = bnsl::explore(d, exhaustive(eps), bnsl::StopToken());
   bnsl::ExactOptions xo;
-  xo.start = bnsl::ilp_start_network;  // as the pipeline does
+  xo.start = bnsl::ilp_start();  // as the pipeline does
   xo.method = bnsl::ExactMethod::dp;
   xo.epsilon = bnsl::Epsilon::epsilon(eps);
   xo.threads = 1;

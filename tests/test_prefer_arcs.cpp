@@ -112,6 +112,36 @@ TEST_CASE("prefer arcs: each class shows a member of most weight (brute force, 5
   CHECK(improved > 50);  // the preference changed many classes' DAGs
 }
 
+// pool.prefer_members 1: each class's own DAG alone is walked, so every class a preference
+// touches (one of its reversible edges carries a preferred arc: a class of two members or
+// more) is searched partly, by climbing, and still shows one of its members.
+TEST_CASE("prefer arcs: pool.prefer_members caps the members walked per class",
+          "[pool][prefer][tunables]") {
+  const std::map<ClassKey, std::vector<Dag>> classes = classes_of_five();
+  std::mt19937_64 rng(5);
+  bnsl::PoolReport r;
+  for (int v = 0; v < 5; ++v) r.variables.push_back("V" + std::to_string(v));
+  std::vector<ClassKey> keys;
+  for (auto it = classes.begin(); keys.size() < 40; std::advance(it, 97)) {
+    keys.push_back(it->first);
+    const Dag& m = it->second[rng() % it->second.size()];
+    r.dags.push_back({-1.0 * static_cast<double>(keys.size()), to_parents(m), -1});
+  }
+  bnsl::summarize(r, 1);
+  const std::vector<bnsl::NamedArc> arcs{{0, 1, 1.0}, {2, 3, 1.0}, {4, 0, 1.0}};
+  bnsl::PoolReport whole = r;
+  const bnsl::PreferSummary all = bnsl::prefer_arcs(whole, arcs);
+  CHECK(all.partial == 0);
+  bnsl::PoolTunables tune;
+  tune.prefer_members = 1;
+  const bnsl::PreferSummary one = bnsl::prefer_arcs(r, arcs, tune);
+  REQUIRE(one.classes > 0);
+  CHECK(one.classes == all.classes);
+  CHECK(one.partial == one.classes);
+  for (std::size_t c = 0; c < keys.size(); ++c)
+    CHECK(oracle::class_key(to_dag(r.classes[c].dag)) == keys[c]);
+}
+
 TEST_CASE("prefer arcs: with tiers, sizes count and members shown satisfy them (5 nodes)",
           "[pool][prefer][constraints]") {
   const std::map<ClassKey, std::vector<Dag>> classes = classes_of_five();

@@ -79,8 +79,10 @@ TEST_CASE(
       for (bool stopped : {false, true}) {
         bnsl::StopToken stop;
         if (stopped) stop.request_stop();
+        bnsl::ExactTunables tune;
+        tune.root_first_families = stopped ? 16 : 1;
         const bnsl::exact::RootResult r = bnsl::exact::solve_root(
-            fam, stopped ? std::vector<std::uint32_t>{} : best, threshold, stop, stopped ? 16 : 1);
+            fam, stopped ? std::vector<std::uint32_t>{} : best, threshold, stop, tune);
         INFO("trial " << trial << " eps " << eps << " stopped " << stopped);
         CHECK(r.bound >= opt - 1e-6);
         if (!stopped) {

@@ -917,10 +917,15 @@ TEST_CASE("the search's report of pooled DAGs, and the measured cost of a report
       members += static_cast<double>(
           bnsl::class_members(choice_parents(cache, d.choices), 1'000'000).size());
     CHECK(none.members_per_class == Approx(members / 15).epsilon(1e-9));
+    // search.report_min_sample 15: then 15 classes give the rates too.
+    bnsl::SearchOptions fifteen = o;
+    fifteen.tune.report_min_sample = 15;
+    CHECK(bnsl::measure_report_cost(cache, few, fifteen).measurements == 1);
     // Cells for 5 classes of 10 variables: 15 classes are a full sample.
-    CHECK(bnsl::measure_report_cost(cache, few, o, 50).measurements == 1);
+    o.tune.report_sample_cells = 50;
+    CHECK(bnsl::measure_report_cost(cache, few, o).measurements == 1);
     bnsl::DagPool empty(cache, bnsl::Epsilon::epsilon(40.0), 15);
-    const bnsl::ReportCost nothing = bnsl::measure_report_cost(cache, empty, o, 50);
+    const bnsl::ReportCost nothing = bnsl::measure_report_cost(cache, empty, o);
     CHECK(nothing.measurements == 0);
     CHECK(nothing.members_per_class == 0);
   }

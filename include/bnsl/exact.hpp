@@ -35,6 +35,7 @@
 #include "bnsl/names.hpp"
 #include "bnsl/report.hpp"
 #include "bnsl/stop.hpp"
+#include "bnsl/tunables.hpp"
 
 namespace bnsl {
 
@@ -47,14 +48,13 @@ namespace bnsl {
 // after 600 s; bench/results/exact.md, "The subset DP without its tables"), ilp above (dp when
 // built without CBC). Auto takes the ILP instead when the DP's tables do not fit in the memory
 // available or the time left does not cover twice its estimate (a stopped DP leaves only the
-// identity order's network). Above kAutoIlpFirstAbove it tries the ILP first, for a tenth of
-// the DP's estimate, and keeps its answer when it proved OPT and finished its list.
+// identity order's network). Above exact.ilp_first_above variables (24) it tries the ILP first,
+// for exact.ilp_first_share of the DP's estimate (a tenth), and keeps its answer when it proved
+// OPT and finished its list (bnsl/tunables.hpp).
 enum class ExactMethod { automatic, ilp, dp };
 inline constexpr std::array<Named<ExactMethod>, 3> kExactMethodNames{
     {{ExactMethod::automatic, "auto"}, {ExactMethod::ilp, "ilp"}, {ExactMethod::dp, "dp"}}};
 inline constexpr int kAutoDpMaxVars = 29;  // dp of 29 variables, without tables: 4.5 GiB
-// auto above this many variables tries the ILP first, for a tenth of the DP's estimate.
-inline constexpr int kAutoIlpFirstAbove = 24;
 
 // Rough seconds of one thread for the subset DP (exact mode's dp, search's dp_max_n) to find
 // OPT for n variables: 1.5e-8 n 2^n (trial runs, uci/parkinsons, 23 variables: 2.8 s;
@@ -93,8 +93,9 @@ struct KBest {
 
 struct ExactOptions {
   ExactMethod method = default_exact_method();
-  Epsilon epsilon;  // list every DAG with score >= OPT - epsilon(|OPT|)
-  KBest k_best;     // k > 0: the K best instead (epsilon then unused)
+  ExactTunables tune;  // bnsl/tunables.hpp (--set exact.NAME=VALUE)
+  Epsilon epsilon;     // list every DAG with score >= OPT - epsilon(|OPT|)
+  KBest k_best;        // k > 0: the K best instead (epsilon then unused)
   // List each equivalence class within epsilon once, by one of its DAGs, instead of every DAG:
   // the report's `classes` (score and DAG; summarize() adds sizes), and no `dags` beside them;
   // max_solutions then counts classes (dp: the

@@ -125,9 +125,10 @@ SearchRunResult search_cache(const ScoreCache& cache, const SearchOptions& optio
 // the cache. The report is optimal / complete only if the exploration finished.
 struct ExactLearnOptions {
   ScoreParams score;
-  BudgetTunables budget;  // budget.exact_explore_share (bnsl/tunables.hpp)
-  ExactOptions exact;     // method, epsilon, max_solutions; threads, progress set below
-  int threads = 0;        // 0: all cores
+  BudgetTunables budget;         // budget.exact_explore_share (bnsl/tunables.hpp)
+  ExploreTunables explore_tune;  // the exploration's (explore.*: rows grouped, LL ceiling)
+  ExactOptions exact;            // method, epsilon, max_solutions; threads, progress set below
+  int threads = 0;               // 0: all cores
   bool progress = false;
   std::function<void(const ExploreStats&)> on_explored;      // as LearnOptions::on_explored
   std::size_t memory_per_var = ExploreOptions::kAutoMemory;  // ExploreOptions::memory_per_var

@@ -18,6 +18,7 @@
 #include "bnsl/dataset.hpp"
 #include "bnsl/graph.hpp"
 #include "bnsl/stop.hpp"
+#include "bnsl/tunables.hpp"
 
 namespace bnsl {
 
@@ -151,8 +152,9 @@ std::size_t summarize(PoolReport& report, int threads, const SummaryLimit& limit
 // After summarize(): each class shows the member that agrees most with `arcs` (the sum of the
 // weights of the preferred arcs it holds), found among its members (src/pool/prefer_arcs.cpp);
 // the best network written as BIF and DOT is the first class's DAG. Scores, sizes and edge
-// probabilities do not change.
-PreferSummary prefer_arcs(PoolReport& report, const std::vector<NamedArc>& arcs);
+// probabilities do not change. tune: the members walked (pool.prefer_members, prefer_total).
+PreferSummary prefer_arcs(PoolReport& report, const std::vector<NamedArc>& arcs,
+                          const PoolTunables& tune = {});
 
 // The best network the files show: dags[0], or the first class's DAG with preferences (the
 // member of the best class that agrees most with them) or when no DAG is listed. The report

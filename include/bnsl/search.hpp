@@ -60,6 +60,7 @@ struct SearchOptions {
   std::uint64_t seed = 1;         // chain c uses a stream derived from (seed, c)
   Epsilon epsilon;                // the pool keeps DAGs with score >= best - epsilon
   std::size_t pool_max = 100000;  // pool capacity in equivalence classes (dag_pool.hpp)
+  PoolTunables pool_tune;         // the pool's and its report's tunables (bnsl/tunables.hpp)
   std::size_t max_dags = 100000;  // DAGs of those classes listed in the report, best first
   // The pool keeps one DAG per Markov equivalence class and the report lists the others, which
   // assumes a score-equivalent score (BIC, BDeu: equivalent DAGs score the same). False: the
@@ -111,7 +112,7 @@ struct SearchOptions {
   // the best of them beats the greedy network, chain 0 starts from its order.
   std::vector<ParentSets> start_networks;
   // The processes sharing the search (bnsl/comm.hpp), each with its chains over the same
-  // cache: they send each other their best network about every kExchangeSeconds (pooled
+  // cache: they send each other their best network about every tune.exchange_seconds (pooled
   // there, and with incumbent_min_n variables or more, the restarts start around it), and at
   // the end rank 0 pools every process's classes and returns the report (the others return
   // their own). Null: this process alone.
@@ -197,8 +198,13 @@ PoolReport search(const ScoreCache& cache, const SearchOptions& options, const S
 
 // The first network of exact mode's ILP (ExactOptions::start): the best a short ordering
 // search finds, deterministic (one thread, a fixed number of climbs from random orders, never
-// the DP), in at most a tenth of the time `stop` leaves and 60 s; no parents at all when it
-// cannot run (no time, or a cache the search refuses).
-ParentSets ilp_start_network(const ScoreCache& cache, const StopToken& stop);
+// the DP), in at most a tenth of the time `stop` leaves and 60 s (exact.start_climbs,
+// start_share and start_max_seconds of `tune`); no parents at all when it cannot run (no time,
+// or a cache the search refuses).
+ParentSets ilp_start_network(const ScoreCache& cache, const StopToken& stop,
+                             const ExactTunables& tune = {});
+// ... as ExactOptions::start: `o.start = bnsl::ilp_start(o.tune);`
+std::function<ParentSets(const ScoreCache&, const StopToken&)> ilp_start(
+    const ExactTunables& tune = {});
 
 }  // namespace bnsl

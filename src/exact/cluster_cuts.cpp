@@ -23,11 +23,11 @@
 // continuing while some gain is positive (g may dip before it rises, e.g. along a fractional
 // cycle). The plain separator keeps the most violated cluster of each path (k = 1); the
 // strong one checks every cluster on the paths for every k and, when none is violated and
-// n <= kExhaustiveVars, every C (2^n histograms over the LP support, about 5M additions at
-// n = 16, 80M at n = 20), so it is exact there. On uci/letter (17 variables, BIC BF 20) the
-// greedy paths alone left the root LP 2,441 above OPT after 53 rounds; exhaustive separation
-// kept finding violated clusters until 1,357 above OPT (156 rounds, 121 s; uci/msnbc BIC BF 3:
-// 1,468 -> 501 above OPT; bench/JOURNAL.md, session 7). Only truly violated cuts are
+// n <= exhaustive_vars (exact.exhaustive_cut_vars), every C (2^n histograms over the LP support,
+// about 5M additions at n = 16, 80M at n = 20), so it is exact there. On uci/letter (17 variables,
+// BIC BF 20) the greedy paths alone left the root LP 2,441 above OPT after 53 rounds; exhaustive
+// separation kept finding violated clusters until 1,357 above OPT (156 rounds, 121 s; uci/msnbc BIC
+// BF 3: 1,468 -> 501 above OPT; bench/JOURNAL.md, session 7). Only truly violated cuts are
 // returned, so cuts are always valid; a missed one costs bound strength, never correctness:
 // integral points are separated exactly by their cycles (find_cycle) in ilp.cpp and
 // collect.cpp.
@@ -156,7 +156,8 @@ void grow(const std::vector<Support>& sup, int n, int start, std::vector<Mask>& 
 
 std::vector<ClusterCut> separate_clusters(const FamilyTable& fam, const ColumnLayout& cols,
                                           const double* x, double min_violation,
-                                          std::size_t max_cuts, Separation how) {
+                                          std::size_t max_cuts, Separation how,
+                                          int exhaustive_vars) {
   const std::vector<Support> sup = support_of(fam, cols, x);
   std::vector<double> hist(static_cast<std::size_t>(fam.n) + 1);
   Found found;
@@ -177,7 +178,7 @@ std::vector<ClusterCut> separate_clusters(const FamilyTable& fam, const ColumnLa
     std::sort(path.begin(), path.end());
     path.erase(std::unique(path.begin(), path.end()), path.end());
     for (Mask c : path) check_cluster(sup, c, min_violation, hist, found, fam.n);
-    if (found.empty() && fam.n <= kExhaustiveVars) {
+    if (found.empty() && fam.n <= exhaustive_vars) {
       const Mask full = (Mask{1} << fam.n) - 1;
       for (Mask c = 3; c <= full; ++c)
         if (std::popcount(c) >= 2) check_cluster(sup, c, min_violation, hist, found, fam.n);

@@ -14,6 +14,7 @@
 #include <limits>
 #include <vector>
 
+#include "bnsl/tunables.hpp"
 #include "exact/families.hpp"
 
 namespace bnsl::exact {
@@ -60,16 +61,14 @@ std::vector<std::uint32_t> integral_choice(const FamilyTable& fam, const ColumnL
 // than min_violation, most violated first. Only violated cuts are returned; some may be
 // missed (see cluster_cuts.cpp). `plain`: k = 1 only, by greedy growth from each node (cheap;
 // the collector's many small re-solves). `strong`: every k on every cluster of the growth
-// paths, and when none is violated and n <= kExhaustiveVars, every cluster C and every k
-// (exact separation; CBC's proof of OPT).
+// paths, and when none is violated and n <= exhaustive_vars, every cluster C and every k
+// (exact separation; CBC's proof of OPT). Every caller separates with the exact.min_violation
+// and exact.cuts_per_round of its ExactOptions::tune (bnsl/tunables.hpp): only clearly
+// violated clusters, and a few cuts a round (the root LP, the collector, the ILP's root).
 enum class Separation { plain, strong };
-inline constexpr int kExhaustiveVars = 20;
-// What every caller separates with: only clearly violated clusters (min_violation), and at
-// most kCutsPerRound cuts a round (the root LP, the collector, the ILP's root).
-inline constexpr double kMinViolation = 1e-4;
-inline constexpr std::size_t kCutsPerRound = 32;
-std::vector<ClusterCut> separate_clusters(const FamilyTable& fam, const ColumnLayout& cols,
-                                          const double* x, double min_violation,
-                                          std::size_t max_cuts, Separation how);
+std::vector<ClusterCut> separate_clusters(
+    const FamilyTable& fam, const ColumnLayout& cols, const double* x, double min_violation,
+    std::size_t max_cuts, Separation how,
+    int exhaustive_vars = ExactTunables{}.exhaustive_cut_vars);
 
 }  // namespace bnsl::exact

@@ -104,7 +104,8 @@ using detail::Shared;
 CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
                              std::uint64_t enumerate_steps, Listing listing, int threads,
-                             const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags) {
+                             const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags,
+                             const ExactTunables& tune) {
   if (max_solutions == 0) {  // nothing may be listed
     CollectResult none;
     none.truncated = true;
@@ -135,7 +136,7 @@ CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
   for (int w = 0; w < workers; ++w) {
     if (w > 0) copies.emplace_back(lp.clone());
     team.push_back(std::make_unique<Collector>(fam, cols, w == 0 ? lp : *copies.back(), threshold,
-                                               enumerate_steps, nogoods, stop, shared));
+                                               enumerate_steps, nogoods, stop, shared, tune));
   }
   FirstError error;
 #pragma omp parallel num_threads(workers)

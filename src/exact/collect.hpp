@@ -45,12 +45,14 @@ struct CollectResult {
 // standing for its class; class_nogoods: the same, and each class listed adds its no-good row
 // to lp, so its other members are not met again. threads: workers searching disjoint regions
 // on copies of lp (resolve_threads; one with class_nogoods); the list is the same set, in
-// another order.
+// another order. tune: the collector's cut rounds (exact.min_violation, cuts_per_round,
+// collector_cut_rounds, collector_purge_above).
 enum class Listing { dags, classes, class_nogoods };
 CollectResult collect_within(const FamilyTable& fam, const ColumnLayout& cols,
                              OsiSolverInterface& lp, double threshold, std::size_t max_solutions,
                              std::uint64_t enumerate_steps, Listing listing, int threads,
-                             const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags);
+                             const StopToken& stop, std::vector<std::vector<std::uint32_t>>& dags,
+                             const ExactTunables& tune = {});
 
 // Screening before a collection: lp is the relaxation (rows valid for every DAG, including
 // the score row sum s x >= threshold), minimising -score. Solves it and returns, per column,

@@ -13,12 +13,6 @@
 #include <vector>
 
 namespace bnsl::exact::detail {
-namespace {
-
-constexpr int kCutRoundsPerNode = 25;
-constexpr int kPurgeAbove = 64;  // purge_rows: cluster rows added before slack ones are dropped
-
-}  // namespace
 
 // One LP solve at the current node and what to do next.
 Collector::Step Collector::process(bool split_pending) {
@@ -175,15 +169,16 @@ void Collector::branch_on_arc(int u, int v, int depth) {
 }
 
 // Drops the cluster rows this worker added that bind nowhere at the node (zero dual, slack
-// on both sides), once there are more than kPurgeAbove of them: the LP grows by up to
-// kCutsPerRound dense rows a cut round, and on uci/soybean (BIC BF 3) its re-solves had slowed
+// on both sides), once there are more than collector_purge_above of them: the LP grows by up to
+// cuts_per_round dense rows a cut round, and on uci/soybean (BIC BF 3) its re-solves had slowed
 // to seconds at 4,200 rows (bench/JOURNAL.md). Every cluster row holds for every DAG, so a
 // dropped row only weakens later LPs until the separator finds it again, and the node's LP
 // keeps its optimum (its basis loses only basic slacks). Not with class no-goods, which the
 // separator cannot find again. Returns whether rows were dropped (the LP was re-solved).
 bool Collector::purge_rows() {
   const int rows = lp_.getNumRows();
-  if (nogoods_ || rows - base_rows_ <= std::max(kPurgeAbove, 2 * fam_.n)) return false;
+  if (nogoods_ || rows - base_rows_ <= std::max(tune_.collector_purge_above, 2 * fam_.n))
+    return false;
   const double* y = lp_.getRowPrice();
   const double* act = lp_.getRowActivity();
   const double* lo = lp_.getRowLower();
@@ -236,9 +231,9 @@ void Collector::node(int depth) {
     }
     split_pending = split_pending || step == Step::split;
     const double* x = lp_.getColSolution();
-    if (rounds++ < kCutRoundsPerNode) {
-      const auto cuts =
-          separate_clusters(fam_, cols_, x, kMinViolation, kCutsPerRound, Separation::plain);
+    if (rounds++ < tune_.collector_cut_rounds) {
+      const auto cuts = separate_clusters(fam_, cols_, x, tune_.min_violation, tune_.cuts_per_round,
+                                          Separation::plain);
       add_cluster_rows(fam_, cols_, lp_, cuts, false);
       out_.cluster_cuts += cuts.size();
       if (!cuts.empty()) {

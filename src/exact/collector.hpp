@@ -36,7 +36,7 @@ class Collector {
  public:
   Collector(const FamilyTable& fam, const ColumnLayout& cols, OsiSolverInterface& lp,
             double threshold, std::uint64_t enumerate_steps, bool nogoods, const StopToken& stop,
-            Shared& shared)
+            Shared& shared, const ExactTunables& tune)
       : fam_(fam),
         cols_(cols),
         lp_(lp),
@@ -45,7 +45,8 @@ class Collector {
         enumerate_steps_(enumerate_steps),
         nogoods_(nogoods),
         stop_(stop),
-        shared_(shared) {}
+        shared_(shared),
+        tune_(tune) {}
 
   // Searches the regions the shared queue hands out until none is left.
   void run() {
@@ -130,7 +131,8 @@ class Collector {
   bool nogoods_;                   // classes: a no-good row per class listed
   const StopToken& stop_;
   Shared& shared_;
-  Slowdown load_;  // of this thread's LP work: scales the report's reserve
+  const ExactTunables& tune_;  // the cut rounds' (bnsl/tunables.hpp)
+  Slowdown load_;              // of this thread's LP work: scales the report's reserve
   std::vector<std::vector<std::uint32_t>> dags_;  // listed by this worker (DAG listings) ...
   std::vector<double> dag_scores_;                // ... and their scores
   std::size_t next_forget_ = 1024;  // dags_'s size at which to drop those below the bar

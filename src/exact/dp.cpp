@@ -25,8 +25,8 @@
 // (28 variables: 2.3 GiB, 29: 4.5 GiB, 30: 9 GiB); 30 is a hard cap. A scan costs the
 // position of the first family that fits; a table lookup a random access into 2^(n-1) entries.
 // The memory left under the budget goes to tables for the variables whose scans are longest on
-// average (estimated on kScanSamples random candidate sets each, seeded), when that average
-// passes kDpTableWorth entries (uci/steel, BIC BF 20: 113,851 families).
+// average (estimated on exact.dp_scan_samples random candidate sets each, seeded), when that
+// average passes exact.dp_table_worth entries (uci/steel, BIC BF 20: 113,851 families).
 //
 // best(S) depends on best(S \ {v}) only: the subsets are filled layer by layer (by size), each
 // layer's subsets in parallel, in chunks of consecutive subsets in numeric order (Gosper's
@@ -68,7 +68,6 @@ std::string gib(std::size_t bytes) {
 }
 
 constexpr std::uint64_t kChunk = 1 << 14;  // subsets per parallel task
-constexpr int kScanSamples = 4096;         // candidate sets drawn per variable to cost its scan
 
 }  // namespace
 
@@ -98,8 +97,12 @@ void SubsetDp::check_limits(int n, std::size_t max_bytes) {
 }
 
 SubsetDp::SubsetDp(const FamilyTable& fam, std::size_t max_bytes, int threads, std::size_t memory,
-                   double table_worth)
-    : fam_(fam), n_(fam.n), threads_(resolve_threads(threads)), table_worth_(table_worth) {
+                   double table_worth, int scan_samples)
+    : fam_(fam),
+      n_(fam.n),
+      threads_(resolve_threads(threads)),
+      table_worth_(table_worth),
+      scan_samples_(std::max(scan_samples, 1)) {
   check_limits(n_, max_bytes);
   const std::size_t budget = std::min(max_bytes, memory);
   scan_ = table_bytes(n_) > budget;
@@ -119,14 +122,14 @@ void SubsetDp::choose_tables() {
   parallel_for(n_, threads_, 1, [&](long v) {
     std::mt19937_64 rng(0x5eed0000u + static_cast<std::uint64_t>(v));  // seeded per variable
     double steps = 0;
-    for (int k = 0; k < kScanSamples; ++k) {
+    for (int k = 0; k < scan_samples_; ++k) {
       const auto squeezed = static_cast<std::uint32_t>(rng()) & others;
       // unsqueeze: bit v of the candidates is never set
       const std::uint32_t low = squeezed & ((std::uint32_t{1} << v) - 1);
       const std::uint32_t candidates = low | ((squeezed >> v) << (v + 1));
       steps += static_cast<double>(scan_position(static_cast<int>(v), candidates) + 1);
     }
-    cost[static_cast<std::size_t>(v)] = {steps / kScanSamples, static_cast<int>(v)};
+    cost[static_cast<std::size_t>(v)] = {steps / scan_samples_, static_cast<int>(v)};
   });
   std::sort(cost.begin(), cost.end(), std::greater<>());
   const std::size_t per_table = (std::size_t{1} << (n_ - 1)) * sizeof(std::uint32_t);

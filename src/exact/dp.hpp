@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "bnsl/stop.hpp"
+#include "bnsl/tunables.hpp"
 #include "exact/families.hpp"
 
 namespace bnsl::exact {
 
-inline constexpr int kDpMaxVars = 30;        // hard cap of the subset tables' 32-bit indexing
-inline constexpr double kDpTableWorth = 32;  // see SubsetDp's constructor
+inline constexpr int kDpMaxVars = 30;  // hard cap of the subset tables' 32-bit indexing
 
 class SubsetDp {
  public:
@@ -26,10 +26,12 @@ class SubsetDp {
   // best family found by scanning the variable's families, but with tables for the variables
   // whose scans are longest as far as the memory left allows (see dp.cpp). Throws InputError
   // when even that exceeds max_bytes. table_worth: the average scan length (families tried)
-  // above which a variable gets a table (tests lower it).
+  // above which a variable gets a table (tests lower it), estimated on scan_samples random
+  // candidate sets (exact.dp_table_worth, exact.dp_scan_samples).
   SubsetDp(const FamilyTable& fam, std::size_t max_bytes, int threads,
            std::size_t memory = std::numeric_limits<std::size_t>::max(),
-           double table_worth = kDpTableWorth);
+           double table_worth = ExactTunables{}.dp_table_worth,
+           int scan_samples = ExactTunables{}.dp_scan_samples);
 
   // Bytes for n variables with the best-family tables, and without them.
   static std::size_t table_bytes(int n);
@@ -73,6 +75,7 @@ class SubsetDp {
   bool scan_ = false;
   std::size_t table_budget_ = 0;  // scanning: bytes the best-family tables may take
   double table_worth_;
+  int scan_samples_;
   int tables_ = 0;                                       // variables with a table
   std::vector<std::vector<std::uint32_t>> best_family_;  // [v][candidates without bit v]
                                                          // (empty: v is scanned)

@@ -115,7 +115,8 @@ class DpLister {
     require_memory(static_cast<double>(SubsetDp::bytes_needed(fam_.n, budget)), memory,
                    "the subset DP's tables for " + std::to_string(fam_.n) + " variables",
                    "free memory, or use --method ilp");
-    dp_.emplace(fam_, options_.dp_max_bytes, options_.threads, half);
+    dp_.emplace(fam_, options_.dp_max_bytes, options_.threads, half, options_.tune.dp_table_worth,
+                options_.tune.dp_scan_samples);
     st_.dp_scans = dp_->scans();
     const bool done = dp_->run(stop_);
     st_.dp_tables = dp_->tables();
@@ -177,17 +178,19 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
       (!dp_fits(static_cast<int>(cache.n_vars()), stop.remaining()) ||
        !dp_fits_memory(static_cast<int>(cache.n_vars()))))
     dp = false;
-  // auto above kAutoIlpFirstAbove variables: the ILP first, for a tenth of the DP's estimate.
+  // auto above exact.ilp_first_above variables: the ILP first, for exact.ilp_first_share (a
+  // tenth) of the DP's estimate.
   // It often proves OPT and lists everything within seconds (uci/insurance1000, BIC BF 20: 117
   // DAGs in 2.5 s, where the DP takes 20 s at 27 variables); when it does not, the DP runs.
   double ilp_first = 0;
   if (dp && options.method == ExactMethod::automatic && ilp_available() &&
-      cache.n_vars() > static_cast<std::size_t>(kAutoIlpFirstAbove) && options.k_best.k == 0 &&
-      !options.class_nogoods) {
+      cache.n_vars() > static_cast<std::size_t>(options.tune.ilp_first_above) &&
+      options.k_best.k == 0 && !options.class_nogoods) {
     const auto t_ilp = Clock::now();
     ExactOptions o = options;
     o.method = ExactMethod::ilp;
-    const double slice = 0.1 * dp_seconds_estimate(static_cast<int>(cache.n_vars()));
+    const double slice =
+        options.tune.ilp_first_share * dp_seconds_estimate(static_cast<int>(cache.n_vars()));
     ExactStats ist;
     // dp_fits left more than twice the estimate: the slice is a positive deadline
     PoolReport r = solve_exact(cache, o, stop.within(slice), &ist);
@@ -239,7 +242,7 @@ PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, con
   if (options.k_best.k > 0) {
     st.k_best = options.k_best.k;
     st.k_best_classes = options.k_best.classes;
-    r.dags = exact::list_k_best(fam, options.k_best, list, options.threads, st);
+    r.dags = exact::list_k_best(fam, options.k_best, list, options.threads, st, options.tune);
   } else {
     exact::Choices dags = list(options.epsilon);  // classes: one DAG each, by either method
     r.dags = exact::to_pool(fam, std::move(dags));

@@ -77,18 +77,17 @@
 namespace bnsl::exact {
 namespace {
 
-// Below the root: one round per node of at most kTreeCutsPerRound cuts, and none at fractional
-// points once the tree's cuts have kTreeCutNonzeros nonzeros in all (integral points are always
-// checked for cycles, so this costs bound strength, never correctness). CBC keeps a node's
-// binding cuts for its subtree, each a row over up to all families of its cluster (about 80
+// Below the root: one round per node of at most tree_cuts_per_round cuts, and none at
+// fractional points once the tree's cuts have tree_cut_nonzeros nonzeros in all (integral points
+// are always checked for cycles, so this costs bound strength, never correctness). CBC keeps a
+// node's binding cuts for its subtree, each a row over up to all families of its cluster (about 80
 // bytes of memory per nonzero on uci/mushroom). Trial runs, uci/mushroom (23 variables, 12,932
 // families, BIC BF 3): with the root's rounds at every node 1.6 GB in 120 s (144 nodes) and
 // 7.4 GB in 600 s; one round of 8, 355 MB in 120 s (446 nodes) and 1.4 GB in 600 s; with the
 // budget too, 504 MB in 300 s against 702 MB, the same bound (2,040 above the start).
 // uci/adult (BIC BF 20) proves OPT in 21-23 s either way, with 0.6 million nonzeros of cuts and
 // half the memory of the root's rounds at every node.
-constexpr std::size_t kTreeCutsPerRound = 8;
-constexpr std::uint64_t kTreeCutNonzeros = std::uint64_t{1} << 22;
+// (exact.tree_cuts_per_round and exact.tree_cut_nonzeros, bnsl/tunables.hpp.)
 
 // Clusters found by any generator clone, to become permanent rows before the next solve.
 struct CutPool {
@@ -118,8 +117,8 @@ struct CutPool {
 class ClusterGenerator : public CglCutGenerator {
  public:
   ClusterGenerator(const FamilyTable& fam, const ColumnLayout& cols, CutPool& pool,
-                   const StopToken& stop)
-      : fam_(&fam), cols_(&cols), pool_(&pool), stop_(&stop) {}
+                   const StopToken& stop, const ExactTunables& tune)
+      : fam_(&fam), cols_(&cols), pool_(&pool), stop_(&stop), tune_(&tune) {}
   CglCutGenerator* clone() const override { return new ClusterGenerator(*this); }
 
   void generateCuts(const OsiSolverInterface& si, OsiCuts& cs,
@@ -128,12 +127,13 @@ class ClusterGenerator : public CglCutGenerator {
     const double* x = si.getColSolution();
     const auto choice = integral_choice(*fam_, *cols_, x);
     if (choice.empty()) {
-      // Below the root, one round of at most kTreeCutsPerRound cuts (see kTreeCutsPerRound).
+      // Below the root, one round of at most tree_cuts_per_round cuts (see above).
       const bool in_tree = info.inTree && info.level > 0;
-      if (in_tree && (info.pass > 0 || pool_->tree_nonzeros >= kTreeCutNonzeros)) return;
+      if (in_tree && (info.pass > 0 || pool_->tree_nonzeros >= tune_->tree_cut_nonzeros)) return;
       for (ClusterCut c :
-           separate_clusters(*fam_, *cols_, x, kMinViolation,
-                             in_tree ? kTreeCutsPerRound : kCutsPerRound, Separation::strong))
+           separate_clusters(*fam_, *cols_, x, tune_->min_violation,
+                             in_tree ? tune_->tree_cuts_per_round : tune_->cuts_per_round,
+                             Separation::strong, tune_->exhaustive_cut_vars))
         add(c, false, in_tree, cs);
     } else if (const Mask cycle = find_cycle(*fam_, choice)) {
       add(ClusterCut{cycle, 1}, true, false, cs);
@@ -141,7 +141,7 @@ class ClusterGenerator : public CglCutGenerator {
   }
 
  private:
-  // in_tree: a fractional point's cut below the root (counts towards kTreeCutNonzeros)
+  // in_tree: a fractional point's cut below the root (counts towards tree_cut_nonzeros)
   void add(ClusterCut cluster, bool from_cycle, bool in_tree, OsiCuts& cs) const {
     const ClusterRow row = cluster_row(*fam_, *cols_, cluster, true);
     const std::vector<double> ones(row.columns.size(), 1.0);
@@ -160,6 +160,7 @@ class ClusterGenerator : public CglCutGenerator {
   const ColumnLayout* cols_;
   CutPool* pool_;
   const StopToken* stop_;
+  const ExactTunables* tune_;
 };
 
 // Ends CBC's search when the stop token fires (deadline or signal).
@@ -176,15 +177,14 @@ class StopHandler : public CbcEventHandler {
 // CBC looks at its clock and at StopHandler between LP solves only, and one LP of a large model
 // (strong branching on uci/letter's 114,739 families: over a minute) can run long past a
 // deadline or a signal. This aborts Clp's simplex at its next iteration once a stop has been
-// pending for kLpGraceSeconds. An aborted LP leaves CBC's bound unproven (CBC minimises -score;
-// a simplex stopped before optimality may report more than the LP's minimum, which CBC would
-// take for a bound), so solve_once then discards CBC's bound and the root LP's stands.
-// An abort also sets CBC's time limit to zero, so that CBC's next check of its clock ends the
-// search: after a signal CBC has no time limit of its own, and would go on with its root cut
-// passes, each LP aborted after a setup of a second or more on a large model. What CBC still
-// does after an abort (its final re-solves and copies of the model) takes 4 to 6 s on uci/sensors
-// BIC's 1,062,511 families.
-constexpr double kLpGraceSeconds = 1.0;
+// pending for exact.lp_grace_seconds. An aborted LP leaves CBC's bound unproven (CBC minimises
+// -score; a simplex stopped before optimality may report more than the LP's minimum, which CBC
+// would take for a bound), so solve_once then discards CBC's bound and the root LP's stands. An
+// abort also sets CBC's time limit to zero, so that CBC's next check of its clock ends the search:
+// after a signal CBC has no time limit of its own, and would go on with its root cut passes, each
+// LP aborted after a setup of a second or more on a large model. What CBC still does after an abort
+// (its final re-solves and copies of the model) takes 4 to 6 s on uci/sensors BIC's 1,062,511
+// families.
 
 class LpStopHandler : public ClpEventHandler {
  public:
@@ -192,15 +192,14 @@ class LpStopHandler : public ClpEventHandler {
     std::optional<Clock::time_point> stop_seen;
     bool aborted = false;
   };
-  LpStopHandler(const StopToken& stop, State& state, CbcModel& cbc)
-      : stop_(&stop), state_(&state), cbc_(&cbc) {}
+  LpStopHandler(const StopToken& stop, State& state, CbcModel& cbc, double grace_seconds)
+      : stop_(&stop), state_(&state), cbc_(&cbc), grace_seconds_(grace_seconds) {}
   ClpEventHandler* clone() const override { return new LpStopHandler(*this); }
   int event(Event which) override {
     if (which != endOfIteration || !stop_->stop_requested()) return -1;
     const auto now = Clock::now();
     if (!state_->stop_seen) state_->stop_seen = now;
-    if (std::chrono::duration<double>(now - *state_->stop_seen).count() < kLpGraceSeconds)
-      return -1;
+    if (std::chrono::duration<double>(now - *state_->stop_seen).count() < grace_seconds_) return -1;
     state_->aborted = true;
     // CBC runs on one thread, the one calling this: its model is not being read meanwhile.
     cbc_->setMaximumSeconds(0.0);
@@ -211,6 +210,7 @@ class LpStopHandler : public ClpEventHandler {
   const StopToken* stop_;
   State* state_;
   CbcModel* cbc_;  // the top model: its copies in the tree read its time limit
+  double grace_seconds_;
 };
 
 // Rejects integral points found by strong branching as solutions (they have not been checked
@@ -367,7 +367,7 @@ Outcome IlpSolver::solve_once() {
   model.setLogLevel(0);
   model.messageHandler()->setLogLevel(0);
   model.solver()->messageHandler()->setLogLevel(0);
-  ClusterGenerator generator(fam_, cols_, pool_, stop_);
+  ClusterGenerator generator(fam_, cols_, pool_, stop_, options_.tune);
   model.addCutGenerator(&generator, 1, "cluster", true, true);
   model.cutGenerator(0)->setMustCallAgain(true);
   // Gomory cuts at the root only. Measured before the arc columns and k-cluster cuts: on
@@ -401,7 +401,7 @@ Outcome IlpSolver::solve_once() {
   model.passInEventHandler(&handler);
   LpStopHandler::State lp_stop;
   {
-    const LpStopHandler lp_handler(stop_, lp_stop, model);
+    const LpStopHandler lp_handler(stop_, lp_stop, model, options_.tune.lp_grace_seconds);
     if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(model.solver()))
       clp->getModelPtr()->passInEventHandler(&lp_handler);  // cloned, with CBC's solver copies
   }
@@ -533,7 +533,7 @@ void IlpSolver::collect(std::vector<std::vector<std::uint32_t>>& dags, double th
   std::vector<std::vector<std::uint32_t>> found;  // the optimum is found again, in its turn
   const CollectResult r = collect_within(sub, sub_cols, lp, threshold, options_.max_solutions,
                                          options_.collect_enumerate_steps, listing(options_),
-                                         options_.threads, stop_, found);
+                                         options_.threads, stop_, found, options_.tune);
   for (auto& choice : found)
     for (int v = 0; v < fam_.n; ++v) choice[v] = original[v][choice[v]];
   stats_.ilp_nodes += r.nodes;
@@ -574,7 +574,7 @@ std::vector<std::vector<std::uint32_t>> IlpSolver::run() {
     collect(dags, stats_.opt - stats_.epsilon - score_tolerance(stats_.opt, stats_.opt));
   stats_.cluster_cuts = pool_.lp_cuts;
   stats_.cut_nonzeros = pool_.nonzeros;
-  stats_.cut_budget_hit = pool_.tree_nonzeros >= kTreeCutNonzeros;
+  stats_.cut_budget_hit = pool_.tree_nonzeros >= options_.tune.tree_cut_nonzeros;
   stats_.cycle_cuts = pool_.cycle_cuts;
   return dags;
 }
@@ -593,7 +593,7 @@ std::vector<std::vector<std::uint32_t>> solve_ilp(const FamilyTable& fam,
   const double start_score = fam.score(start);
   const double threshold = start_score - options.epsilon.resolve(std::fabs(start_score)) -
                            score_tolerance(start_score, start_score);
-  RootResult root = solve_root(fam, start, threshold, stop);
+  RootResult root = solve_root(fam, start, threshold, stop, options.tune);
   const ColumnLayout cols(fam);
   std::vector<std::vector<std::uint32_t>> original;  // sub's family -> fam's
   const FamilyTable sub = select_families(

@@ -33,9 +33,6 @@
 namespace bnsl::exact {
 namespace {
 
-constexpr double kFirstEpsilon = 1.0;  // nats
-constexpr int kMaxRounds = 64;
-
 // The least score any DAG of the table can have: the sum of each variable's worst family.
 double floor_score(const FamilyTable& fam) {
   double s = 0;
@@ -70,11 +67,11 @@ KBestCut k_best_cut(const std::vector<PoolDag>& sorted, const std::vector<int>& 
 }
 
 std::vector<PoolDag> list_k_best(const FamilyTable& fam, const KBest& k_best, const ListFn& list,
-                                 int threads, ExactStats& st) {
+                                 int threads, ExactStats& st, const ExactTunables& tune) {
   const double floor = floor_score(fam);
   double lo = -1;                                       // complete, fewer than K units
   double hi = std::numeric_limits<double>::infinity();  // overflowed max_solutions
-  double eps = std::min(kFirstEpsilon, k_best.max_epsilon);
+  double eps = std::min(tune.k_best_first_epsilon, k_best.max_epsilon);
   std::vector<PoolDag> pool;
   // The cut of a listing sorted best first, units by class when k_best.classes.
   const auto cut_of = [&](const std::vector<PoolDag>& sorted) {
@@ -82,7 +79,7 @@ std::vector<PoolDag> list_k_best(const FamilyTable& fam, const KBest& k_best, co
     if (k_best.classes && !sorted.empty()) ids = MecIndex(sorted).classify_all(threads);
     return k_best_cut(sorted, ids, k_best.k);
   };
-  for (int round = 0; round < kMaxRounds; ++round) {
+  for (int round = 0; round < tune.k_best_rounds; ++round) {
     ++st.k_best_rounds;
     pool = to_pool(fam, list(Epsilon::epsilon(eps)));
     // Stopped (a list past max_solutions without listed_above was stopped too): what it holds.

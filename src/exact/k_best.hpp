@@ -32,9 +32,10 @@ struct KBestCut {
 KBestCut k_best_cut(const std::vector<PoolDag>& sorted, const std::vector<int>& class_ids,
                     std::size_t k);
 
-// The K best of k_best (k > 0), best first, by rounds of `list`; stats as list leaves them,
-// with epsilon = OPT minus the last listed score and the k-best counters.
+// The K best of k_best (k > 0), best first, by rounds of `list` (the first at
+// tune.k_best_first_epsilon, at most tune.k_best_rounds); stats as list leaves them, with
+// epsilon = OPT minus the last listed score and the k-best counters.
 std::vector<PoolDag> list_k_best(const FamilyTable& fam, const KBest& k_best, const ListFn& list,
-                                 int threads, ExactStats& stats);
+                                 int threads, ExactStats& stats, const ExactTunables& tune = {});
 
 }  // namespace bnsl::exact

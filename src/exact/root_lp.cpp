@@ -4,7 +4,7 @@
 // Why. With many rows the cache has many families (uci/letter, 17 variables, 20,000 rows, BIC
 // BF 20: 114,739), and CBC spends its time pricing them in every simplex iteration and in
 // Gomory's tableau rows: after 90 s its root bound was still 2,300 above OPT (trial run).
-// Few families matter to the LP: this loop starts from the best kRootFirstFamilies of each
+// Few families matter to the LP: this loop starts from the best root_first_families of each
 // variable plus the start DAG's and the empty sets, solves, separates cluster cuts (the strong
 // separator CBC uses), prices every family with the LP duals and adds the most negative ones,
 // until neither adds anything. On letter it converges in about 11 s with 4,692 families, but
@@ -42,8 +42,7 @@
 namespace bnsl::exact {
 namespace {
 
-constexpr std::size_t kPricedPerVar = 32;  // most negative reduced costs added per round
-constexpr double kPriceTol = 1e-7;         // a family prices in below -kPriceTol
+constexpr double kPriceTol = 1e-7;  // a family prices in below -kPriceTol
 
 // A cluster row with a nonzero dual, as the pricing of one variable's families sees it.
 struct ActiveRow {
@@ -83,11 +82,11 @@ struct Row {
 class RootLp {
  public:
   RootLp(const FamilyTable& fam, const std::vector<std::uint32_t>& start, double threshold,
-         const StopToken& stop, std::size_t first_families)
+         const StopToken& stop, const ExactTunables& tune)
       : fam_(fam),
         cols_(fam),
         start_(start),
-        first_families_(first_families),
+        tune_(tune),
         threshold_(threshold),
         stop_(stop),
         lp_col_(cols_.columns(), -1),
@@ -129,7 +128,8 @@ class RootLp {
     std::vector<double> lo(static_cast<std::size_t>(fam_.n), 1.0);
     lp_.loadProblem(empty, nullptr, nullptr, nullptr, lo.data(), lo.data());
     for (int v = 0; v < fam_.n; ++v) {
-      for (std::size_t i = 0; i < std::min(fam_.size(v), first_families_); ++i) add_column(v, i);
+      for (std::size_t i = 0; i < std::min(fam_.size(v), tune_.root_first_families); ++i)
+        add_column(v, i);
       if (!start_.empty()) add_column(v, start_[v]);
       int fewest = 64;
       for (std::size_t i = 0; i < fam_.size(v); ++i)
@@ -177,8 +177,8 @@ class RootLp {
         x_[full_col_[j]] = x[j];
         support_.push_back(full_col_[j]);
       }
-    return separate_clusters(fam_, cols_, x_.data(), kMinViolation, kCutsPerRound,
-                             Separation::strong);
+    return separate_clusters(fam_, cols_, x_.data(), tune_.min_violation, tune_.cuts_per_round,
+                             Separation::strong, tune_.exhaustive_cut_vars);
   }
 
   // d_ for every family from the current duals; the bound U (see the top of the file).
@@ -216,7 +216,7 @@ class RootLp {
         const std::size_t col = cols_.offset[v] + i;
         if (lp_col_[col] < 0 && d_[col] < -kPriceTol) candidates.emplace_back(d_[col], i);
       }
-      const std::size_t take = std::min(candidates.size(), kPricedPerVar);
+      const std::size_t take = std::min(candidates.size(), tune_.priced_per_var);
       std::partial_sort(candidates.begin(), candidates.begin() + take, candidates.end());
       for (std::size_t j = 0; j < take; ++j) add_column(v, candidates[j].second);
       added |= take > 0;
@@ -240,7 +240,7 @@ class RootLp {
   const FamilyTable& fam_;
   const ColumnLayout cols_;
   const std::vector<std::uint32_t>& start_;
-  const std::size_t first_families_;
+  const ExactTunables tune_;
   const double threshold_;
   const StopToken& stop_;
   OsiClpSolverInterface lp_;
@@ -259,8 +259,8 @@ class RootLp {
 }  // namespace
 
 RootResult solve_root(const FamilyTable& fam, const std::vector<std::uint32_t>& start,
-                      double threshold, const StopToken& stop, std::size_t first_families) {
-  return RootLp(fam, start, threshold, stop, first_families).run();
+                      double threshold, const StopToken& stop, const ExactTunables& tune) {
+  return RootLp(fam, start, threshold, stop, tune).run();
 }
 
 }  // namespace bnsl::exact
@@ -272,7 +272,7 @@ RootResult solve_root(const FamilyTable& fam, const std::vector<std::uint32_t>& 
 namespace bnsl::exact {
 
 RootResult solve_root(const FamilyTable&, const std::vector<std::uint32_t>&, double,
-                      const StopToken&, std::size_t) {
+                      const StopToken&, const ExactTunables&) {
   throw InputError("the ILP's root LP needs COIN-OR CBC, which this build lacks");
 }
 

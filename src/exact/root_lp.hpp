@@ -23,15 +23,13 @@ struct RootResult {
   bool converged = false;        // no violated cut found and no family priced in
 };
 
-inline constexpr std::size_t kRootFirstFamilies = 16;
-
 // Solves the LP relaxation (convexity rows and cluster cuts, separated as in CBC's search)
-// over a growing subset of the families, starting from the best `first_families` of each
-// variable, its empty parent set and the DAG `start` (may be empty), pricing the others in by
-// their reduced costs. Stops when nothing is added or on `stop`; either way the bound and the
-// screening are valid (Lagrangian duality). Without CBC throws InputError.
+// over a growing subset of the families, starting from the best tune.root_first_families of
+// each variable, its empty parent set and the DAG `start` (may be empty), pricing the others in
+// by their reduced costs (at most tune.priced_per_var of each variable a round). Stops when nothing
+// is added or on `stop`; either way the bound and the screening are valid (Lagrangian duality).
+// Without CBC throws InputError.
 RootResult solve_root(const FamilyTable& fam, const std::vector<std::uint32_t>& start,
-                      double threshold, const StopToken& stop,
-                      std::size_t first_families = kRootFirstFamilies);
+                      double threshold, const StopToken& stop, const ExactTunables& tune = {});
 
 }  // namespace bnsl::exact

@@ -236,7 +236,7 @@ void BestFirstExplorer::backfill_one() {
 const ConfigIndex& BestFirstExplorer::base_index(std::uint32_t base) {
   if (index_cache_.empty()) {
     const std::size_t per_index = 4 * std::max<std::size_t>(counter_.rows_counted(), 1);
-    index_cache_.resize(std::clamp<std::size_t>(kIndexCacheBytes / per_index, 4, 256));
+    index_cache_.resize(std::clamp<std::size_t>(task_.tune.index_cache_bytes / per_index, 4, 256));
   }
   IndexSlot& slot = index_cache_[base % index_cache_.size()];
   if (slot.id != base) {

@@ -134,7 +134,6 @@ class BestFirstExplorer {
     std::uint32_t id = UINT32_MAX;
     ConfigIndex index;
   };
-  static constexpr std::size_t kIndexCacheBytes = 16 << 20;  // per thread
   std::vector<IndexSlot> index_cache_;
 };
 

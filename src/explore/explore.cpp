@@ -209,7 +209,7 @@ int auto_candidates(const ExploreOptions& o, const Dataset& data) {
 
 CacheProvenance planned_provenance(const Dataset& data, const ExploreOptions& options) {
   ExploreStats planned;
-  const std::optional<RowGroups> grouped = group_rows(data);
+  const std::optional<RowGroups> grouped = group_rows(data, options.tune.group_rows_share);
   planned.epsilon = options.epsilon.resolve(std::fabs(sum_empty_scores(
       data, options.score, grouped ? &*grouped : nullptr, resolve_threads(options.threads))));
   planned.max_parents = in_degree_limit(options, data.n_vars());
@@ -310,7 +310,7 @@ void Exploration::setup() {
   threads_ = resolve_threads(options_.threads);
   run_stop_.emplace(options_.time > 0 ? stop_.within(options_.time) : StopToken(stop_));
   LocalScorer check(data_, options_.score);  // validates the score parameters
-  grouped_ = group_rows(data_);
+  grouped_ = group_rows(data_, options_.tune.group_rows_share);
   groups_ = grouped_ ? &*grouped_ : nullptr;
   total_.rows = data_.n_rows();
   total_.rows_counted = grouped_ ? grouped_->rows.n_rows() : data_.n_rows();
@@ -388,7 +388,7 @@ VarTask Exploration::make_task(int v, Counter& counter, ExploreStats& local, std
   if (bic_rules_ && data_.arity(v) >= 2) {
     double& c = ceilings_[static_cast<std::size_t>(v)];
     if (std::isnan(c)) {
-      c = prune::ll_ceiling(counter, v);
+      c = prune::ll_ceiling(counter, v, options_.tune.ll_ceiling_max_vars);
       if (c < 0) {
         ++local.vars_ll_ceiling;
         local.ll_ceiling_sum -= c;
@@ -398,7 +398,9 @@ VarTask Exploration::make_task(int v, Counter& counter, ExploreStats& local, std
   }
   if (bdeu_atoms_ && data_.arity(v) >= 2) {
     auto& a = atoms_[static_cast<std::size_t>(v)];
-    if (!a) a = std::make_unique<prune::BdeuAtoms>(prune::bdeu_atoms(counter, v));
+    if (!a)
+      a = std::make_unique<prune::BdeuAtoms>(
+          prune::bdeu_atoms(counter, v, options_.tune.ll_ceiling_max_vars));
     if (!a->empty()) task.atoms = a.get();
   }
   task.max_parents = std::min(max_parents_ - static_cast<int>(task.required.size()), k_best_cap_);

@@ -95,7 +95,7 @@ ExactLearnResult solve_and_label(const ScoreCache& cache, const ExactLearnOption
   ExactOptions o = options.exact;
   o.threads = options.threads;
   o.progress = options.progress;
-  if (!o.start) o.start = ilp_start_network;  // the ILP's cutoff from a short search
+  if (!o.start) o.start = ilp_start(o.tune);  // the ILP's cutoff from a short search
   ExactLearnResult result;
   result.cache_exhaustive = exhaustive;
   result.report = solve_exact(cache, o, stop, &result.exact);
@@ -199,6 +199,7 @@ ExactLearnResult learn_exact(const Dataset& data, const ExactLearnOptions& optio
   // 18 microseconds per set scored on sensors, steel, wdbc, alarm and bands:
   // bench/results/exact.md, "Exploration level by level").
   o.method = ExploreMethod::seq;
+  o.tune = options.explore_tune;
   o.max_parents = static_cast<int>(std::min<std::size_t>(data.n_vars(), 64));
   o.candidates = 0;  // never screened: the proof needs every family within epsilon
   o.prune = true;

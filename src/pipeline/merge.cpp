@@ -194,7 +194,8 @@ PoolReport merge_pools(const Dataset& data, const std::vector<std::string>& path
     within.push_back(i);
     scores.push_back(reps[i].score);
   }
-  const std::size_t bands = pool_bands(capacity.exhaustive_max_n, capacity.dp_max_n, data.n_vars());
+  const std::size_t bands = pool_bands(capacity.exhaustive_max_n, capacity.dp_max_n, data.n_vars(),
+                                       capacity.pool_tune.bands);
   for (const std::size_t k :
        banded_selection(scores, r.epsilon, capacity.pool_capacity(data.n_vars()), bands)) {
     PoolClass c;
@@ -202,7 +203,7 @@ PoolReport merge_pools(const Dataset& data, const std::vector<std::string>& path
     c.dag = std::move(reps[within[k]].parents);
     r.classes.push_back(std::move(c));
   }
-  list_members(r, capacity.dag_capacity(data.n_vars()));
+  list_members(r, capacity.dag_capacity(data.n_vars()), nullptr, capacity.pool_tune);
   r.optimal = !r.classes.empty() && std::isfinite(proven) && score_equal(proven, best);
   r.complete = false;
   summarize(r, options.threads);

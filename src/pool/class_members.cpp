@@ -15,9 +15,6 @@
 namespace bnsl {
 namespace {
 
-constexpr std::size_t kMinVisits = 100000;          // DAGs a constrained walk may visit ...
-constexpr std::size_t kVisitedFamilies = 1u << 23;  // ... unless they hold more parent lists
-
 std::uint64_t family_key(std::size_t v, const std::vector<int>& parents) {
   const std::uint64_t h = XXH3_64bits(parents.data(), parents.size() * sizeof(int));
   return XXH3_64bits_withSeed(&h, sizeof h, v);
@@ -45,7 +42,7 @@ bool covered(const std::vector<int>& pv, const std::vector<int>& pu, int u) {
 // updates it in O(parents); a DAG is copied only when its key is new or needs confirming.
 std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max,
                                       const Constraints* constraints,
-                                      const Clock::time_point* until) {
+                                      const Clock::time_point* until, const PoolTunables& tune) {
   if (max == 0) return {};
   // (An in-degree limit alone keeps or drops whole classes: bnsl/constraints.hpp.)
   if (constraints && constraints->arcs_empty()) constraints = nullptr;
@@ -53,8 +50,8 @@ std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max,
   std::size_t cap = max;
   if (constraints) {
     const std::size_t wide = max > SIZE_MAX / 64 ? SIZE_MAX : 64 * max;
-    const std::size_t by_size = kVisitedFamilies / std::max<std::size_t>(1, dag.size());
-    cap = std::max(max, std::min(std::max(wide, kMinVisits), by_size));
+    const std::size_t by_size = tune.member_families / std::max<std::size_t>(1, dag.size());
+    cap = std::max(max, std::min(std::max(wide, tune.member_visits), by_size));
   }
   std::vector<ParentSets> walked;   // the DAGs visited, in order (the queue)
   std::vector<std::size_t> listed;  // those listed (all of them without constraints)
@@ -119,7 +116,8 @@ bool covered_arc(const ParentSets& dag, int u, int v) {
          covered(pv, dag[static_cast<std::size_t>(u)], u);
 }
 
-void list_members(PoolReport& report, std::size_t max_dags, const Clock::time_point* until) {
+void list_members(PoolReport& report, std::size_t max_dags, const Clock::time_point* until,
+                  const PoolTunables& tune) {
   report.dags.clear();
   OrientationCache cache;  // components shared by the classes (with constraints only)
   for (std::size_t id = 0; id < report.classes.size() && report.dags.size() < max_dags; ++id) {
@@ -134,7 +132,7 @@ void list_members(PoolReport& report, std::size_t max_dags, const Clock::time_po
           edge_orientations(essential_graph(c.dag), {}, &cache, &report.constraints);
       if (!o.size_estimated && o.size.to_u64(size)) want = std::min<std::uint64_t>(want, size);
     }
-    for (ParentSets& m : class_members(c.dag, want, &report.constraints, until))
+    for (ParentSets& m : class_members(c.dag, want, &report.constraints, until, tune))
       report.dags.push_back({c.score, std::move(m), static_cast<int>(id)});
   }
   count_members(report);

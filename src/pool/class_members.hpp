@@ -14,8 +14,9 @@
 // reversals among themselves (the path between two may pass through a DAG holding a forbidden
 // arc), so the walk still goes over the whole class and lists the compliant members it meets.
 // A huge class with few compliant members would keep it walking, so it visits at most
-// max(64 max, 100,000) DAGs, and fewer for many variables (at most about 8 million parent
-// lists in all); beyond that the list may miss compliant members.
+// max(64 max, pool.member_visits) DAGs, and fewer for many variables (at most
+// pool.member_families parent lists in all; bnsl/tunables.hpp); beyond that the list may miss
+// compliant members.
 #pragma once
 
 #include <cstddef>
@@ -29,7 +30,8 @@ namespace bnsl {
 // With `until`, the walk also ends at that moment (`dag` is always listed).
 std::vector<ParentSets> class_members(const ParentSets& dag, std::size_t max,
                                       const Constraints* constraints = nullptr,
-                                      const Clock::time_point* until = nullptr);
+                                      const Clock::time_point* until = nullptr,
+                                      const PoolTunables& tune = {});
 
 // Whether the arc u -> v of dag (parent lists sorted) is covered: parents(v) = parents(u) + {u}.
 bool covered_arc(const ParentSets& dag, int u, int v);
@@ -42,7 +44,7 @@ bool covered_arc(const ParentSets& dag, int u, int v);
 // ends at that moment too (the first class's DAG is always listed): the cost of walking past
 // members that break the constraints varies from class to class, so only a clock bounds it.
 void list_members(PoolReport& report, std::size_t max_dags,
-                  const Clock::time_point* until = nullptr);
+                  const Clock::time_point* until = nullptr, const PoolTunables& tune = {});
 
 // Each class's `members` (its DAGs listed in report.dags) and `first` (the index of the first),
 // from the listed DAGs' class ids.

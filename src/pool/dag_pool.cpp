@@ -45,11 +45,12 @@ double dag_score(const ScoreCache& cache, std::span<const std::uint32_t> choices
 }
 
 DagPool::DagPool(const ScoreCache& cache, Epsilon epsilon, std::size_t max_size, bool by_class,
-                 std::size_t bands)
+                 std::size_t bands, std::size_t max_classified)
     : cache_(cache),
       epsilon_(epsilon),
       max_size_(max_size < 1 ? 1 : max_size),
       by_class_dedupe_(by_class),
+      max_classified_(std::max<std::size_t>(max_classified, 1)),
       best_(-std::numeric_limits<double>::infinity()),
       bands_(std::clamp<std::size_t>(bands, 1, kMaxBands)),
       band_count_(bands_, 0),
@@ -103,7 +104,7 @@ bool DagPool::offer(double /*score*/, std::uint64_t hash, std::span<const std::u
   const std::uint64_t class_hash = hash_encoding(w->code);
   std::lock_guard<std::mutex> lock(mutex_);
   if (!fresh()) return false;
-  if (classified_.size() >= kMaxClassified) classified_.clear();
+  if (classified_.size() >= max_classified_) classified_.clear();
   classified_.insert(hash);
   if (has_class(class_hash, w->code)) {
     ++equivalent_;

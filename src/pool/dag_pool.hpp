@@ -53,6 +53,7 @@
 
 #include "bnsl/cache.hpp"
 #include "bnsl/epsilon.hpp"
+#include "bnsl/tunables.hpp"
 #include "pool/cpdag.hpp"
 
 namespace bnsl {
@@ -66,14 +67,13 @@ std::uint64_t dag_hash(std::span<const std::uint32_t> choices);
 double dag_score(const ScoreCache& cache, std::span<const std::uint32_t> choices);
 
 // Score bands of a full pool for the ordering search (and `bnsl merge`): a pool too small for
-// every class within epsilon keeps classes across the whole range. andes, `learn --time 60
-// --seed 1`, with one band: 44,843 classes, all within 0.78 nats of the best
-// (bench/results/pool.md). Problems solved exactly (all orders, the DP: n <= max(exhaustive_max_n,
-// dp_max_n) of the search options) keep the best classes, one band.
-inline constexpr std::size_t kPoolBands = 16;
-inline std::size_t pool_bands(int exhaustive_max_n, int dp_max_n, std::size_t n_vars) {
-  return n_vars <= static_cast<std::size_t>(std::max({exhaustive_max_n, dp_max_n, 0})) ? 1
-                                                                                       : kPoolBands;
+// every class within epsilon keeps classes across the whole range, in `bands` bands
+// (pool.bands, bnsl/tunables.hpp); with one band, all of andes's classes at 60 s fell within
+// 0.78 nats of the best (bench/results/pool.md). Problems solved exactly (all orders, the DP:
+// n <= max(exhaustive_max_n, dp_max_n) of the search options) keep the best classes, one band.
+inline std::size_t pool_bands(int exhaustive_max_n, int dp_max_n, std::size_t n_vars,
+                              std::size_t bands) {
+  return n_vars <= static_cast<std::size_t>(std::max({exhaustive_max_n, dp_max_n, 0})) ? 1 : bands;
 }
 
 // The band of `score` below `best` when epsilon is cut into `bands` bands of `width` each:
@@ -101,8 +101,10 @@ class DagPool {
 
   // by_class false: one entry per distinct DAG, for scores that are not score equivalent
   // (every DAG is then its own "class"). bands: see the top of the file (1 to kMaxBands).
+  // max_classified: offered DAGs remembered as met (their class encoded) before the memory of
+  // them is cleared (pool.classified_max).
   DagPool(const ScoreCache& cache, Epsilon epsilon, std::size_t max_size, bool by_class = true,
-          std::size_t bands = 1);
+          std::size_t bands = 1, std::size_t max_classified = PoolTunables{}.classified_max);
 
   // False if a DAG of this score would certainly be rejected (lock-free).
   bool may_accept(double score) const;
@@ -152,7 +154,6 @@ class DagPool {
   };
 
   using Map = std::map<Key, Stored>;
-  static constexpr std::size_t kMaxClassified = std::size_t{1} << 22;  // then forgotten
 
   Stored encode(std::span<const std::uint32_t> choices, const ChoicesRef& ref) const;
   Choices decode(const Stored& s) const;
@@ -200,6 +201,7 @@ class DagPool {
   std::unordered_multimap<std::uint64_t, Map::iterator> collisions_;
   std::unordered_multimap<std::uint64_t, Map::iterator> by_class_;  // class hash -> kept DAG
   tsl::robin_set<std::uint64_t> classified_;  // hashes of DAGs whose class was looked up
+  std::size_t max_classified_;                // ... at most (then forgotten)
   ClassWorkspace locked_;
   std::mutex spare_mutex_;
   std::vector<std::unique_ptr<ClassWorkspace>> spare_;

@@ -6,7 +6,8 @@
 // preferred arcs it holds. Only the class's reversible edges can differ between members
 // (compelled arcs and absent edges are the same in all), so a class none of whose reversible
 // edges carries a preferred arc keeps its DAG. Otherwise its members are walked from its DAG by
-// covered-arc reversals (class_members.hpp), up to kMembers, and the heaviest is kept (the
+// covered-arc reversals (class_members.hpp), up to pool.prefer_members per class and
+// pool.prefer_total per report (bnsl/tunables.hpp), and the heaviest is kept (the
 // earliest among equals, so the class's own DAG wins ties); when the class holds more members
 // than were walked, the heaviest is then improved by reversals of covered arcs while one adds
 // weight (a local optimum, said so: PreferSummary::partial). The best network written as BIF
@@ -23,9 +24,6 @@
 
 namespace bnsl {
 namespace {
-
-constexpr std::size_t kMembers = 2000;          // members walked per class
-constexpr std::size_t kTotalMembers = 2000000;  // members walked per report
 
 double weight_of(const ParentSets& g, const std::vector<NamedArc>& arcs) {
   double w = 0;
@@ -69,12 +67,13 @@ double climb(ParentSets& g, const std::vector<NamedArc>& arcs, const Constraints
 
 }  // namespace
 
-PreferSummary prefer_arcs(PoolReport& report, const std::vector<NamedArc>& arcs) {
+PreferSummary prefer_arcs(PoolReport& report, const std::vector<NamedArc>& arcs,
+                          const PoolTunables& tune) {
   PreferSummary s;
   s.arcs = arcs.size();
   std::map<std::pair<int, int>, bool> on_edge;  // unordered pairs with a preferred arc
   for (const NamedArc& a : arcs) on_edge[{std::min(a.from, a.to), std::max(a.from, a.to)}] = true;
-  std::size_t budget = kTotalMembers;
+  std::size_t budget = tune.prefer_total;
   for (PoolClass& c : report.classes) {
     const bool touched = std::any_of(c.edges.begin(), c.edges.end(), [&](const auto& e) {
       return on_edge.count({std::min(e.first, e.second), std::max(e.first, e.second)}) > 0;
@@ -84,8 +83,9 @@ PreferSummary prefer_arcs(PoolReport& report, const std::vector<NamedArc>& arcs)
     ParentSets dag = c.dag;
     for (auto& p : dag) std::sort(p.begin(), p.end());
     const double before = weight_of(dag, arcs);
-    const std::vector<ParentSets> members = class_members(
-        dag, std::min(kMembers, std::max<std::size_t>(1, budget)), &report.constraints);
+    const std::vector<ParentSets> members =
+        class_members(dag, std::min(tune.prefer_members, std::max<std::size_t>(1, budget)),
+                      &report.constraints, nullptr, tune);
     budget -= std::min(budget, members.size());
     std::size_t best = 0;
     double w = before;

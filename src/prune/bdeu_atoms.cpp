@@ -11,13 +11,13 @@
 
 namespace bnsl::prune {
 
-BdeuAtoms bdeu_atoms(Counter& counter, int child) {
+BdeuAtoms bdeu_atoms(Counter& counter, int child, std::size_t max_vars) {
   BdeuAtoms out;
   const Dataset& rows = counter.rows();
   const std::size_t n = counter.data().n_vars();
   const int r = counter.data().arity(child);
   out.r_child = r;
-  if (n > kLlCeilingMaxVars || r < 2) return out;
+  if (n > max_vars || r < 2) return out;
   out.x.resize(counter.rows_counted());
   for (std::size_t i = 0; i < out.x.size(); ++i)
     out.x[i] = static_cast<std::uint16_t>(rows.code(static_cast<std::size_t>(child), i));

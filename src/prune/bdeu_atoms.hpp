@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "bnsl/tunables.hpp"
 #include "score/counting.hpp"
 
 namespace bnsl::prune {
@@ -37,8 +38,9 @@ struct BdeuAtoms {
 };
 
 // The child's mixed atoms: one count of X against every other variable (as ll_ceiling), up to
-// kLlCeilingMaxVars variables (above: none, and rule 8 is rule 6).
-BdeuAtoms bdeu_atoms(Counter& counter, int child);
+// max_vars variables (above: none, and rule 8 is rule 6).
+BdeuAtoms bdeu_atoms(Counter& counter, int child,
+                     std::size_t max_vars = ExploreTunables{}.ll_ceiling_max_vars);
 
 // Upper bound on the BDeu score of every proper superset of the parent set whose
 // configuration index (on the counter's visited rows) is `index`, with q = its arity product.

@@ -13,9 +13,9 @@
 
 namespace bnsl::prune {
 
-double ll_ceiling(Counter& counter, int child) {
+double ll_ceiling(Counter& counter, int child, std::size_t max_vars) {
   const std::size_t n = counter.data().n_vars();
-  if (n > kLlCeilingMaxVars) return 0;
+  if (n > max_vars) return 0;
   std::vector<int> others;
   others.reserve(n);
   for (std::size_t v = 0; v < n; ++v)

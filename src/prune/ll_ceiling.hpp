@@ -4,17 +4,19 @@
 
 #include <cstddef>
 
+#include "bnsl/tunables.hpp"
 #include "score/counting.hpp"
 
 namespace bnsl::prune {
 
-// Computed up to this many variables. It costs one count of X against every other variable,
-// O(rows x variables) per child, and it is below 0 only where rows that agree on every other
-// variable disagree on X: with hundreds of variables rows hardly repeat so, and C = 0.
-inline constexpr std::size_t kLlCeilingMaxVars = 128;
+// Computed up to max_vars variables (explore.ll_ceiling_max_vars, bnsl/tunables.hpp). It costs
+// one count of X against every other variable, O(rows x variables) per child, and it is below
+// 0 only where rows that agree on every other variable disagree on X: with hundreds of
+// variables rows hardly repeat so, and C = 0.
 
 // C for `child`: LL of the child given every other variable of the counter's data, at most 0;
-// 0 (no ceiling: the plain rules) above kLlCeilingMaxVars variables.
-double ll_ceiling(Counter& counter, int child);
+// 0 (no ceiling: the plain rules) above max_vars variables.
+double ll_ceiling(Counter& counter, int child,
+                  std::size_t max_vars = ExploreTunables{}.ll_ceiling_max_vars);
 
 }  // namespace bnsl::prune

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bnsl/dataset.hpp"
+#include "bnsl/tunables.hpp"
 
 namespace bnsl {
 
@@ -23,11 +24,11 @@ struct RowGroups {
 // A weighted pass costs about 1.2 times a plain one per row visited (bench_scoring, grouped
 // against explore: synthetic data with 54% of 100,000 rows distinct, 1.5-1.8 times faster; 79%
 // of 10,000, 1.02-1.09 times; 95% of 1,000, 0.76-0.79 times), so rows are grouped when at most
-// three quarters of them are distinct.
-inline constexpr double kGroupRowsShare = 0.75;
+// three quarters of them are distinct (explore.group_rows_share, bnsl/tunables.hpp).
 
 // Groups the identical rows of `data`, or returns nothing when more than `max_share` of its
 // rows are distinct.
-std::optional<RowGroups> group_rows(const Dataset& data, double max_share = kGroupRowsShare);
+std::optional<RowGroups> group_rows(const Dataset& data,
+                                    double max_share = ExploreTunables{}.group_rows_share);
 
 }  // namespace bnsl

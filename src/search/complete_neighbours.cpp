@@ -58,9 +58,6 @@
 namespace bnsl {
 namespace {
 
-// Members of one class expanded at most (their own count, the class's first DAG included).
-constexpr std::size_t kMaxMembers = 1024;
-
 // Whether u reaches v in the DAG of `children` other than by the arc u -> v itself (reversing
 // that arc would then close a cycle); `mark`/`stamp` as in climb.
 bool other_path(const std::vector<std::vector<std::uint32_t>>& children, std::size_t u,
@@ -620,7 +617,7 @@ void NeighbourWalk::walk_queued() {
 void NeighbourWalk::walk_members() {
   const PooledDag d = queue_[m_++];
   if (!(d.score >= pool_.threshold()) || done_.classes.count(d.hash) > 0) return;
-  cached_members(cache_, index_, d, kMaxMembers, members_);
+  cached_members(cache_, index_, d, options_.max_members, members_);
   for (std::size_t k = 1; k < members_.size() && !out_.stopped; ++k) {  // [0] is d
     if (done_.expanded.count(members_[k].first) > 0) continue;
     ++out_.members;

@@ -12,6 +12,7 @@
 #include <tsl/robin_set.h>
 
 #include "bnsl/cache.hpp"
+#include "bnsl/tunables.hpp"
 #include "pool/dag_pool.hpp"
 
 namespace bnsl {
@@ -43,6 +44,8 @@ struct WalkOptions {
   std::size_t max_expanded = 0;  // DAGs queued at most (the pooled ones included)
   bool climb = true;             // the best climbs first; a new best is walked next
   bool members = true;           // the member pass
+  // Members of one class it expands at most, the first included (search.walk_class_members).
+  std::size_t max_members = SearchTunables{}.walk_class_members;
   bool pairs = true;             // the pair pass
   WalkMemory* memory = nullptr;  // what earlier walks did, updated
 };
@@ -55,7 +58,7 @@ struct WalkOptions {
 // climbs by single-family changes (offered where it ends, and expanded first), and a
 // neighbour better than every DAG before is expanded next (and always). Once every DAG queued
 // is expanded:
-// - the member pass: the other members of their classes are expanded, up to 1,024 per class
+// - the member pass: the other members of their classes are expanded, up to max_members per class
 //   (those whose families are all in the cache), so a class one family away from a member
 //   other than the one pooled is reached too;
 // - then the pair pass: each queued DAG again, by a change of one family that scores above

@@ -328,7 +328,7 @@ PoolReport SearchDriver::pool_report(SearchStats& total) {
   }
   if (o_.classes) {
     const Clock::time_point list_until = listing_deadline(r.classes.size());
-    list_members(r, listable_dags(r.classes.size()), &list_until);
+    list_members(r, listable_dags(r.classes.size()), &list_until, o_.pool_tune);
   }
   return r;
 }
@@ -363,10 +363,12 @@ void SearchDriver::complete_pool(SearchStats& total, bool at_end) {
   const std::size_t capacity = o_.pool_capacity(cache_.n_vars());
   const double t0 = own_.elapsed();
   cost_pool_ = 0;  // measured again at the walk's first stop test, the chains no longer beside it
-  cost_time_ = -kCostInterval;
-  const NeighbourCompletion nb = complete_neighbours(
-      cache_, pool_, stop_fn,
-      {.max_expanded = o_.tune.neighbour_expansions * capacity, .memory = &walked_});
+  cost_time_ = -o_.tune.cost_interval;
+  const NeighbourCompletion nb =
+      complete_neighbours(cache_, pool_, stop_fn,
+                          {.max_expanded = o_.tune.neighbour_expansions * capacity,
+                           .max_members = o_.tune.walk_class_members,
+                           .memory = &walked_});
   ++total.completion_runs;
   total.neighbours_expanded += nb.expanded;
   total.members_expanded += nb.members;

@@ -24,9 +24,6 @@
 
 namespace bnsl {
 
-// Seconds at least between two measurements of a small pool's report cost.
-inline constexpr double kCostInterval = 1.0;
-
 // The routes of search.cpp. validate: the cache has what the search needs (throws InputError).
 void validate(const ScoreCache& cache);
 // Every order, each enumerated; true if all were done.
@@ -51,9 +48,10 @@ class SearchDriver {
         stop_(stop),
         own_(o.time),
         checkpoint_(checkpoint),
-        peers_(o.comm, cache),
+        peers_(o.comm, cache, o.tune.exchange_seconds),
         pool_(cache, o.epsilon, o.pool_capacity(cache.n_vars()), o.classes,
-              pool_bands(o.exhaustive_max_n, o.dp_max_n, cache.n_vars())) {}
+              pool_bands(o.exhaustive_max_n, o.dp_max_n, cache.n_vars(), o.pool_tune.bands),
+              o.pool_tune.classified_max) {}
 
   PoolReport run(SearchStats& total);
 

@@ -2,10 +2,11 @@
 // the same cache with its own chains; what they share is small and asynchronous:
 // - the best network: when a process's best rises above every best it has sent or received,
 //   its monitor sends it (score and one cache entry index per variable: 4n bytes) to every
-//   other process, at most once every kExchangeSeconds. The receivers pool it, so their pools'
-//   thresholds follow the best of all, and offer its topological order to their incumbent
-//   (problems of incumbent_min_n variables or more), where their restarts start: all processes
-//   intensify around the best any has found, each with its own random perturbations.
+//   other process, at most once every search.exchange_seconds (bnsl/tunables.hpp). The
+//   receivers pool it, so their pools' thresholds follow the best of all, and offer its topological
+//   order to their incumbent (problems of incumbent_min_n variables or more), where their restarts
+//   start: all processes intensify around the best any has found, each with its own random
+//   perturbations.
 // - at the end, every process's classes (the pool snapshot: a score and 4n bytes each) go to
 //   rank 0, whose pool admits them as it admits its own chains' (one per class, within epsilon,
 //   the score bands of a full pool), before the neighbour walk's result is reported.
@@ -36,8 +37,8 @@ double valid_score(const ScoreCache& cache, const Choices& choices, const Order&
 
 }  // namespace
 
-SearchPeers::SearchPeers(Comm* comm, const ScoreCache& cache)
-    : comm_(comm), cache_(cache), identity_(cache.n_vars()) {
+SearchPeers::SearchPeers(Comm* comm, const ScoreCache& cache, double exchange_seconds)
+    : comm_(comm), cache_(cache), exchange_seconds_(exchange_seconds), identity_(cache.n_vars()) {
   for (std::size_t i = 0; i < identity_.size(); ++i) identity_[i] = static_cast<int>(i);
 }
 
@@ -63,7 +64,7 @@ void SearchPeers::take_received(DagPool& pool, Incumbent* incumbent) {
 void SearchPeers::exchange(double now, DagPool& pool, Incumbent* incumbent) {
   if (!active()) return;
   take_received(pool, incumbent);
-  if (now - last_send_ < kExchangeSeconds) return;
+  if (now - last_send_ < exchange_seconds_) return;
   last_send_ = now;
   const double best = pool.best();
   if (!std::isfinite(best) || (std::isfinite(shared_best_) && !clearly_greater(best, shared_best_)))

@@ -13,12 +13,11 @@
 
 namespace bnsl {
 
-// Seconds between two sends of a process's best network (when it rose).
-inline constexpr double kExchangeSeconds = 1.0;
-
 class SearchPeers {
  public:
-  SearchPeers(Comm* comm, const ScoreCache& cache);
+  // exchange_seconds: at least this long between two sends of this process's best network
+  // (search.exchange_seconds, bnsl/tunables.hpp).
+  SearchPeers(Comm* comm, const ScoreCache& cache, double exchange_seconds);
 
   bool active() const { return comm_ != nullptr && comm_->distributed(); }
   bool root() const { return comm_ == nullptr || comm_->root(); }
@@ -28,7 +27,7 @@ class SearchPeers {
   std::uint64_t chain_offset() const;
 
   // From the monitor: pools the networks the others sent (and offers their orders to the
-  // incumbent, if any), then, at most every kExchangeSeconds and when this process's best rose
+  // incumbent, if any), then, at most every exchange_seconds and when this process's best rose
   // above every best it has sent or received, sends its best network to every other process.
   void exchange(double now, DagPool& pool, Incumbent* incumbent);
 
@@ -44,6 +43,7 @@ class SearchPeers {
 
   Comm* comm_;
   const ScoreCache& cache_;
+  double exchange_seconds_;
   Order identity_;
   double shared_best_ = -std::numeric_limits<double>::infinity();  // sent or received
   double last_send_ = -std::numeric_limits<double>::infinity();

@@ -36,15 +36,15 @@ PoolReport make_report(const ScoreCache& cache, std::span<const PooledDag> poole
     } else  // every DAG kept; summarize() finds their classes
       r.dags.push_back({d.score, parents_of(d.choices)});
   }
-  if (o.classes) list_members(r, max_dags, list_until);
+  if (o.classes) list_members(r, max_dags, list_until, o.pool_tune);
   return r;
 }
 
-ReportCost measure_report_cost(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o,
-                               std::size_t sample_cells) {
+ReportCost measure_report_cost(const ScoreCache& cache, const DagPool& pool,
+                               const SearchOptions& o) {
   ReportCost cost;
   const std::size_t n = std::max<std::size_t>(cache.n_vars(), 1);
-  const std::size_t per_sample = std::max<std::size_t>(sample_cells / n, 1);
+  const std::size_t per_sample = std::max<std::size_t>(o.tune.report_sample_cells / n, 1);
   const std::vector<PooledDag> sample = pool.sample(per_sample);
   if (sample.empty()) return cost;
   const auto cells = [n](std::size_t count) {
@@ -63,14 +63,14 @@ ReportCost measure_report_cost(const ScoreCache& cache, const DagPool& pool, con
     members += std::min(std::pow(10.0, c.log10_size), static_cast<double>(capacity));
   const double t1 = thread_cpu_seconds();
   if (o.classes) cost.members_per_class = members / static_cast<double>(sample.size());
-  // A smaller sample (of a pool of fewer classes, while sample_cells allows more) gives the
+  // A smaller sample (of a pool of fewer classes, while the cells allow more) gives the
   // classes' sizes only: a report's fixed costs and cold caches would count as the classes'.
-  if (sample.size() < std::min(per_sample, kMinReportSample)) return cost;
+  if (sample.size() < std::min(per_sample, o.tune.report_min_sample)) return cost;
   // Their members: listed, written as the pool file lists them after the classes, freed.
   const std::size_t dags = o.classes ? std::min(per_sample, capacity) : 0;
   std::size_t listed = 0;
   if (dags > 0) {
-    list_members(r, dags);
+    list_members(r, dags, nullptr, o.pool_tune);
     listed = r.dags.size();
     PoolReport alone;
     alone.dags = std::move(r.dags);

@@ -53,23 +53,21 @@ struct ReportCost {
   }
 };
 
-// Cells of a measurement's sample, for the classes and for the listed DAGs each: about 25 ms
-// of one thread at the rates above.
-inline constexpr std::size_t kReportSampleCells = 50'000;
-// Fewer sampled classes than this (while the cells allow more) give the classes' sizes only,
-// not the rates: a report's fixed costs and cold caches would count as the classes' (one class
-// of c20ng, 910 variables: 5.4e-6 s per class-cell, ten times the rate of a hundred).
-inline constexpr std::size_t kMinReportSample = 16;
+// A measurement's sample holds o.tune.report_sample_cells cells, for the classes and for the
+// listed DAGs each: about 25 ms of one thread at the rates above by default. Fewer sampled
+// classes than o.tune.report_min_sample (while the cells allow more) give the classes' sizes
+// only, not the rates: a report's fixed costs and cold caches would count as the classes' (one
+// class of 910 variables costs ten times the rate per class-cell of a hundred).
 
 // Times the report of a sample of the pool's classes, spread evenly over their scores, on the
 // calling thread's CPU clock (the chains computing beside it do not count): the classes alone
 // (their report, summarize on one thread, JSON, freeing), then as many of their members as
-// fill `sample_cells` (listing, JSON, freeing), at most as many as the final report lists
+// fill the sample's cells (listing, JSON, freeing), at most as many as the final report lists
 // (dag_capacity), none without SearchOptions::classes. The final report summarizes on every
 // thread, so on one thread the classes' part errs on the long side. An empty pool gives
-// nothing, a small sample (kMinReportSample) members_per_class only (measurements 0).
-ReportCost measure_report_cost(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o,
-                               std::size_t sample_cells = kReportSampleCells);
+// nothing, a small sample (report_min_sample) members_per_class only (measurements 0).
+ReportCost measure_report_cost(const ScoreCache& cache, const DagPool& pool,
+                               const SearchOptions& o);
 
 // The report of the whole pool, up to max_dags (default dag_capacity) members listed.
 PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o,

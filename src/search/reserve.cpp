@@ -107,7 +107,7 @@ std::size_t SearchDriver::listable_dags(std::size_t classes) const {
 }
 
 // Measures the final report's cost (report_cost.hpp) when the pool has doubled since the last
-// measurement, or every kCostInterval seconds while it holds fewer than kMinReportSample classes:
+// measurement, or every cost_interval seconds while it holds fewer than report_min_sample classes:
 // from the monitor while the chains run, and from the neighbour walk's stop test after them (the
 // walk fills most of a large pool: c20ng, `learn --time 20`, held 1 class when the chains stopped).
 void SearchDriver::update_cost(double now) {
@@ -118,7 +118,9 @@ void SearchDriver::update_cost(double now) {
   // can pool a thousand classes in a second, and each of c20ng's costs the report 5e-6 s per
   // variable (beside 2 busy processes, a measurement a second lagged the pool's growth from
   // 129 to 1,152 classes, and the run ended 8 s late).
-  if (size >= kMinReportSample ? size < 2 * cost_pool_ : now - cost_time_ < kCostInterval) return;
+  if (size >= o_.tune.report_min_sample ? size < 2 * cost_pool_
+                                        : now - cost_time_ < o_.tune.cost_interval)
+    return;
   cost_pool_ = size;
   cost_time_ = now;
   const ReportCost cost = measure_report_cost(cache_, pool_, o_);

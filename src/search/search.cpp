@@ -31,17 +31,6 @@ std::size_t capped(std::size_t max, std::size_t cells, std::size_t n) {
   return std::min(max, std::max<std::size_t>(1000, cells / n));
 }
 
-// One chain, kStartClimbs climbs from random orders, each with its perturbations (a climb ends
-// after 20 that do not improve): deterministic, unlike a time budget (with 1 s of search,
-// uci/zoo BIC BF 20 listed 484 or 1,111 DAGs in 60 s from run to run, as the start, hence the
-// root cuts and the whole search, differed). Trial runs, BIC BF 20, start found (OPT): 1 climb
-// zoo -614.44 (-612.26; then 385 DAGs listed in 60 s), 4 climbs -612.26 (all 1,111), letter
-// -174,997.45 (= OPT) in 4.0 s, 16 climbs nltcs -20,033.60 (= OPT). The time cap only guards
-// against huge caches.
-constexpr std::uint64_t kStartClimbs = 8;
-constexpr double kStartShareOfRemaining = 0.1;
-constexpr double kStartMaxSeconds = 60;
-
 }  // namespace
 
 std::size_t SearchOptions::pool_capacity(std::size_t n) const {
@@ -161,12 +150,20 @@ PoolReport search(const ScoreCache& cache, const SearchOptions& options, const S
   return r;
 }
 
-ParentSets ilp_start_network(const ScoreCache& cache, const StopToken& stop) {
+// One chain, tune.start_climbs climbs from random orders, each with its perturbations (a climb
+// ends after 20 that do not improve): deterministic, unlike a time budget (with 1 s of search,
+// uci/zoo BIC BF 20 listed 484 or 1,111 DAGs in 60 s from run to run, as the start, hence the
+// root cuts and the whole search, differed). Trial runs, BIC BF 20, start found (OPT): 1 climb
+// zoo -614.44 (-612.26; then 385 DAGs listed in 60 s), 4 climbs -612.26 (all 1,111), letter
+// -174,997.45 (= OPT) in 4.0 s, 16 climbs nltcs -20,033.60 (= OPT). The time cap only guards
+// against huge caches.
+ParentSets ilp_start_network(const ScoreCache& cache, const StopToken& stop,
+                             const ExactTunables& tune) {
   SearchOptions o;
-  o.max_restarts = kStartClimbs;
+  o.max_restarts = tune.start_climbs;
   o.time = stop.has_deadline()
-               ? std::min(kStartMaxSeconds, kStartShareOfRemaining * stop.remaining())
-               : kStartMaxSeconds;
+               ? std::min(tune.start_max_seconds, tune.start_share * stop.remaining())
+               : tune.start_max_seconds;
   o.threads = 1;
   o.dp_max_n = 0;  // the DP is the other exact method: keep the ILP independent of it
   o.enumerate = false;
@@ -181,6 +178,13 @@ ParentSets ilp_start_network(const ScoreCache& cache, const StopToken& stop) {
     // a cache the search refuses (no base entry, cyclic bases): no start
   }
   return {};
+}
+
+std::function<ParentSets(const ScoreCache&, const StopToken&)> ilp_start(
+    const ExactTunables& tune) {
+  return [tune](const ScoreCache& cache, const StopToken& stop) {
+    return ilp_start_network(cache, stop, tune);
+  };
 }
 
 }  // namespace bnsl

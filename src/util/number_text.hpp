@@ -1,7 +1,9 @@
-// A number as --help and the messages print it: "60", "0.5", "2.5e-07" (six significant digits,
-// the stream's default), for defaults and ranges a person reads.
+// A number as --help and the messages print it: "60", "0.5", "2.5e-07", "16777216", "1e+12"
+// (nine significant digits, so that the whole numbers of the tunables' defaults show exactly),
+// for defaults and ranges a person reads.
 #pragma once
 
+#include <iomanip>
 #include <sstream>
 #include <string>
 
@@ -9,7 +11,7 @@ namespace bnsl {
 
 inline std::string number_text(double value) {
   std::ostringstream out;
-  out << value;
+  out << std::setprecision(9) << value;
   return out.str();
 }
 

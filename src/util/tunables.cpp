@@ -32,9 +32,12 @@ struct Row {
 #define BNSL_EXPLORE_ROW(...) BNSL_TUNABLE_ROW(explore, __VA_ARGS__)
 #define BNSL_SEARCH_ROW(...) BNSL_TUNABLE_ROW(search, __VA_ARGS__)
 #define BNSL_BUDGET_ROW(...) BNSL_TUNABLE_ROW(budget, __VA_ARGS__)
+#define BNSL_POOL_ROW(...) BNSL_TUNABLE_ROW(pool, __VA_ARGS__)
+#define BNSL_EXACT_ROW(...) BNSL_TUNABLE_ROW(exact, __VA_ARGS__)
 
 const auto kRows = std::to_array<Row>({BNSL_EXPLORE_TUNABLES(BNSL_EXPLORE_ROW) BNSL_SEARCH_TUNABLES(
-    BNSL_SEARCH_ROW) BNSL_BUDGET_TUNABLES(BNSL_BUDGET_ROW)});
+    BNSL_SEARCH_ROW) BNSL_BUDGET_TUNABLES(BNSL_BUDGET_ROW) BNSL_POOL_TUNABLES(BNSL_POOL_ROW)
+                                           BNSL_EXACT_TUNABLES(BNSL_EXACT_ROW)});
 
 const auto kInfos = [] {
   std::array<TunableInfo, kRows.size()> out{};

@@ -51,9 +51,29 @@ expect_refused learn --set search.stall_share=nan "'nan' is not a number in \[0,
 expect_refused learn --set search.flood_max=2.5 "'2.5' is not a whole number"
 expect_refused learn --set search.flood_max "NAME=VALUE expected"
 expect_refused score --set explore.draft_singles=x "--set explore.draft_singles: 'x' is not a number"
+expect_refused learn --set pool.bands=0 "--set pool.bands: '0' is not a whole number in \[1, 64\]"
+expect_refused exact --set exact.start_climbs=0 "--set exact.start_climbs: '0' is not a whole number in \[1, "
+expect_refused score --set explore.group_rows_share=1.5 "'1.5' is not a number in \[0, 1\]"
 
 cmp -s old.best.bif old.bif.before || fail "a refused run changed the earlier old.best.bif"
 pass "the earlier outputs are as they were"
+
+# A tunable of exact mode reaches it, and the stats say it was set: the K = 100 best DAGs of
+# wine from a first epsilon of 0.001 (its best class alone, 48 DAGs) take more than one listing,
+# and one when only one is allowed.
+for rounds in 1 64; do
+  timeout 60 "$BNSL" exact "$DATA/wine.csv" --no-header --k-best 100 -q -o kb --stats kb.json \
+    --set exact.k_best_first_epsilon=0.001 --set exact.k_best_rounds=$rounds 2>err.txt ||
+    fail "exact --set exact.k_best_rounds=$rounds: exit $?, $(head -1 err.txt)"
+  listings=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exact"]["k_best_rounds"])' kb.json)
+  if [[ $rounds == 1 ]]; then
+    [[ $listings == 1 ]] || fail "exact.k_best_rounds=1: $listings listings"
+    grep -q '"exact.k_best_rounds=1"' kb.json || fail "--stats: the tunable set is not recorded"
+  else
+    ((listings > 1)) || fail "exact.k_best_first_epsilon=0.001: $listings listing"
+  fi
+done
+pass "--set exact.k_best_rounds=1: one listing (more without it); --stats records it"
 
 # The largest seed is a seed.
 timeout 20 "$BNSL" learn "$csv" -o big --time 1 --seed 18446744073709551615 -q 2>err.txt ||
