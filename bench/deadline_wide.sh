@@ -5,7 +5,8 @@
 # /work/locks/exclusive when it exists (a quiet machine), one at a time.
 #
 # Usage: bench/deadline_wide.sh [BNSL] [TIMES]   (defaults: build/bnsl, "1 5 30")
-# Environment: SHAPES (default "3000x5 20000x2 100000x2"), SKIP (e.g. "100000x2:30").
+# Environment: SHAPES (default "3000x5 20000x2 100000x2"), SKIP (e.g. "100000x2:30"),
+# EXCLUSIVE (the command each run goes through, default /work/locks/exclusive; empty: none).
 set -eu
 BNSL=${1:-build/bnsl}
 TIMES=${2:-1 5 30}
@@ -13,8 +14,9 @@ SHAPES=${SHAPES:-3000x5 20000x2 100000x2}
 SKIP=${SKIP:-}
 DIR=out/wide
 mkdir -p "$DIR"
+EXCLUSIVE=${EXCLUSIVE-/work/locks/exclusive}  # empty: run without it
 LOCK=()
-[[ -x /work/locks/exclusive ]] && LOCK=(/work/locks/exclusive)
+[[ -n $EXCLUSIVE && -x $EXCLUSIVE ]] && LOCK=("$EXCLUSIVE")
 
 for shape in $SHAPES; do
   csv=$DIR/w$shape.csv
