@@ -58,7 +58,7 @@ TEST_CASE("an exploration with its own budget under a passed deadline stops at o
   bnsl::ExploreOptions o;
   o.candidates = 16;
   o.max_parents = 2;  // keeps the unlimited run below short
-  o.time = 60;  // its own share: the outer deadline has passed already
+  o.time = 60;        // its own share: the outer deadline has passed already
   o.threads = 1;
   bnsl::ExploreStats unlimited_stats;
   {
