@@ -1,11 +1,14 @@
 // The command line: the input's lines are the arguments after "bnsl", parsed as main.cpp
-// parses them (cmd/app.cpp). Only parsing: no command runs.
+// parses them (cmd/app.cpp). Only parsing: no command runs. A usage error (CLI::ParseError) and
+// a bad value an option's callback refuses (bnsl's InputError) are the outcomes main.cpp turns
+// into exit status 2; any other exception is a finding.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "bnsl/comm.hpp"
+#include "bnsl/error.hpp"
 #include "commands.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -29,6 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     bnsl::cli::parse_command_line(app, static_cast<int>(args.size()), argv.data());
   } catch (const CLI::ParseError&) {
+  } catch (const bnsl::InputError&) {  // e.g. --set search.stall_share=nan
   }
   return 0;
 }

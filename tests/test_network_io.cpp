@@ -6,13 +6,16 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <string>
 
+#include "bnsl/bif.hpp"
 #include "bnsl/error.hpp"
 #include "bnsl/generate.hpp"
 #include "bnsl/network_io.hpp"
 #include "data/discretize.hpp"
+#include "temp_dir.hpp"
 
 namespace {
 
@@ -229,6 +232,25 @@ TEST_CASE("formats: malformed files are errors at their line and column", "[form
              Catch::Contains("an undirected edge"));
   CHECK_THAT(error_of("a,b\n0,1\n0,2\n", NetFormat::adjacency),
              Catch::Contains("bad.x:3:3: expected 0 or 1"));
+}
+
+TEST_CASE("formats: a BIF read by read_bif or parse_bif is checked as every format is",
+          "[formats]") {
+  // a <- b and b <- a: a cycle through both; a is declared on line 2, column 10.
+  const std::string cyclic =
+      "network x {\n}variable a { type discrete [ 2 ] { y, n }; }\n"
+      "variable b { type discrete [ 2 ] { y, n }; }\n"
+      "probability ( a | b ) { (y) 0.5, 0.5; (n) 0.5, 0.5; }\n"
+      "probability ( b | a ) { (y) 0.5, 0.5; (n) 0.5, 0.5; }\n";
+  CHECK_THROWS_WITH(bnsl::parse_bif(cyclic, "c.bif"),
+                    "c.bif:2:11: the network has a directed cycle through a");
+  bnsl_test::TempDir dir("bif");
+  const std::string folder = dir.file("net.bif");
+  std::filesystem::create_directory(folder);
+  CHECK_THROWS_WITH(bnsl::read_bif(folder),
+                    folder + ": cannot read the network file: is a directory");
+  CHECK_THROWS_WITH(bnsl::read_bif(dir.write("c.bif", cyclic)),
+                    Catch::Contains("c.bif:2:11: the network has a directed cycle through a"));
 }
 
 TEST_CASE("formats: names a format cannot hold are mapped the same way, and collisions fail",

@@ -312,6 +312,41 @@ TEST_CASE("pool file: random pools survive a write / read round trip", "[pool_fi
   }
 }
 
+TEST_CASE("pool file: names that are not UTF-8 read back byte for byte", "[pool_file]") {
+  // Latin-1 bytes (E9, E8, FF) are not UTF-8; "caf\xEF\xBF\xBD" is, and is what U+FFFD makes
+  // of the first two: they are written "caf<U+FFFD>~2" and "~3" (docs/design.md, "Outputs").
+  const std::vector<std::string> names = {"caf\xE9",      "caf\xE8", "caf\xEF\xBF\xBD",
+                                          "na\xC3\xAFve", "\xFF",    "ok"};
+  std::mt19937 rng(5);
+  const bnsl::PoolReport r = random_pool(names, 4, rng);
+  const std::string text = bnsl::pool_json_text(r);
+  const nlohmann::json j = nlohmann::json::parse(text);  // throws on text that is not UTF-8
+  CHECK(j["variables"] == nlohmann::json::parse(R"(["caf\ufffd~2", "caf\ufffd~3", "caf\ufffd",
+                                                    "na\u00efve", "\ufffd", "ok"])"));
+  CHECK(j["variable_bytes"] ==
+        nlohmann::json::parse(
+            R"({"caf\ufffd~2": "636166e9", "caf\ufffd~3": "636166e8", "\ufffd": "ff"})"));
+  require_same(r, bnsl::parse_pool_json(text, "bytes.json"));
+  // A file of UTF-8 names has no such field.
+  CHECK_FALSE(nlohmann::json::parse(bnsl::pool_json_text(random_pool({"a", "b"}, 1, rng)))
+                  .contains("variable_bytes"));
+
+  const auto error_with = [&](const std::string& from, const std::string& to) {
+    std::string bad = text;
+    REQUIRE(bad.find(from) != std::string::npos);
+    return error_of(bad.replace(bad.find(from), from.size(), to));
+  };
+  CHECK(error_with("\"636166e9\"", "\"636166e\"")
+            .find("'variable_bytes.caf\xEF\xBF\xBD~2': expected the name's bytes as hexadecimal "
+                  "digits") != std::string::npos);
+  CHECK(error_with("\"636166e9\"", "\"63616g\"").find("hexadecimal") != std::string::npos);
+  CHECK(
+      error_with("\"ff\"}", "\"ff\", \"nobody\": \"ff\"}").find("no variable is named 'nobody'") !=
+      std::string::npos);
+  CHECK(error_with("\"636166e8\"", "\"636166e9\"")
+            .find("'variable_bytes': variables 1 and 2 have the same bytes") != std::string::npos);
+}
+
 TEST_CASE("pool file: the cut points of --discretize read back", "[pool_file]") {
   bnsl::PoolReport r;
   r.variables = {"a", "col \"x\""};

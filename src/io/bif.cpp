@@ -6,7 +6,8 @@
 // blocks, then resolves the probability blocks against the declared variables, so blocks may
 // come in any order. Every error names the file, line and column. Each CPT row must be
 // non-negative and sum to 1 within 0.01 (the shared networks print 6 digits), and every
-// parent configuration must be given exactly once (or by a "default" entry). The properties
+// parent configuration must be given exactly once (or by a "default" entry); the arcs must
+// close no directed cycle (the first variable on or below one is named). The properties
 // "bnsl_name = ENCODED" and "bnsl_states = ENCODED ..." of a variable give back the names the
 // writer had to map (io/legal_names.cpp).
 // Writer: the layout of bnlearn's write.bif (see the header), names mapped to those bnlearn's
@@ -17,10 +18,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "bnsl/error.hpp"
+#include "bnsl/network_io.hpp"
 #include "io/net_formats.hpp"
 #include "util/atomic_file.hpp"
 
@@ -378,6 +378,7 @@ BayesNet BifParser::parse() {
   for (const Token& t : var_tokens_) net.declared_at.emplace_back(t.line, t.col);
   resolve(net);
   apply_name_records(net, records_, file_);
+  check_network(net, file_);  // a directed cycle, as every other format's parser checks
   return net;
 }
 
@@ -540,11 +541,7 @@ BayesNet parse_bif(const std::string& text, const std::string& file) {
 }
 
 BayesNet read_bif(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, 0, "cannot open the BIF file");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return parse_bif(buf.str(), path);
+  return read_network(path, NetFormat::bif);  // a directory named, as for every format
 }
 
 std::string write_bif_text(const BayesNet& net, const NameMapping& m) {

@@ -28,32 +28,12 @@
 
 #include "bnsl/error.hpp"
 #include "io/net_formats.hpp"
+#include "util/utf8.hpp"
 
 namespace bnsl {
 namespace {
 
 enum class Kind { variable, state };
-
-// One UTF-8 code point at s[i]: its value and length; an invalid byte gives (-1, 1).
-std::pair<long, std::size_t> code_point(std::string_view s, std::size_t i) {
-  const auto b = static_cast<unsigned char>(s[i]);
-  if (b < 0x80) return {b, 1};
-  // Lead bytes: C2-DF (2), E0-EF (3), F0-F4 (4); C0, C1 and F5-FF never start a character.
-  std::size_t len = b >= 0xF0 && b < 0xF5   ? 4
-                    : b >= 0xE0 && b < 0xF0 ? 3
-                    : b >= 0xC2 && b < 0xE0 ? 2
-                                            : 0;
-  if (len == 0 || i + len > s.size()) return {-1, 1};
-  long cp = b & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
-  for (std::size_t k = 1; k < len; ++k) {
-    const auto c = static_cast<unsigned char>(s[i + k]);
-    if ((c & 0xC0) != 0x80) return {-1, 1};
-    cp = (cp << 6) | (c & 0x3F);
-  }
-  const long min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return {-1, 1};
-  return {cp, len};
-}
 
 bool ascii_word(long c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -98,7 +78,7 @@ bool legal_at(NetFormat format, Kind kind, std::string_view s, std::size_t i, lo
 std::string legal_name(std::string_view s, NetFormat format, Kind kind) {
   std::string out;
   for (std::size_t i = 0; i < s.size();) {
-    const auto [c, len] = code_point(s, i);
+    const auto [c, len] = utf8_code_point(s, i);
     if (legal_at(format, kind, s, i, c, len))
       out.append(s.substr(i, len));
     else

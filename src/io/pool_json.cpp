@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -33,6 +34,7 @@
 #include "io/report_io.hpp"
 #include "io/text_out.hpp"
 #include "util/big_uint.hpp"
+#include "util/utf8.hpp"
 
 namespace bnsl {
 namespace {
@@ -43,21 +45,66 @@ bool contains(const std::vector<int>& sorted, int x) {
   return std::binary_search(sorted.begin(), sorted.end(), x);
 }
 
-// A JSON string literal (invalid UTF-8 replaced, as nlohmann::json writes it).
+// A JSON string literal (invalid UTF-8 replaced, as nlohmann::json writes it; names never
+// have any, see written_names).
 std::string json_string(const std::string& text) {
   return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string hex(std::string_view bytes) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string out;
+  for (const char ch : bytes) {
+    const auto b = static_cast<unsigned char>(ch);
+    out += kDigits[b >> 4];
+    out += kDigits[b & 15];
+  }
+  return out;
+}
+
+// The names as `variables` writes them, since JSON text is UTF-8: a UTF-8 name as it is; any
+// other with each byte that is not UTF-8 as U+FFFD and, should that be another variable's
+// name, "~2", "~3"... after it. Such a name's bytes go in `variable_bytes` (written name: hex)
+// so that readers get the column's name back byte for byte. (Escaping each such byte as a lone
+// surrogate, \uDC80 + b - 0x80, would keep one field, but strict parsers, nlohmann's among
+// them, refuse lone surrogates.)
+std::vector<std::string> written_names(const std::vector<std::string>& names,
+                                       std::vector<std::pair<std::string, std::string>>& bytes) {
+  std::set<std::string> taken;
+  for (const std::string& name : names)
+    if (valid_utf8(name)) taken.insert(name);
+  std::vector<std::string> out;
+  for (const std::string& name : names) {
+    if (valid_utf8(name)) {
+      out.push_back(name);
+      continue;
+    }
+    std::string shown;
+    for (std::size_t i = 0; i < name.size();) {
+      const auto [c, len] = utf8_code_point(name, i);
+      shown.append(c < 0 ? std::string_view("\xEF\xBF\xBD")
+                         : std::string_view(name).substr(i, len));
+      i += len;
+    }
+    std::string written = shown;
+    for (int k = 2; !taken.insert(written).second; ++k) written = shown + "~" + std::to_string(k);
+    bytes.emplace_back(written, hex(name));
+    out.push_back(std::move(written));
+  }
+  return out;
 }
 
 class PoolWriter {
  public:
   PoolWriter(std::ostream& os, const PoolReport& r) : out_(os), r_(r) {
-    for (const std::string& name : r.variables) names_.push_back(json_string(name));
+    std::vector<std::string> names = r.variables;
     // A report not yet named (the search's, whose caller names the variables) names them by
     // their number from 1, as a data set without a header row would.
     std::size_t n = r.classes.empty() ? 0 : r.classes[0].dag.size();
     if (!r.dags.empty()) n = std::max(n, r.dags[0].parents.size());
-    for (std::size_t v = names_.size(); v < n; ++v)
-      names_.push_back(json_string("V" + std::to_string(v + 1)));
+    for (std::size_t v = names.size(); v < n; ++v) names.push_back("V" + std::to_string(v + 1));
+    for (const std::string& name : written_names(names, name_bytes_))
+      names_.push_back(json_string(name));
   }
 
   void write() {
@@ -78,6 +125,7 @@ class PoolWriter {
   TextOut out_;
   const PoolReport& r_;
   std::vector<std::string> names_;  // the variables' names as JSON strings
+  std::vector<std::pair<std::string, std::string>> name_bytes_;  // written name, hex bytes
   ParentSets scratch_, scratch2_;
 
   // The header, one field a line; a field is one line here and one in pool_json_read.cpp.
@@ -92,6 +140,13 @@ class PoolWriter {
     out_ << '[';
     for (std::size_t v = 0; v < names_.size(); ++v) out_ << (v ? ", " : "") << names_[v];
     out_ << ']';
+    if (!name_bytes_.empty()) {
+      key("variable_bytes");
+      for (std::size_t i = 0; i < name_bytes_.size(); ++i)
+        out_ << (i ? ", " : "{") << json_string(name_bytes_[i].first) << ": "
+             << json_string(name_bytes_[i].second);
+      out_ << '}';
+    }
     if (!r_.discretized.empty()) {
       key("discretized");
       discretized();

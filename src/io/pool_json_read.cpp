@@ -14,6 +14,7 @@
 // `bnsl check` reports. (Files written while format 2 was unreleased also listed it, as
 // `reversible`, `became_reversible` and `became_compelled`; those fields are ignored.)
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -180,6 +181,33 @@ std::vector<Discretization> parse_discretized(const json& j, const Field& f, con
   return out;
 }
 
+// "variable_bytes": the names that are not UTF-8, byte for byte (two hex digits a byte), under
+// the names `variables` writes for them (pool_json.cpp, written_names). The readers refer to a
+// variable by its written name; the report keeps its bytes.
+void parse_name_bytes(const json& j, const Field& f, const Reader& in, PoolReport& r) {
+  if (!j.is_object()) f.fail("expected an object");
+  for (const auto& [name, value] : j.items()) {
+    const Field g = f.at(name);
+    const auto v = static_cast<std::size_t>(in.named(json(name), g));
+    const std::string digits = text(value, g);
+    std::string bytes;
+    for (std::size_t i = 0; i + 1 < digits.size(); i += 2) {
+      unsigned b = 0;
+      const auto [end, ec] = std::from_chars(digits.data() + i, digits.data() + i + 2, b, 16);
+      if (ec != std::errc() || end != digits.data() + i + 2) break;
+      bytes += static_cast<char>(b);
+    }
+    if (digits.empty() || bytes.size() * 2 != digits.size())
+      g.fail("expected the name's bytes as hexadecimal digits, two a byte");
+    r.variables[v] = std::move(bytes);
+  }
+  std::unordered_map<std::string, std::size_t> seen;
+  for (std::size_t v = 0; v < r.variables.size(); ++v)
+    if (!seen.emplace(r.variables[v], v).second)
+      f.fail("variables " + std::to_string(seen[r.variables[v]] + 1) + " and " +
+             std::to_string(v + 1) + " have the same bytes");
+}
+
 void parse_header(const json& j, Reader& in, PoolReport& r) {
   const Field& f = in.root;
   r.score = text(member(j, f, "score"), f.at("score"));
@@ -190,6 +218,8 @@ void parse_header(const json& j, Reader& in, PoolReport& r) {
   for (std::size_t v = 0; v < vars.size(); ++v)
     r.variables.push_back(text(vars[v], f.at("variables").at(v)));
   in.set_variables(r.variables);
+  if (const json& b = member(j, f, "variable_bytes", false); !b.is_null())
+    parse_name_bytes(b, f.at("variable_bytes"), in, r);
   if (const json& d = member(j, f, "discretized", false); !d.is_null())
     r.discretized = parse_discretized(d, f.at("discretized"), in);
   const long long n = in.n();

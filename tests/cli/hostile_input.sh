@@ -157,4 +157,47 @@ expect_file_error "quoted.csv:2:3: a quoted field not closed on its line" learn 
 } >wide.jkl
 expect_file_error "exact mode proves optima of at most 64 variables" exact wide.jkl -o w --time 2 -q
 
+# A network with a directed cycle is bad input (exit 2) in every format, named with the line
+# and column of a variable on the cycle or below it: a BIF as `sample` and `eval --truth` read
+# it (it gave exit 1 without the file), and a model string, a DOT file and an adjacency CSV as
+# `convert` and `eval --learned` read them. A directory given as a BIF file is named as one.
+cat >cyclic.bif <<'BIF'
+network unknown {
+}
+variable a {
+  type discrete [ 2 ] { yes, no };
+}
+variable b {
+  type discrete [ 2 ] { yes, no };
+}
+probability ( a | b ) {
+  (yes) 0.5, 0.5;
+  (no) 0.5, 0.5;
+}
+probability ( b | a ) {
+  (yes) 0.5, 0.5;
+  (no) 0.5, 0.5;
+}
+BIF
+expect_file_error "cyclic.bif:3:10: the network has a directed cycle through a" \
+  sample cyclic.bif -n 5 -o c.csv
+expect_file_error "cyclic.bif:3:10: the network has a directed cycle" \
+  eval --truth cyclic.bif --learned "$DATA/asia.bif"
+printf '[a|c][b|a][c|b][d]\n' >cyclic.modelstring
+expect_file_error "cyclic.modelstring:.*: the network has a directed cycle" \
+  convert cyclic.modelstring c.bif
+printf 'digraph { a -> b; b -> c; c -> a; }\n' >cyclic.dot
+expect_file_error "cyclic.dot:1:.*: the network has a directed cycle" convert cyclic.dot c.graphml
+printf ',a,b,c\na,0,1,0\nb,0,0,1\nc,1,0,0\n' >cyclic.csv
+expect_file_error "cyclic.csv:1:2: the network has a directed cycle" convert cyclic.csv c.dot
+expect_file_error "cyclic.dot:1:.*: the network has a directed cycle" \
+  eval --truth "$DATA/asia.bif" --learned cyclic.dot
+mkdir -p adir.bif
+expect_file_error "adir.bif: cannot read the network file: is a directory" sample adir.bif -n 5 -o s.csv
+expect_file_error "adir.bif: cannot read the network file: is a directory" \
+  eval --truth adir.bif --learned "$DATA/asia.bif"
+[[ ! -e c.csv && ! -e c.bif && ! -e c.graphml && ! -e c.dot && ! -e s.csv ]] ||
+  fail "a refused network left an output"
+pass "no output written for a refused network"
+
 echo "$passed passed, 0 failed"

@@ -98,7 +98,14 @@ def decode(p):
             arcs.add(arc(a))
         return parents_of(arcs)
 
-    out = {k: v for k, v in p.items() if k not in ("classes", "dags", "edges", "format")}
+    out = {k: v for k, v in p.items()
+           if k not in ("classes", "dags", "edges", "format", "variable_bytes")}
+    # Names that are not UTF-8 are written with U+FFFD in "variables" and given byte for byte
+    # (hex) in "variable_bytes"; here as Python reads such bytes from a file name or argv
+    # (surrogateescape: name.encode("utf-8", "surrogateescape") gives the bytes back).
+    raw = p.get("variable_bytes", {})
+    out["variables"] = [bytes.fromhex(raw[name]).decode("utf-8", "surrogateescape")
+                        if name in raw else name for name in names]
     out["dag_count"] = int(p.get("dag_count_exact", p["dag_count"]))
     if p.get("constraints"):
         c = dict(p["constraints"])
