@@ -9,15 +9,20 @@
 # Ends with "N passed, 0 failed"; exits non-zero at the first failure.
 source "$(dirname "$0")/lib/common.bash" "$@"
 
-python3 - "$WORK/wide.csv" <<'PY'
+# wide_csv PATH COLUMNS ROWS SEED: random letters a-c, a header v0, v1, ...
+wide_csv() {
+  python3 - "$@" <<'PY'
 import random, sys
-random.seed(1)
-cols, rows = 3000, 5
-with open(sys.argv[1], "w") as f:
+path, cols, rows, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+random.seed(seed)
+with open(path, "w") as f:
     f.write(",".join(f"v{i}" for i in range(cols)) + "\n")
     for _ in range(rows):
         f.write(",".join(random.choice("abc") for _ in range(cols)) + "\n")
 PY
+}
+
+wide_csv "$WORK/wide.csv" 3000 5 1
 
 timeout 60 "$BNSL" learn "$WORK/wide.csv" -o "$WORK/w" --time 1 --threads 1 --quiet \
   2>"$WORK/err.txt" || fail "learn --time 1 on 3000 x 5: exit $? (124: still running at 60 s)"
@@ -40,15 +45,7 @@ pass "the pool says how many orientations its sampled components drew"
 # 20,000 columns x 2 rows with --time 1: the all-pairs statistics alone take longer than the
 # budget on a slow machine, and the exploration once ran unbounded after it (a deadline already
 # passed read as none). The guard of 120 s is for that hang, not a timing check.
-python3 - "$WORK/wide2.csv" <<'PY'
-import random, sys
-random.seed(2)
-cols, rows = 20000, 2
-with open(sys.argv[1], "w") as f:
-    f.write(",".join(f"v{i}" for i in range(cols)) + "\n")
-    for _ in range(rows):
-        f.write(",".join(random.choice("abc") for _ in range(cols)) + "\n")
-PY
+wide_csv "$WORK/wide2.csv" 20000 2 2
 timeout 120 "$BNSL" learn "$WORK/wide2.csv" -o "$WORK/w2" --time 1 --threads 1 --quiet \
   2>"$WORK/err.txt" || fail "learn --time 1 on 20000 x 2: exit $? (124: still running at 120 s)"
 "$BNSL" check "$WORK/wide2.csv" "$WORK/w2.pool.json" >"$WORK/check.txt" \
