@@ -125,39 +125,15 @@ bnsl::CsvOptions csv_options(bool header, const std::string& delimiter, bool mis
   return o;
 }
 
-using ArcList = std::vector<std::pair<std::string, std::string>>;
-using TierList = std::vector<std::pair<std::string, int>>;
+using ArcList = bnsl::NamedArcs;
+using TierList = bnsl::NamedTiers;
 
-// Constraints from name lists, with the checks of the files (bnsl::make_constraints): errors
-// name the list ("require", "forbid", "tiers") and the item's position from 1.
+// Constraints from name lists, with the checks of the files: errors name the list ("require",
+// "forbid", "tiers") and the item's position from 1.
 bnsl::Constraints make_constraints(const bnsl::Dataset& data, const ArcList& require,
                                    const ArcList& forbid, const TierList& tiers) {
-  const auto index = [&](const std::string& name, const char* list) {
-    for (std::size_t v = 0; v < data.n_vars(); ++v)
-      if (data.name(v) == name) return static_cast<int>(v);
-    throw bnsl::InputError(std::string(list) + ": unknown variable '" + name + "'");
-  };
-  const auto arcs = [&](const ArcList& list, const char* what) {
-    std::vector<bnsl::NamedArc> out;
-    for (const auto& [from, to] : list) {
-      bnsl::NamedArc a;
-      a.from = index(from, what);
-      a.to = index(to, what);
-      a.line = out.size() + 1;
-      out.push_back(a);
-    }
-    return out;
-  };
-  std::vector<int> tier_of;
-  if (!tiers.empty()) {
-    tier_of.assign(data.n_vars(), -1);
-    for (const auto& [name, tier] : tiers) {
-      if (tier < 0) throw bnsl::InputError("tiers: the tier of '" + name + "' must be >= 0");
-      tier_of[static_cast<std::size_t>(index(name, "tiers"))] = tier;
-    }
-  }
-  return bnsl::make_constraints(arcs(require, "require"), arcs(forbid, "forbid"),
-                                std::move(tier_of), {"require", "forbid", "tiers"}, data.names());
+  return bnsl::constraints_by_name(require, forbid, tiers, {"require", "forbid", "tiers"},
+                                   data.names());
 }
 
 bnsl::Epsilon make_epsilon(std::optional<double> epsilon, double bayes_factor) {

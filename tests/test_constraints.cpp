@@ -539,3 +539,23 @@ TEST_CASE("constraints: the in-degree limit: description, fingerprint, violation
   CHECK(cache.apply(c) == 1);
   CHECK(cache.var(3).size() == 2);
 }
+
+TEST_CASE("constraints by name equal those by index, and name the list in errors",
+          "[constraints]") {
+  const std::vector<std::string> names{"A", "B", "C", "D"};
+  const bnsl::ConstraintFiles lists{"require", "forbid", "tiers"};
+  const bnsl::Constraints c = bnsl::constraints_by_name({{"A", "B"}}, {{"C", "D"}, {"D", "A"}},
+                                                        {{"B", 0}, {"C", 1}}, lists, names);
+  // By hand: A -> B required, C -> D and D -> A forbidden, B in tier 0 before C in tier 1.
+  CHECK(c.required_parents(1) == std::vector<int>{0});
+  CHECK(c.forbidden == std::vector<std::pair<int, int>>{{2, 3}, {3, 0}});
+  CHECK(c.tiers == std::vector<int>{-1, 0, 1, -1});
+  CHECK_FALSE(c.allowed(2, 1));  // against the tiers
+  CHECK(c.allowed(1, 2));
+  CHECK_THROWS_WITH(bnsl::constraints_by_name({}, {{"A", "Z"}}, {}, lists, names),
+                    "forbid: unknown variable 'Z'");
+  CHECK_THROWS_WITH(bnsl::constraints_by_name({}, {}, {{"A", -1}}, lists, names),
+                    "tiers: the tier of 'A' must be >= 0");
+  CHECK_THROWS_WITH(bnsl::constraints_by_name({{"A", "B"}, {"B", "A"}}, {}, {}, lists, names),
+                    Catch::Contains("require:2:1:"));  // the second item closes a cycle
+}

@@ -115,4 +115,13 @@ Constraints make_constraints(const std::vector<NamedArc>& required,
                              const std::vector<NamedArc>& forbidden, std::vector<int> tiers,
                              const ConstraintFiles& sources, const std::vector<std::string>& names);
 
+// The same from variable names, as the Python and R packages take them: arcs (from, to) and
+// tiers (variable, tier >= 0), each list's items numbered from 1 in place of lines. An unknown
+// name or a negative tier is an InputError naming its list (sources.require, .forbid, .tiers).
+using NamedArcs = std::vector<std::pair<std::string, std::string>>;
+using NamedTiers = std::vector<std::pair<std::string, int>>;
+Constraints constraints_by_name(const NamedArcs& required, const NamedArcs& forbidden,
+                                const NamedTiers& tiers, const ConstraintFiles& sources,
+                                const std::vector<std::string>& names);
+
 }  // namespace bnsl

@@ -85,39 +85,24 @@ bnsl::Dataset make_data(const Rcpp::List& data) {
   return d;
 }
 
-// Constraints from name lists, with the checks of the files (bnsl::make_constraints): errors
-// name the list ("whitelist", "blacklist", "tiers").
+// Constraints from name lists, with the checks of the files: errors name the list
+// ("whitelist", "blacklist", "tiers").
 bnsl::Constraints make_constraints(const bnsl::Dataset& data, const Rcpp::List& lists) {
-  const auto index = [&](const std::string& name, const char* list) {
-    for (std::size_t v = 0; v < data.n_vars(); ++v)
-      if (data.name(v) == name) return static_cast<int>(v);
-    throw bnsl::InputError(std::string(list) + ": unknown variable '" + name + "'");
-  };
   const auto arcs = [&](const char* what) {
     const Rcpp::List arc_list = lists[what];
     const auto from = Rcpp::as<std::vector<std::string>>(arc_list["from"]);
     const auto to = Rcpp::as<std::vector<std::string>>(arc_list["to"]);
-    std::vector<bnsl::NamedArc> out;
-    for (std::size_t i = 0; i < from.size(); ++i) {
-      bnsl::NamedArc a;
-      a.from = index(from[i], what);
-      a.to = index(to[i], what);
-      a.line = i + 1;
-      out.push_back(a);
-    }
+    bnsl::NamedArcs out;
+    for (std::size_t i = 0; i < from.size(); ++i) out.emplace_back(from[i], to[i]);
     return out;
   };
-  std::vector<int> tier_of;
-  const Rcpp::List tiers = lists["tiers"];
-  const auto tier_names = Rcpp::as<std::vector<std::string>>(tiers["variable"]);
-  const auto tier_values = Rcpp::as<std::vector<int>>(tiers["tier"]);
-  if (!tier_names.empty()) {
-    tier_of.assign(data.n_vars(), -1);
-    for (std::size_t i = 0; i < tier_names.size(); ++i)
-      tier_of[static_cast<std::size_t>(index(tier_names[i], "tiers"))] = tier_values[i];
-  }
-  return bnsl::make_constraints(arcs("whitelist"), arcs("blacklist"), std::move(tier_of),
-                                {"whitelist", "blacklist", "tiers"}, data.names());
+  const Rcpp::List tier_list = lists["tiers"];
+  const auto names = Rcpp::as<std::vector<std::string>>(tier_list["variable"]);
+  const auto values = Rcpp::as<std::vector<int>>(tier_list["tier"]);
+  bnsl::NamedTiers tiers;
+  for (std::size_t i = 0; i < names.size(); ++i) tiers.emplace_back(names[i], values[i]);
+  return bnsl::constraints_by_name(arcs("whitelist"), arcs("blacklist"), tiers,
+                                   {"whitelist", "blacklist", "tiers"}, data.names());
 }
 
 bnsl::ScoreParams make_score(const std::string& score, double iss) {

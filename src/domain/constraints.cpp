@@ -2,11 +2,13 @@
 // The files they come from are read by src/io/arcs.cpp.
 #include "bnsl/constraints.hpp"
 
+#include <tsl/robin_map.h>
 #include <xxhash.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <string_view>
 
 #include "bnsl/error.hpp"
 
@@ -213,6 +215,37 @@ Constraints make_constraints(const std::vector<NamedArc>& required,
   }
   std::sort(c.required.begin(), c.required.end());
   return c;
+}
+
+Constraints constraints_by_name(const NamedArcs& required, const NamedArcs& forbidden,
+                                const NamedTiers& tiers, const ConstraintFiles& sources,
+                                const std::vector<std::string>& names) {
+  tsl::robin_map<std::string_view, int> index_of;
+  for (std::size_t v = 0; v < names.size(); ++v) index_of.emplace(names[v], static_cast<int>(v));
+  const auto index = [&](const std::string& name, const std::string& list) {
+    const auto it = index_of.find(name);
+    if (it == index_of.end()) throw InputError(list + ": unknown variable '" + name + "'");
+    return it->second;
+  };
+  const auto arcs = [&](const NamedArcs& list, const std::string& what) {
+    std::vector<NamedArc> out;
+    for (const auto& [from, to] : list) {
+      NamedArc a;
+      a.from = index(from, what);
+      a.to = index(to, what);
+      a.line = out.size() + 1;
+      out.push_back(a);
+    }
+    return out;
+  };
+  std::vector<int> tier_of;
+  if (!tiers.empty()) tier_of.assign(names.size(), -1);
+  for (const auto& [name, tier] : tiers) {
+    if (tier < 0) throw InputError(sources.tiers + ": the tier of '" + name + "' must be >= 0");
+    tier_of[static_cast<std::size_t>(index(name, sources.tiers))] = tier;
+  }
+  return make_constraints(arcs(required, sources.require), arcs(forbidden, sources.forbid),
+                          std::move(tier_of), sources, names);
 }
 
 }  // namespace bnsl
