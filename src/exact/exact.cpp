@@ -151,18 +151,20 @@ class DpLister {
 void check_exact_limits(std::size_t n_vars, const ExactOptions& options) {
   const int n = static_cast<int>(std::min<std::size_t>(n_vars, 1000));
   const ExactMethod method = resolve_exact_method(options.method, n_vars);
+  // Past the ILP's limit no method proves anything: say so first, whichever method auto
+  // resolves to (without CBC it is the DP, whose own limit is lower)
+  if (options.method == ExactMethod::automatic && n > exact::kMaxVars)
+    throw InputError("exact mode proves optima of at most " + std::to_string(exact::kMaxVars) +
+                     " variables (its ILP's limit); the problem has " + std::to_string(n_vars) +
+                     ": `bnsl learn` searches networks of any size, without the proof");
   if (method == ExactMethod::dp) exact::SubsetDp::check_limits(n, options.dp_max_bytes);
   if (method == ExactMethod::ilp && !ilp_available())
     throw InputError(
         "--method ilp is unavailable: bnsl was built without COIN-OR CBC (use --method dp)");
   if (method == ExactMethod::ilp && n > exact::kMaxVars)
-    throw InputError(
-        (options.method == ExactMethod::automatic
-             ? "exact mode proves optima of at most " + std::to_string(exact::kMaxVars) +
-                   " variables (its ILP's limit)"
-             : "--method ilp handles at most " + std::to_string(exact::kMaxVars) + " variables") +
-        "; the problem has " + std::to_string(n_vars) +
-        ": `bnsl learn` searches networks of any size, without the proof");
+    throw InputError("--method ilp handles at most " + std::to_string(exact::kMaxVars) +
+                     " variables; the problem has " + std::to_string(n_vars) +
+                     ": `bnsl learn` searches networks of any size, without the proof");
 }
 
 PoolReport solve_exact(const ScoreCache& cache, const ExactOptions& options, const StopToken& stop,
