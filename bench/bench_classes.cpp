@@ -8,6 +8,10 @@
 //   size/blocks/N        mec_size of a chordal graph of N vertices built from small cliques
 //                        glued at cut vertices (tests/test_mec_size.cpp's generator)
 //   orientations/blocks/N  edge_orientations of it
+//   classify/essential/N the pool's class of an offered DAG as it was: the essential graph of
+//                        a random DAG of N vertices (in-degree 0 to 4, parents anywhere
+//                        before it, as bnsl generate's networks), its encoding and hash
+//   classify/key/N       the same DAG's class key (pool/class_key.hpp), what the pool uses now
 //
 // Before blocks.cpp, both counted every subpath of a path as a subproblem (O(N^3)); run it
 // with --benchmark_filter to pick sizes.
@@ -15,8 +19,10 @@
 
 #include <algorithm>
 #include <random>
+#include <span>
 #include <vector>
 
+#include "pool/class_key.hpp"
 #include "pool/cpdag.hpp"
 #include "pool/mec_size.hpp"
 #include "pool/orientations.hpp"
@@ -57,6 +63,39 @@ Parents random_blocks(int n) {
     cliques.push_back(s);
   }
   return g;
+}
+
+// Each vertex draws 0 to 4 parents among all vertices before it.
+Parents random_dag(int n) {
+  std::mt19937_64 rng(13);
+  Parents g(static_cast<std::size_t>(n));
+  for (int v = 1; v < n; ++v) {
+    auto& p = g[static_cast<std::size_t>(v)];
+    const int k = std::uniform_int_distribution<int>(0, std::min(4, v))(rng);
+    while (static_cast<int>(p.size()) < k) {
+      const int u = std::uniform_int_distribution<int>(0, v - 1)(rng);
+      if (std::find(p.begin(), p.end(), u) == p.end()) p.push_back(u);
+    }
+    std::sort(p.begin(), p.end());
+  }
+  return g;
+}
+
+void classify_essential(benchmark::State& state) {
+  const Parents g = random_dag(static_cast<int>(state.range(0)));
+  bnsl::EssentialGraphBuilder builder;
+  std::vector<std::uint32_t> code;
+  for (auto _ : state) {
+    builder.build(g);
+    builder.encode(code);
+    benchmark::DoNotOptimize(bnsl::hash_encoding(code));
+  }
+}
+
+void classify_key(benchmark::State& state) {
+  const Parents g = random_dag(static_cast<int>(state.range(0)));
+  const auto parents = [&g](std::size_t v) { return std::span<const int>(g[v]); };
+  for (auto _ : state) benchmark::DoNotOptimize(bnsl::class_key(g.size(), parents));
 }
 
 template <Parents (*Make)(int)>
@@ -102,6 +141,18 @@ BENCHMARK(orientations<random_blocks>)
     ->Arg(1000)
     ->Arg(3000)
     ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(classify_essential)
+    ->Name("classify/essential")
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK(classify_key)
+    ->Name("classify/key")
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 
 }  // namespace

@@ -1,15 +1,19 @@
 // Essential graphs (src/pool/cpdag.*): hand-made cases whose essential graphs are known, and
 // a brute-force cross-check over every DAG of 4 and 5 nodes against two independent
 // characterisations: Markov equivalence = same skeleton and v-structures (Verma & Pearl
-// 1990), and the compelled arcs of a class = the arcs oriented alike in all its members.
+// 1990), and the compelled arcs of a class = the arcs oriented alike in all its members. The
+// pool's class key and exact comparison (src/pool/class_key.hpp) against the same oracle.
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <random>
 #include <set>
+#include <span>
 #include <tuple>
 
 #include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
+#include "pool/class_key.hpp"
 #include "pool/cpdag.hpp"
 
 using bnsl::Cpdag;
@@ -233,4 +237,57 @@ TEST_CASE("cpdag: brute force over every DAG of 4 nodes", "[cpdag]") {
 TEST_CASE("cpdag: brute force over every DAG of 5 nodes", "[cpdag][slow]") {
   REQUIRE(all_dags(5).size() == 29281);
   brute_force_check(5, 8782);
+}
+
+namespace {
+
+auto parents_of(const ParentSets& g) {
+  return [&g](std::size_t v) { return std::span<const int>(g[v]); };
+}
+
+bool equivalent(const ParentSets& a, const ParentSets& b) {
+  return bnsl::markov_equivalent(a.size(), parents_of(a), parents_of(b));
+}
+
+std::uint64_t key(const ParentSets& g) {
+  return bnsl::class_key(g.size(), parents_of(g));
+}
+
+}  // namespace
+
+TEST_CASE("class key: every pair of DAGs of 4 nodes against skeleton and v-structures", "[cpdag]") {
+  const auto dags = all_dags(4);
+  std::vector<Signature> sig;
+  for (const auto& g : dags) sig.push_back(signature(g));
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < dags.size(); ++i)
+    for (std::size_t j = 0; j < dags.size(); ++j) {
+      const bool oracle = sig[i] == sig[j];
+      same += oracle;
+      REQUIRE(equivalent(dags[i], dags[j]) == oracle);
+      REQUIRE((key(dags[i]) == key(dags[j])) == oracle);
+    }
+  CHECK(same > dags.size());  // some classes have several members
+}
+
+TEST_CASE("class key: every DAG of 5 nodes, one key per class", "[cpdag][slow]") {
+  const auto dags = all_dags(5);
+  std::map<Signature, std::vector<std::size_t>> classes;
+  for (std::size_t i = 0; i < dags.size(); ++i) classes[signature(dags[i])].push_back(i);
+  std::map<std::uint64_t, const Signature*> keys;
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<std::size_t> any(0, dags.size() - 1);
+  for (const auto& [s, members] : classes) {
+    const ParentSets& first = dags[members.front()];
+    REQUIRE(keys.emplace(key(first), &s).second);  // distinct classes, distinct keys
+    for (std::size_t m : members) {
+      REQUIRE(key(dags[m]) == key(first));
+      REQUIRE(equivalent(dags[m], first));
+    }
+    for (int t = 0; t < 20; ++t) {
+      const std::size_t other = any(rng);
+      REQUIRE(equivalent(dags[other], first) == (signature(dags[other]) == s));
+    }
+  }
+  CHECK(keys.size() == 8782);
 }

@@ -14,6 +14,7 @@
 #include <iterator>
 #include <limits>
 
+#include "pool/class_key.hpp"
 #include "score/compare.hpp"
 
 namespace bnsl {
@@ -79,11 +80,11 @@ bool DagPool::may_accept(double score) const {
   return score >= t;
 }
 
-// The score (O(n)) and the essential graph (O(n + arcs)) of an offered DAG are computed
-// outside the lock, in a workspace taken from spare_, so chains offering at once encode in
-// parallel; the lock is taken before (is it new and within the threshold?) and after (is its
-// class new? then admit), and the first check is repeated after, since another chain may have
-// admitted the DAG or raised the threshold in between.
+// The score (O(n)) and the class key (pool/class_key.hpp, O(n) for bounded in-degree) of an
+// offered DAG are computed outside the lock, so chains offering at once classify in parallel;
+// the lock is taken before (is it new and within the threshold?) and after (is its class new?
+// then admit), and the first check is repeated after, since another chain may have admitted
+// the DAG or raised the threshold in between.
 bool DagPool::offer(double /*score*/, std::uint64_t hash, std::span<const std::uint32_t> choices,
                     const ChoicesRef& ref) {
   const double exact = dag_score(cache_, choices);
@@ -99,14 +100,12 @@ bool DagPool::offer(double /*score*/, std::uint64_t hash, std::span<const std::u
     std::lock_guard<std::mutex> lock(mutex_);
     if (!fresh()) return false;
   }
-  const Workspace w = take_workspace();
-  encode_class(choices, *w);
-  const std::uint64_t class_hash = hash_encoding(w->code);
+  const std::uint64_t class_hash = class_key(choices.size(), parents_of(choices));
   std::lock_guard<std::mutex> lock(mutex_);
   if (!fresh()) return false;
   if (classified_.size() >= max_classified_) classified_.clear();
   classified_.insert(hash);
-  if (has_class(class_hash, w->code)) {
+  if (has_class(class_hash, choices)) {
     ++equivalent_;
     return false;
   }
@@ -153,24 +152,6 @@ bool DagPool::admit(double exact, std::uint64_t hash, std::uint64_t class_hash,
   ++inserted_;
   update_threshold();
   return true;
-}
-
-DagPool::Workspace DagPool::take_workspace() {
-  std::unique_ptr<ClassWorkspace> w;
-  {
-    std::lock_guard<std::mutex> lock(spare_mutex_);
-    if (!spare_.empty()) {
-      w = std::move(spare_.back());
-      spare_.pop_back();
-    }
-  }
-  if (!w) w = std::make_unique<ClassWorkspace>();
-  return Workspace(w.release(), WorkspaceReturn{this});
-}
-
-void DagPool::WorkspaceReturn::operator()(ClassWorkspace* w) const {
-  std::lock_guard<std::mutex> lock(pool->spare_mutex_);
-  pool->spare_.emplace_back(w);
 }
 
 DagPool::Stored DagPool::encode(std::span<const std::uint32_t> choices,
@@ -228,21 +209,11 @@ bool DagPool::contains(std::uint64_t hash, std::span<const std::uint32_t> choice
   return false;
 }
 
-void DagPool::encode_class(std::span<const std::uint32_t> choices, ClassWorkspace& w) const {
-  w.parents.resize(choices.size());
-  for (std::size_t v = 0; v < choices.size(); ++v) {
-    const auto ps = cache_.var(v).parents(choices[v]);
-    w.parents[v].assign(ps.begin(), ps.end());
-  }
-  w.builder.build(w.parents);
-  w.builder.encode(w.code);
-}
-
-bool DagPool::has_class(std::uint64_t class_hash, const std::vector<std::uint32_t>& code) {
+bool DagPool::has_class(std::uint64_t class_hash, std::span<const std::uint32_t> choices) const {
   auto [lo, hi] = by_class_.equal_range(class_hash);
   for (auto it = lo; it != hi; ++it) {
-    encode_class(decode(it->second->second), locked_);
-    if (locked_.code == code) return true;
+    const Choices kept = decode(it->second->second);
+    if (markov_equivalent(choices.size(), parents_of(kept), parents_of(choices))) return true;
   }
   return false;
 }

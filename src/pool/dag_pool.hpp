@@ -19,11 +19,11 @@
 // A DAG is identified by its chosen cache entry per variable (choices[v] = entry index in
 // cache.var(v)); its hash is the XOR of entry_hash(v, choices[v]) (Zobrist hashing), so a
 // move that changes a few choices updates it in O(1). Hash matches are confirmed by comparing
-// choices. A DAG's class is identified by its essential graph (pool/cpdag.hpp), computed once
-// per new DAG above the threshold, hashed, and compared exactly with the kept class's DAG on a
-// hash match; DAGs already classified are remembered by their 64-bit hash (a false match needs
+// choices. A DAG's class is identified by its skeleton and v-structures (pool/class_key.hpp),
+// hashed once per new DAG above the threshold and compared exactly with the kept class's DAG on
+// a key match; DAGs already classified are remembered by their 64-bit hash (a false match needs
 // two distinct DAGs with one 64-bit hash: about 2^-24 for a billion DAGs). The score and the
-// essential graph of an offered DAG are computed outside the lock (dag_pool.cpp, offer).
+// class key of an offered DAG are computed outside the lock (dag_pool.cpp, offer).
 //
 // Locking: may_accept() reads the atomic threshold of the score's band (best - epsilon, or the
 // worst kept score of the band when a class there would be dropped at once) without the lock,
@@ -54,7 +54,6 @@
 #include "bnsl/cache.hpp"
 #include "bnsl/epsilon.hpp"
 #include "bnsl/tunables.hpp"
-#include "pool/cpdag.hpp"
 
 namespace bnsl {
 
@@ -150,7 +149,7 @@ class DagPool {
   struct Stored {
     ChoicesRef ref;                   // null: diff holds every choice in variable order
     std::vector<std::uint32_t> diff;  // (variable, entry) pairs differing from *ref
-    std::uint64_t class_hash = 0;     // hash_encoding of the essential graph
+    std::uint64_t class_hash = 0;     // class_key of the DAG (pool/class_key.hpp)
   };
 
   using Map = std::map<Key, Stored>;
@@ -159,22 +158,12 @@ class DagPool {
   Choices decode(const Stored& s) const;
   static bool equals(const Stored& s, std::span<const std::uint32_t> choices);
   bool contains(std::uint64_t hash, std::span<const std::uint32_t> choices) const;
-  // What encoding a DAG's essential graph needs; one per offer in progress (spare_), one for
-  // the lock's holder (locked_).
-  struct ClassWorkspace {
-    EssentialGraphBuilder builder;
-    ParentSets parents;
-    std::vector<std::uint32_t> code;
-  };
-  struct WorkspaceReturn {  // gives a workspace back to spare_
-    DagPool* pool;
-    void operator()(ClassWorkspace* w) const;
-  };
-  using Workspace = std::unique_ptr<ClassWorkspace, WorkspaceReturn>;
-  Workspace take_workspace();
-  void encode_class(std::span<const std::uint32_t> choices, ClassWorkspace& w) const;  // w.code
-  // Under the lock: is a class of this encoding (hash class_hash) kept?
-  bool has_class(std::uint64_t class_hash, const std::vector<std::uint32_t>& code);
+  // v's parents in the DAG `choices` (pool/class_key.hpp's accessor); choices must outlive it
+  auto parents_of(std::span<const std::uint32_t> choices) const {
+    return [this, choices](std::size_t v) { return cache_.var(v).parents(choices[v]); };
+  }
+  // Under the lock: is a class of this key (pool/class_key.hpp) kept? Compared exactly.
+  bool has_class(std::uint64_t class_hash, std::span<const std::uint32_t> choices) const;
   bool admit(double exact, std::uint64_t hash, std::uint64_t class_hash,
              std::span<const std::uint32_t> choices, const ChoicesRef& ref);
   void index(Map::iterator it);
@@ -202,9 +191,6 @@ class DagPool {
   std::unordered_multimap<std::uint64_t, Map::iterator> by_class_;  // class hash -> kept DAG
   tsl::robin_set<std::uint64_t> classified_;  // hashes of DAGs whose class was looked up
   std::size_t max_classified_;                // ... at most (then forgotten)
-  ClassWorkspace locked_;
-  std::mutex spare_mutex_;
-  std::vector<std::unique_ptr<ClassWorkspace>> spare_;
   std::uint64_t equivalent_ = 0;
   ChoicesRef best_ref_;
   double best_;
