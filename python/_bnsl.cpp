@@ -11,6 +11,12 @@
 // that Python's own SIGINT handler runs: Ctrl-C raises bnsl's stop flag (propagate_signal),
 // the run ends as at a deadline and returns what it found, and the KeyboardInterrupt is dropped
 // (the report says `interrupted`). bnsl's flag is cleared again after every run.
+//
+// Names, states, paths and texts are bytes in the library, in whatever encoding the CSV had.
+// They reach Python as str decoded from UTF-8 with 'surrogateescape', Python's convention for
+// file names (os.fsdecode): a byte that is not UTF-8 becomes U+DC80 + byte, and
+// s.encode("utf-8", "surrogateescape") gives the bytes back. Python's str (encoded so) or
+// bytes are taken back (Bytes below); so are bnsl's error messages, which may quote a name.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -24,6 +30,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -41,6 +48,61 @@
 #include "bnsl/stop.hpp"
 
 namespace py = pybind11;
+
+namespace {
+
+// Bytes to and from Python as the module's text says.
+struct Bytes {
+  std::string s;
+};
+
+py::str decode(std::string_view s) {
+  PyObject* o =
+      PyUnicode_DecodeUTF8(s.data(), static_cast<py::ssize_t>(s.size()), "surrogateescape");
+  if (o == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
+
+py::list decode(const std::vector<std::string>& v) {
+  py::list out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = decode(v[i]);
+  return out;
+}
+
+std::vector<std::string> strings(const std::vector<Bytes>& v) {
+  std::vector<std::string> out;
+  out.reserve(v.size());
+  for (const Bytes& b : v) out.push_back(b.s);
+  return out;
+}
+
+}  // namespace
+
+namespace pybind11::detail {
+template <>
+struct type_caster<Bytes> {
+  PYBIND11_TYPE_CASTER(Bytes, const_name("str"));
+  bool load(handle src, bool) {
+    object bytes;
+    if (PyUnicode_Check(src.ptr())) {
+      bytes = reinterpret_steal<object>(
+          PyUnicode_AsEncodedString(src.ptr(), "utf-8", "surrogateescape"));
+      if (!bytes) {  // a surrogate that no byte stands for
+        PyErr_Clear();
+        return false;
+      }
+    } else if (PyBytes_Check(src.ptr())) {
+      bytes = reinterpret_borrow<object>(src);
+    } else {
+      return false;
+    }
+    value.s.assign(PyBytes_AS_STRING(bytes.ptr()),
+                   static_cast<std::size_t>(PyBytes_GET_SIZE(bytes.ptr())));
+    return true;
+  }
+  static handle cast(const Bytes& b, return_value_policy, handle) { return decode(b.s).release(); }
+};
+}  // namespace pybind11::detail
 
 namespace {
 
@@ -97,11 +159,12 @@ Run report_run(double time, Job job) {
 // sends a frame here only when the CSV reader's rules hold; otherwise it parses the frame as
 // CSV text, so that the reader's errors are raised).
 bnsl::Dataset make_data(
-    const std::vector<std::string>& names, const std::vector<std::vector<std::string>>& states,
+    const std::vector<Bytes>& name_bytes, const std::vector<std::vector<Bytes>>& states,
     const std::vector<py::array_t<std::uint16_t, py::array::c_style | py::array::forcecast>>&
         codes) {
-  if (names.size() != states.size() || names.size() != codes.size())
+  if (name_bytes.size() != states.size() || name_bytes.size() != codes.size())
     throw bnsl::InputError("data: names, states and code columns differ in number");
+  const std::vector<std::string> names = strings(name_bytes);
   bnsl::Dataset d;
   for (std::size_t v = 0; v < names.size(); ++v) {
     const std::span<const std::uint16_t> column(codes[v].data(),
@@ -111,7 +174,7 @@ bnsl::Dataset make_data(
         throw bnsl::InputError("data: column '" + names[v] + "' has a code beyond its states");
     if (v > 0 && column.size() != d.n_rows())
       throw bnsl::InputError("data: column '" + names[v] + "' has another number of rows");
-    d.add_column(names[v], states[v], column);
+    d.add_column(names[v], strings(states[v]), column);
   }
   return d;
 }
@@ -125,15 +188,23 @@ bnsl::CsvOptions csv_options(bool header, const std::string& delimiter, bool mis
   return o;
 }
 
-using ArcList = bnsl::NamedArcs;
-using TierList = bnsl::NamedTiers;
+using ArcList = std::vector<std::pair<Bytes, Bytes>>;
+using TierList = std::vector<std::pair<Bytes, int>>;
+
+bnsl::NamedArcs named(const ArcList& arcs) {
+  bnsl::NamedArcs out;
+  for (const auto& [from, to] : arcs) out.emplace_back(from.s, to.s);
+  return out;
+}
 
 // Constraints from name lists, with the checks of the files: errors name the list ("require",
 // "forbid", "tiers") and the item's position from 1.
 bnsl::Constraints make_constraints(const bnsl::Dataset& data, const ArcList& require,
                                    const ArcList& forbid, const TierList& tiers) {
-  return bnsl::constraints_by_name(require, forbid, tiers, {"require", "forbid", "tiers"},
-                                   data.names());
+  bnsl::NamedTiers named_tiers;
+  for (const auto& [name, tier] : tiers) named_tiers.emplace_back(name.s, tier);
+  return bnsl::constraints_by_name(named(require), named(forbid), named_tiers,
+                                   {"require", "forbid", "tiers"}, data.names());
 }
 
 bnsl::Epsilon make_epsilon(std::optional<double> epsilon, double bayes_factor) {
@@ -240,7 +311,7 @@ void bind_report(py::module_& m) {
   py::class_<Run>(m, "Report")
       .def_readonly("stats", &Run::stats)
       .def_readonly("interrupted", &Run::interrupted)
-      .def_property_readonly("variables", [](const Run& r) { return r.report.variables; })
+      .def_property_readonly("variables", [](const Run& r) { return decode(r.report.variables); })
       .def_property_readonly("rows", [](const Run& r) { return r.report.rows; })
       .def_property_readonly("score", [](const Run& r) { return r.report.score; })
       .def_property_readonly("ess", [](const Run& r) { return r.report.ess; })
@@ -302,14 +373,15 @@ void bind_report(py::module_& m) {
                              })
       .def(
           "write",
-          [](Run& r, const std::string& prefix, const bnsl::Dataset* data) {
-            bnsl::write_outputs(prefix, r.report, data);
+          [](Run& r, const Bytes& prefix, const bnsl::Dataset* data) {
+            bnsl::write_outputs(prefix.s, r.report, data);
           },
           py::arg("prefix"), py::arg("data").none(true))
       .def(
           "bif",
           [](const Run& r, const bnsl::Dataset& data) {
-            return bnsl::bif_text(bnsl::estimate_parameters(data, bnsl::best_network(r.report)));
+            return decode(
+                bnsl::bif_text(bnsl::estimate_parameters(data, bnsl::best_network(r.report))));
           },
           py::arg("data"));
 }
@@ -319,15 +391,27 @@ void bind_report(py::module_& m) {
 PYBIND11_MODULE(_bnsl, m) {
   m.doc() = "bnsl's C++ library (use the bnsl package, not this module)";
   m.attr("__version__") = BNSL_VERSION;
-  py::register_exception<bnsl::InputError>(m, "InputError", PyExc_ValueError);
+  // bnsl's errors as register_exception and pybind11 would raise them (InputError, a
+  // ValueError; RuntimeError), their messages decoded as names are.
+  static PyObject* input_error =
+      py::exception<bnsl::InputError>(m, "InputError", PyExc_ValueError).release().ptr();
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const bnsl::InputError& e) {
+      PyErr_SetObject(input_error, decode(e.what()).ptr());
+    } catch (const bnsl::RuntimeError& e) {
+      PyErr_SetObject(PyExc_RuntimeError, decode(e.what()).ptr());
+    }
+  });
 
   py::class_<bnsl::Dataset>(m, "Data")
       .def_property_readonly("n_vars", &bnsl::Dataset::n_vars)
       .def_property_readonly("n_rows", &bnsl::Dataset::n_rows)
-      .def_property_readonly("names", &bnsl::Dataset::names)
+      .def_property_readonly("names", [](const bnsl::Dataset& d) { return decode(d.names()); })
       .def("states", [](const bnsl::Dataset& d, std::size_t v) {
-        std::vector<std::string> s;
-        for (int k = 0; k < d.arity(v); ++k) s.push_back(d.state_name(v, k));
+        py::list s;
+        for (int k = 0; k < d.arity(v); ++k) s.append(decode(d.state_name(v, k)));
         return s;
       });
   m.def(
@@ -339,25 +423,24 @@ PYBIND11_MODULE(_bnsl, m) {
   m.def("make_data", &make_data, py::arg("names"), py::arg("states"), py::arg("codes"));
   m.def(
       "read_csv",
-      [](const std::string& path, bool header, const std::string& delimiter,
-         bool missing_as_state) {
-        return bnsl::read_csv(path, csv_options(header, delimiter, missing_as_state));
+      [](const Bytes& path, bool header, const std::string& delimiter, bool missing_as_state) {
+        return bnsl::read_csv(path.s, csv_options(header, delimiter, missing_as_state));
       },
       py::arg("path"), py::arg("header") = true, py::arg("delimiter") = ",",
       py::arg("missing_as_state") = false);
   m.def(
       "parse_csv",
-      [](const std::string& text, const std::string& name, bool missing_as_state) {
-        return bnsl::parse_csv(text, name, csv_options(true, ",", missing_as_state));
+      [](const Bytes& text, const Bytes& name, bool missing_as_state) {
+        return bnsl::parse_csv(text.s, name.s, csv_options(true, ",", missing_as_state));
       },
       py::arg("text"), py::arg("name"), py::arg("missing_as_state") = false);
 
   bind_report(m);
   m.def(
       "read_pool",
-      [](const std::string& path) {
+      [](const Bytes& path) {
         Run run;
-        run.report = bnsl::read_pool_json(path);
+        run.report = bnsl::read_pool_json(path.s);
         run.stats = "{}";
         return run;
       },
@@ -380,7 +463,7 @@ PYBIND11_MODULE(_bnsl, m) {
           py::arg("var"))
       .def(
           "write_jkl",
-          [](const bnsl::ScoreCache& c, const std::string& path) { bnsl::write_jkl(path, c); },
+          [](const bnsl::ScoreCache& c, const Bytes& path) { bnsl::write_jkl(path.s, c); },
           py::arg("path"));
 
   m.def("learn", &learn, py::arg("data"), py::arg("time"), py::arg("score"), py::arg("ess"),
@@ -396,9 +479,9 @@ PYBIND11_MODULE(_bnsl, m) {
         py::arg("require"), py::arg("forbid"), py::arg("tiers"), py::arg("quiet"));
   m.def(
       "sample",
-      [](const std::string& bif, std::size_t n, std::uint64_t seed, bool is_text) {
+      [](const Bytes& bif, std::size_t n, std::uint64_t seed, bool is_text) {
         const bnsl::BayesNet net =
-            is_text ? bnsl::parse_bif(bif, "<bif text>") : bnsl::read_bif(bif);
+            is_text ? bnsl::parse_bif(bif.s, "<bif text>") : bnsl::read_bif(bif.s);
         return bnsl::sample(net, n, seed);
       },
       py::arg("bif"), py::arg("n"), py::arg("seed"), py::arg("is_text"));

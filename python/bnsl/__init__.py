@@ -14,18 +14,23 @@ DataFrame or a 2-D numpy array (columns V0..V(n-1)), read as the CSV file they s
 `time` is the budget of the whole call, result included. Runs release the GIL; Ctrl-C ends a
 run as its deadline would and returns what was found (`result.interrupted` is then True).
 Progress goes to stderr unless quiet=True.
+
+Names (variables, states) are the CSV's bytes, which need not be UTF-8: they come back as str
+decoded from UTF-8 with the 'surrogateescape' error handler, as Python's file names do
+(os.fsdecode), so that name.encode("utf-8", "surrogateescape") gives the bytes back; names given
+(constraints, a DataFrame's columns) are encoded so, and may be bytes. Constraint CSV files are
+read the same way.
 """
 from __future__ import annotations
 
 import csv
 import os
 import time as _time
-from typing import Sequence
 
 import pandas as pd
 
 from . import _bnsl
-from ._data import to_data, to_frame
+from ._data import name_bytes as _name, to_data, to_frame
 from ._result import Class, Result
 
 __all__ = ["learn", "exact", "score_cache", "sample", "read_csv", "read_pool", "Result",
@@ -35,29 +40,33 @@ __version__ = _bnsl.__version__
 InputError = _bnsl.InputError
 
 
-def _arcs(arcs, names: Sequence[str]) -> list[tuple[str, str]]:
+def _rows(path):
+    """The rows of a constraint CSV file, its names decoded as the data's are."""
+    with open(path, newline="", encoding="utf-8-sig", errors="surrogateescape") as f:
+        return list(csv.DictReader(f))
+
+
+def _arcs(arcs) -> list[tuple[bytes, bytes]]:
     """Required or forbidden arcs: None, (from, to) pairs, a DataFrame with from and to, or a
     CSV path."""
     if arcs is None:
         return []
     if isinstance(arcs, (str, os.PathLike)):
-        with open(arcs, newline="") as f:
-            return [(r["from"], r["to"]) for r in csv.DictReader(f)]
+        return [(_name(r["from"]), _name(r["to"])) for r in _rows(arcs)]
     if isinstance(arcs, pd.DataFrame):
-        return [(str(a), str(b)) for a, b in zip(arcs["from"], arcs["to"])]
-    return [(str(a), str(b)) for a, b in arcs]
+        return [(_name(a), _name(b)) for a, b in zip(arcs["from"], arcs["to"])]
+    return [(_name(a), _name(b)) for a, b in arcs]
 
 
-def _tiers(tiers) -> list[tuple[str, int]]:
+def _tiers(tiers) -> list[tuple[bytes, int]]:
     """Tiers: None, {variable: tier}, a list of lists (tier 0 first), or a CSV path."""
     if tiers is None:
         return []
     if isinstance(tiers, (str, os.PathLike)):
-        with open(tiers, newline="") as f:
-            return [(r["variable"], int(r["tier"])) for r in csv.DictReader(f)]
+        return [(_name(r["variable"]), int(r["tier"])) for r in _rows(tiers)]
     if isinstance(tiers, dict):
-        return [(str(v), int(t)) for v, t in tiers.items()]
-    return [(str(v), t) for t, level in enumerate(tiers) for v in level]
+        return [(_name(v), int(t)) for v, t in tiers.items()]
+    return [(_name(v), t) for t, level in enumerate(tiers) for v in level]
 
 
 def _left(budget: float, start: float) -> float:
@@ -73,7 +82,7 @@ def _common(data, header, delimiter, missing_as_state, score, bayes_factor, epsi
     if score not in ("bic", "bdeu"):
         raise ValueError("score: 'bic' or 'bdeu'")
     d = to_data(data, header, delimiter, missing_as_state)
-    return d, _arcs(require, d.names), _arcs(forbid, d.names), _tiers(tiers)
+    return d, _arcs(require), _arcs(forbid), _tiers(tiers)
 
 
 def learn(data, time: float = 60, score: str = "bic", bayes_factor: float = 20,

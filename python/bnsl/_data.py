@@ -10,6 +10,10 @@ frame breaks one of the reader's rules (no rows, a missing value, more than 65,5
 empty or repeated column name), it is parsed as the CSV text it stands for, so that the reader
 raises its own error (bnsl.InputError, a ValueError) with the row and column: the same message
 as the command line's for the same file, line 2 being the first data row.
+
+Column names are bytes to the reader: a str column is encoded to UTF-8 with 'surrogateescape'
+(name_bytes), so that the names a run returns, decoded so, name the same columns; a bytes
+column is taken as it is.
 """
 from __future__ import annotations
 
@@ -22,6 +26,14 @@ from . import _bnsl
 
 _MISSING = ("", "NA", "?")  # what the CSV reader takes for a missing value
 _FRAME = "DataFrame"  # the "file" the reader's messages name for a frame
+
+
+def name_bytes(name) -> bytes:
+    """A column's or variable's name as the library has it: bytes as they are, anything else as
+    str(name) encoded to UTF-8 with 'surrogateescape' (the inverse of the names returned)."""
+    if isinstance(name, bytes):
+        return name
+    return str(name).encode("utf-8", "surrogateescape")
 
 
 def _text(value) -> str:
@@ -53,13 +65,13 @@ def _frame_as_text(frame: pd.DataFrame) -> str:
     """The CSV text the frame stands for (values written as _text writes them)."""
     out = pd.DataFrame({i: frame.iloc[:, i].map(_text, na_action="ignore")
                         for i in range(frame.shape[1])})
-    out.columns = [str(c) for c in frame.columns]
+    out.columns = [name_bytes(c).decode("utf-8", "surrogateescape") for c in frame.columns]
     return out.to_csv(index=False, na_rep="NA", lineterminator="\n")
 
 
 def from_frame(frame: pd.DataFrame, missing_as_state: bool = False):
     """A _bnsl.Data from a DataFrame, by the CSV reader's rules (see the module's text)."""
-    names = [str(c) for c in frame.columns]
+    names = [name_bytes(c) for c in frame.columns]
     columns = [_column(frame.iloc[:, i], missing_as_state) for i in range(frame.shape[1])]
     clean = (len(frame) > 0 and len(names) > 0 and all(c is not None for c in columns)
              and all(names) and len(set(names)) == len(names))
