@@ -4,7 +4,8 @@
 //
 //  1. The outputs: output_reserve(T) (below), 3% of T, between 0.1 and 1 s, is kept for writing
 //     the files after the search; the search ends by T less that (run_search, learn.cpp).
-//  2. learn: the exploration gets learn_explore_seconds (below): budget.explore_share of T;
+//  2. learn: the exploration gets learn_explore_seconds (below), less the time spent reading
+//     the data (learn.cpp): budget.explore_share of T;
 //     budget.screened_explore_share when it screens (thousands of variables: the search starts
 //     from the greedy network and its climbs converge within a small share, while the
 //     exploration keeps finding families the best networks use); up to
