@@ -125,7 +125,8 @@ struct LearnCommand : PoolArgs {
     if (comm.root()) o.on_improvement = out.improvement();
     LearnResult r = bnsl::learn(data, o, stop, comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"explore", nlohmann::json::parse(r.explore.to_json())},
-                            {"search", nlohmann::json::parse(r.search.to_json())}};
+                            {"search", nlohmann::json::parse(r.search.to_json())},
+                            {"outputs", {{"final_write_seconds", out.final_write_seconds()}}}};
     const int status = frame.finish_pool(stats, r.search, r.report, prefix, true);
     if (journal && !journal->error().empty())  // the networks were written, not the journal
       throw RuntimeError(journal->error() + " (" + cache_path + " is kept as it was)");

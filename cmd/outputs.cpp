@@ -89,7 +89,12 @@ void ReportWriter::write(PoolReport& report) {
 
 ReportFn ReportWriter::writer() {
   return [this](PoolReport& report, ReportStage stage) {
-    if (stage == ReportStage::final) return write(report);
+    if (stage == ReportStage::final) {
+      const StopToken clock;
+      write(report);
+      final_write_seconds_ = clock.elapsed();
+      return;
+    }
     try {  // a checkpoint that cannot be written: the run goes on to its final report
       write(report);
     } catch (const RuntimeError& e) {

@@ -28,6 +28,9 @@ class ReportWriter {
   // failure throws (write_outputs: the files not written and why).
   ReportFn writer();
   void write(PoolReport& report);
+  // Seconds the final report's files took to write (0 before it); --stats has it as
+  // outputs.final_write_seconds: a deadline or a signal ends the run that long after the search.
+  double final_write_seconds() const { return final_write_seconds_; }
   // Arcs each class's DAG should follow where its class allows (bnsl::prefer_arcs, which
   // walks as many members as `tune` says).
   void prefer(std::vector<NamedArc> arcs, const PoolTunables& tune) {
@@ -49,6 +52,7 @@ class ReportWriter {
   PoolTunables prefer_tune_;
   OutputOptions options_;
   NetworkFiles networks_;
+  double final_write_seconds_ = 0;
 };
 
 // The preferred arcs of --prefer-arcs FILE (none when file is empty), by the variables' names:

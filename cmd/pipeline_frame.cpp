@@ -83,6 +83,8 @@ int PipelineFrame::finish(nlohmann::json stats, const std::string& summary,
     stats["processes"] = {{"count", comm_.size()},
                           {"bytes_sent", comm_.traffic().sent},
                           {"bytes_received", comm_.traffic().received}};
+  if (signal_received())  // the signal's number, and the run's seconds at its end
+    stats["signal"] = {{"number", received_signal()}, {"run_seconds", stop_.elapsed()}};
   if (const auto changed = changed_tunables(run_.tunables); !changed.empty())
     stats["tunables"] = changed;  // those --set changed, as NAME=VALUE
   if (!run_.stats_file.empty()) write_file_atomically(run_.stats_file, stats.dump(2) + "\n");

@@ -56,7 +56,8 @@ struct SearchCommand : PoolArgs {
     if (comm.root()) o.on_improvement = out.improvement();
     SearchRunResult r = search_cache(cache, o, ReportContext{score, data.get(), true}, stop,
                                      comm.root() ? out.writer() : ReportFn{});
-    nlohmann::json stats = {{"search", nlohmann::json::parse(r.stats.to_json())}};
+    nlohmann::json stats = {{"search", nlohmann::json::parse(r.stats.to_json())},
+                            {"outputs", {{"final_write_seconds", out.final_write_seconds()}}}};
     return frame.finish_pool(stats, r.stats, r.report, prefix, data != nullptr);
   }
 };
