@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 #include <span>
@@ -290,4 +291,78 @@ TEST_CASE("class key: every DAG of 5 nodes, one key per class", "[cpdag][slow]")
     }
   }
   CHECK(keys.size() == 8782);
+}
+
+namespace {
+
+// children[v]: the nodes whose parents hold v, ascending.
+ParentSets children_of(const ParentSets& g) {
+  ParentSets ch(g.size());
+  for (int v = 0; v < static_cast<int>(g.size()); ++v)
+    for (int p : g[v]) ch[p].push_back(v);
+  return ch;
+}
+
+// class_key_near(key(r), changed, r, d) against class_key(d); `changed` holds every node whose
+// parents differ, and `extra` nodes more (allowed: the key must not depend on them).
+void check_near(const ParentSets& r, const ParentSets& d, std::vector<int> extra) {
+  std::vector<int> changed = std::move(extra);
+  for (int v = 0; v < static_cast<int>(r.size()); ++v)
+    if (r[v] != d[v]) changed.push_back(v);
+  std::sort(changed.begin(), changed.end());
+  changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+  const ParentSets ch = children_of(r);
+  const auto children = [&ch](std::size_t v) { return std::span<const int>(ch[v]); };
+  REQUIRE(bnsl::class_key_near(key(r), changed, parents_of(r), parents_of(d), children) == key(d));
+}
+
+}  // namespace
+
+TEST_CASE("class key near a reference: every pair of DAGs of 4 nodes", "[cpdag]") {
+  const auto dags = all_dags(4);
+  for (const auto& r : dags)
+    for (const auto& d : dags) check_near(r, d, {});
+}
+
+TEST_CASE("class key near a reference: random DAGs of 12 nodes, a few families redrawn",
+          "[cpdag]") {
+  std::mt19937 rng(12);
+  const int n = 12;
+  // parents of v drawn among the nodes before it in `order`, each with probability p
+  const auto draw = [&](const std::vector<int>& order, int v, double p) {
+    std::vector<int> ps;
+    for (int u : order) {
+      if (u == v) break;
+      if (std::bernoulli_distribution(p)(rng)) ps.push_back(u);
+    }
+    std::sort(ps.begin(), ps.end());
+    return ps;
+  };
+  int reversed = 0;  // arcs of d reversed in r: the test must have some
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::vector<int> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    const double p = std::uniform_real_distribution<double>(0.1, 0.6)(rng);
+    ParentSets r(n);
+    for (int v = 0; v < n; ++v) r[v] = draw(order, v, p);
+    ParentSets d = r;
+    // Steps that keep `order` a topological order of d: redraw a family among the nodes
+    // before it, or swap two neighbours of the order with no arc between them (after a
+    // redraw that dropped it, so arcs come back reversed too).
+    for (int step = 0; step < 4; ++step) {
+      const int i = std::uniform_int_distribution<int>(0, n - 2)(rng);
+      if (std::bernoulli_distribution(0.5)(rng)) d[order[i + 1]] = draw(order, order[i + 1], p);
+      if (!adjacent(d, order[i], order[i + 1])) std::swap(order[i], order[i + 1]);
+      if (std::bernoulli_distribution(0.5)(rng)) d[order[i + 1]] = draw(order, order[i + 1], p);
+    }
+    REQUIRE(acyclic(d));
+    for (int v = 0; v < n; ++v)
+      for (int u : d[v]) reversed += std::find(r[u].begin(), r[u].end(), v) != r[u].end();
+    std::vector<int> extra;
+    if (trial % 3 == 0) extra.push_back(std::uniform_int_distribution<int>(0, n - 1)(rng));
+    check_near(r, d, extra);
+    check_near(d, r, extra);
+  }
+  CHECK(reversed > 100);
 }

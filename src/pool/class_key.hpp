@@ -6,6 +6,7 @@
 //   auto pa = [&](std::size_t v) { return std::span<const std::int32_t>(g[v]); };
 //   std::uint64_t k = class_key(g.size(), pa);           // equal for equivalent DAGs
 //   bool same = markov_equivalent(g.size(), pa, pb);     // exact
+//   std::uint64_t k2 = class_key_near(k, changed, pa, pb, children_a);  // pb near pa
 //
 // The key is the XOR of a 64-bit hash of every edge {u, w} and of every v-structure a -> c <- b
 // (a < b, not adjacent); each appears once per DAG, so the XOR hashes the two sets. Its cost is
@@ -21,6 +22,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace bnsl {
 
@@ -62,22 +64,55 @@ void for_each_vstructure(const Parents& parents, std::size_t c, F&& f) {
       if (!adjacent(parents, *i, *j)) f(*i, *j);
 }
 
+// The edges into c and the v-structures at c, hashed.
+template <class Parents>
+std::uint64_t contribution(const Parents& parents, std::size_t c) {
+  const auto cu = static_cast<std::uint32_t>(c);
+  std::uint64_t key = 0;
+  for (const std::int32_t p : parents(c)) {
+    const auto pu = static_cast<std::uint32_t>(p);
+    key ^= edge_hash(std::min(pu, cu), std::max(pu, cu));
+  }
+  for_each_vstructure(parents, c, [&](std::int32_t a, std::int32_t b) {
+    key ^= vstructure_hash(static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b), cu);
+  });
+  return key;
+}
+
 }  // namespace class_key_detail
 
 template <class Parents>
 std::uint64_t class_key(std::size_t n, const Parents& parents) {
-  using namespace class_key_detail;
   std::uint64_t key = 0;
-  for (std::size_t c = 0; c < n; ++c) {
-    const auto cu = static_cast<std::uint32_t>(c);
-    for (const std::int32_t p : parents(c)) {
-      const auto pu = static_cast<std::uint32_t>(p);
-      key ^= edge_hash(std::min(pu, cu), std::max(pu, cu));
-    }
-    for_each_vstructure(parents, c, [&](std::int32_t a, std::int32_t b) {
-      key ^= vstructure_hash(static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b), cu);
-    });
+  for (std::size_t c = 0; c < n; ++c) key ^= class_key_detail::contribution(parents, c);
+  return key;
+}
+
+// The key of DAG d from the key of DAG r, when they differ only in the parents of `changed`
+// (ascending): those nodes' contributions are swapped, and a v-structure a -> c <- b at a node c
+// of unchanged parents appears or goes where the adjacency of a and b differs, which needs a or
+// b changed, so c is a child of a changed node in r (`children_r(a)`). O(changed nodes' parent
+// pairs + their children's parents) instead of O(n).
+template <class ParentsR, class ParentsD, class ChildrenR>
+std::uint64_t class_key_near(std::uint64_t key_r, std::span<const std::int32_t> changed,
+                             const ParentsR& r, const ParentsD& d, const ChildrenR& children_r) {
+  using namespace class_key_detail;
+  std::uint64_t key = key_r;
+  for (const std::int32_t c : changed) {
+    const auto cs = static_cast<std::size_t>(c);
+    key ^= contribution(r, cs) ^ contribution(d, cs);
   }
+  for (const std::int32_t a : changed)
+    for (const std::int32_t c : children_r(static_cast<std::size_t>(a))) {
+      if (holds(changed, c)) continue;                               // counted above
+      for (const std::int32_t b : r(static_cast<std::size_t>(c))) {  // = d(c)
+        if (b == a || (b < a && holds(changed, b))) continue;        // each pair once
+        if (adjacent(r, a, b) != adjacent(d, a, b))
+          key ^= vstructure_hash(static_cast<std::uint32_t>(std::min(a, b)),
+                                 static_cast<std::uint32_t>(std::max(a, b)),
+                                 static_cast<std::uint32_t>(c));
+      }
+    }
   return key;
 }
 

@@ -100,7 +100,7 @@ bool DagPool::offer(double /*score*/, std::uint64_t hash, std::span<const std::u
     std::lock_guard<std::mutex> lock(mutex_);
     if (!fresh()) return false;
   }
-  const std::uint64_t class_hash = class_key(choices.size(), parents_of(choices));
+  const std::uint64_t class_hash = offered_key(choices, ref);
   std::lock_guard<std::mutex> lock(mutex_);
   if (!fresh()) return false;
   if (classified_.size() >= max_classified_) classified_.clear();
@@ -207,6 +207,48 @@ bool DagPool::contains(std::uint64_t hash, std::span<const std::uint32_t> choice
   for (auto c = lo; c != hi; ++c)
     if (equals(c->second->second, choices)) return true;
   return false;
+}
+
+std::uint64_t DagPool::offered_key(std::span<const std::uint32_t> choices, const ChoicesRef& ref) {
+  const std::size_t n = choices.size();
+  if (!ref || ref->size() != n) return class_key(n, parents_of(choices));
+  std::vector<std::int32_t> changed;  // ascending
+  for (std::size_t v = 0; v < n; ++v)
+    if ((*ref)[v] != choices[v]) {
+      changed.push_back(static_cast<std::int32_t>(v));
+      if (changed.size() > n / 4) return class_key(n, parents_of(choices));
+    }
+  const std::shared_ptr<const RefInfo> info = ref_info(ref);
+  const auto children = [&info](std::size_t v) {
+    return std::span<const std::int32_t>(info->child.data() + info->child_off[v],
+                                         info->child.data() + info->child_off[v + 1]);
+  };
+  return class_key_near(info->key, changed, parents_of(*ref), parents_of(choices), children);
+}
+
+std::shared_ptr<const DagPool::RefInfo> DagPool::ref_info(const ChoicesRef& ref) {
+  {
+    std::lock_guard<std::mutex> lock(refs_mutex_);
+    for (const auto& [r, info] : refs_)
+      if (r == ref) return info;
+  }
+  const std::size_t n = ref->size();
+  auto info = std::make_shared<RefInfo>();
+  const auto parents = parents_of(*ref);
+  info->key = class_key(n, parents);
+  info->child_off.assign(n + 1, 0);
+  for (std::size_t v = 0; v < n; ++v)
+    for (const std::int32_t p : parents(v)) ++info->child_off[static_cast<std::size_t>(p) + 1];
+  for (std::size_t v = 0; v < n; ++v) info->child_off[v + 1] += info->child_off[v];
+  info->child.resize(info->child_off[n]);
+  std::vector<std::uint32_t> next(info->child_off.begin(), info->child_off.end() - 1);
+  for (std::size_t v = 0; v < n; ++v)  // children in ascending order
+    for (const std::int32_t p : parents(v))
+      info->child[next[static_cast<std::size_t>(p)]++] = static_cast<std::int32_t>(v);
+  std::lock_guard<std::mutex> lock(refs_mutex_);
+  if (refs_.size() >= kRefs) refs_.erase(refs_.begin());
+  refs_.emplace_back(ref, info);
+  return info;
 }
 
 bool DagPool::has_class(std::uint64_t class_hash, std::span<const std::uint32_t> choices) const {

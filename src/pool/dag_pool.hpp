@@ -116,11 +116,11 @@ class DagPool {
   // Offered DAGs above the threshold that were equivalent to a kept one (not admitted).
   std::uint64_t equivalent() const;
 
-  double best() const;                      // -infinity while empty
-  double epsilon() const;                   // current epsilon (depends on best for Epsilon::factor)
-  std::size_t size() const;                 // classes kept
-  std::uint64_t inserted() const;           // classes admitted so far
-  bool truncated() const;                   // a class within epsilon was dropped for max_size
+  double best() const;             // -infinity while empty
+  double epsilon() const;          // current epsilon (depends on best for Epsilon::factor)
+  std::size_t size() const;        // classes kept
+  std::uint64_t inserted() const;  // classes admitted so far
+  bool truncated() const;          // a class within epsilon was dropped for max_size
   std::vector<PooledDag> snapshot() const;  // one DAG per class, sorted best first
   // At most `count` of the snapshot's DAGs, spread evenly over it (the first, the last, and the
   // ones between at equal steps), best first: decodes only those.
@@ -162,6 +162,17 @@ class DagPool {
   auto parents_of(std::span<const std::uint32_t> choices) const {
     return [this, choices](std::size_t v) { return cache_.var(v).parents(choices[v]); };
   }
+  // The class key of an offered DAG: from its reference DAG's key, corrected where the two
+  // differ (class_key_near), when it has one of the same size differing in at most a quarter of
+  // the variables; otherwise class_key over every variable. A reference's key and children are
+  // computed once (refs_: the last kRefs references met).
+  std::uint64_t offered_key(std::span<const std::uint32_t> choices, const ChoicesRef& ref);
+  struct RefInfo {
+    std::uint64_t key = 0;
+    std::vector<std::uint32_t> child_off;  // children of v: child[child_off[v] .. [v + 1])
+    std::vector<std::int32_t> child;
+  };
+  std::shared_ptr<const RefInfo> ref_info(const ChoicesRef& ref);
   // Under the lock: is a class of this key (pool/class_key.hpp) kept? Compared exactly.
   bool has_class(std::uint64_t class_hash, std::span<const std::uint32_t> choices) const;
   bool admit(double exact, std::uint64_t hash, std::uint64_t class_hash,
@@ -191,6 +202,9 @@ class DagPool {
   std::unordered_multimap<std::uint64_t, Map::iterator> by_class_;  // class hash -> kept DAG
   tsl::robin_set<std::uint64_t> classified_;  // hashes of DAGs whose class was looked up
   std::size_t max_classified_;                // ... at most (then forgotten)
+  static constexpr std::size_t kRefs = 16;    // about two per chain
+  std::mutex refs_mutex_;
+  std::vector<std::pair<ChoicesRef, std::shared_ptr<const RefInfo>>> refs_;  // newest last
   std::uint64_t equivalent_ = 0;
   ChoicesRef best_ref_;
   double best_;
