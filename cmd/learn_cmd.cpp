@@ -130,7 +130,7 @@ struct LearnCommand : PoolArgs {
     const int status = frame.finish_pool(stats, r.search, r.report, prefix, true);
     if (journal && !journal->error().empty())  // the networks were written, not the journal
       throw RuntimeError(journal->error() + " (" + cache_path + " is kept as it was)");
-    return status;
+    return frame.leave(status);
   }
 };
 

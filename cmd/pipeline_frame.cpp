@@ -1,6 +1,8 @@
 // The frame of the pipeline commands (pipeline_frame.hpp).
 #include "pipeline_frame.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <utility>
 
@@ -103,6 +105,14 @@ int PipelineFrame::finish_pool(nlohmann::json stats, const SearchStats& search,
                 phase_summary(search, verbose()) +
                     pool_summary(command_, report, prefix, with_bif, stop_.elapsed()),
                 "wrote the networks found so far");
+}
+
+int PipelineFrame::leave(int status) const {
+  if (!signal_received() || comm_.distributed()) return status;
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(status);
 }
 
 std::string size_text(const Dataset& data) {

@@ -58,7 +58,7 @@ struct SearchCommand : PoolArgs {
                                      comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"search", nlohmann::json::parse(r.stats.to_json())},
                             {"outputs", {{"final_write_seconds", out.final_write_seconds()}}}};
-    return frame.finish_pool(stats, r.stats, r.report, prefix, data != nullptr);
+    return frame.leave(frame.finish_pool(stats, r.stats, r.report, prefix, data != nullptr));
   }
 };
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -138,9 +139,12 @@ void summarize(PoolReport& report, int threads = 0);
 // described only while Clock::now() + (i + 1) * seconds_per_class is before `end`, where
 // seconds_per_class is what writing a described class costs after the summary (its JSON and
 // freeing it). The default limit never cuts.
+// After SIGINT or SIGTERM (seen while it runs), it describes classes for at most
+// after_signal seconds more.
 struct SummaryLimit {
   Clock::time_point end = Clock::time_point::max();
   double seconds_per_class = 0;
+  double after_signal = std::numeric_limits<double>::infinity();
 };
 
 // summarize() within `limit`: the classes from the first one not described by then on are

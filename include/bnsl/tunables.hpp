@@ -65,6 +65,8 @@
   X(double, stall_min_seconds, 1.0, 0, 1e9, "... and over at least this many seconds")           \
   X(double, stall_completion_share, 0.25, 0, 1,                                                  \
     "the walk after a stall takes at most this share of the time left")                          \
+  X(double, signal_report_seconds, 0.5, 0, 1e9,                                                  \
+    "after SIGINT or SIGTERM the final report takes about this long (classes beyond are cut)")   \
   X(double, checkpoint_room, 2.0, 0, 1e9,                                                        \
     "a checkpoint is written while the chains have this many times its cost left")               \
   X(std::size_t, neighbour_expansions, 2, 0, 1e6,                                                \

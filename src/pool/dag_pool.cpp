@@ -441,11 +441,14 @@ DagPool::Losses DagPool::losses() const {
   return losses_;
 }
 
-std::vector<PooledDag> DagPool::snapshot() const {
+std::vector<PooledDag> DagPool::snapshot(std::size_t max_count) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<PooledDag> out;
-  out.reserve(dags_.size());
-  for (const auto& [key, stored] : dags_) out.push_back({key.score, key.hash, decode(stored)});
+  out.reserve(std::min(max_count, dags_.size()));
+  for (const auto& [key, stored] : dags_) {
+    if (out.size() == max_count) break;
+    out.push_back({key.score, key.hash, decode(stored)});
+  }
   return out;
 }
 

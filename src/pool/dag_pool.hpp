@@ -121,7 +121,8 @@ class DagPool {
   std::size_t size() const;        // classes kept
   std::uint64_t inserted() const;  // classes admitted so far
   bool truncated() const;          // a class within epsilon was dropped for max_size
-  std::vector<PooledDag> snapshot() const;  // one DAG per class, sorted best first
+  // One DAG per class, sorted best first; the best max_count of them.
+  std::vector<PooledDag> snapshot(std::size_t max_count = SIZE_MAX) const;
   // At most `count` of the snapshot's DAGs, spread evenly over it (the first, the last, and the
   // ones between at equal steps), best first: decodes only those.
   std::vector<PooledDag> sample(std::size_t count) const;

@@ -27,6 +27,7 @@
 // the report then holds the best classes its time paid for, and the edge probabilities are
 // those of the pool of the classes kept.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -38,6 +39,7 @@
 
 #include "bnsl/error.hpp"
 #include "bnsl/report.hpp"
+#include "bnsl/stop.hpp"
 #include "pool/class_members.hpp"
 #include "pool/cpdag.hpp"
 #include "pool/orientations.hpp"
@@ -190,6 +192,9 @@ std::size_t summarize(PoolReport& report, int threads, const SummaryLimit& limit
   // limit.end (dynamic chunks hand classes out best first; another thread may have described a
   // later one before this one was refused, and the cut below drops it too).
   const bool limited = !classify && limit.end != Clock::time_point::max();
+  const bool watch_signal = !classify && std::isfinite(limit.after_signal);
+  constexpr Clock::rep kNoSignal = std::numeric_limits<Clock::rep>::max();
+  std::atomic<Clock::rep> signal_end{kNoSignal};  // when a signal was seen: its end
   std::vector<char> done(report.classes.size(), 0);
   parallel_for(static_cast<long>(report.classes.size()), threads, 16, [&](long id) {
     const auto c = static_cast<std::size_t>(id);
@@ -197,6 +202,15 @@ std::size_t summarize(PoolReport& report, int threads, const SummaryLimit& limit
       const std::chrono::duration<double> writing(limit.seconds_per_class *
                                                   static_cast<double>(c + 1));
       if (limit.end - Clock::now() < writing) return;
+    }
+    if (watch_signal && c > 0 && signal_received()) {
+      const Clock::rep now = Clock::now().time_since_epoch().count();
+      Clock::rep end = kNoSignal;
+      signal_end.compare_exchange_strong(
+          end, now + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(limit.after_signal))
+                         .count());
+      if (now > signal_end.load()) return;
     }
     described[c] =
         describe_class(report.classes[c], cache, classify ? &codes[c] : nullptr, constraints);

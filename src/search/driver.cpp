@@ -318,17 +318,25 @@ PoolReport SearchDriver::best_only_report() const {
 // (those it has no time to describe are cut: the search began late, or the machine slowed more
 // than measured), then as many of their DAGs as the time left lists.
 PoolReport SearchDriver::pool_report(SearchStats& total) {
-  PoolReport r = make_report(cache_, pool_, o_, 0);
-  total.report_classes_cut = summarize(r, o_.threads, summary_limit());
+  // The limit first, so that taking the pool's classes counts against it; after a signal, only
+  // the classes it has time for are taken (45,000 classes of andes took 0.6 s to copy).
+  const SummaryLimit limit = summary_limit();
+  const std::size_t take =
+      o_.classes && signal_received() ? classes_in(report_time_left()) : SIZE_MAX;
+  PoolReport r = make_report(cache_, pool_, o_, 0, nullptr, take);
+  total.report_classes_cut = o_.classes ? pool_.size() - r.classes.size() : 0;
+  total.report_classes_cut += summarize(r, o_.threads, limit);
   if (o_.progress && total.report_classes_cut > 0) {
     const std::string what = "search: the final report keeps the best " +
                              std::to_string(r.classes.size()) + " of " +
                              std::to_string(pool_.size()) + " classes pooled (the time left)";
     progress_line(what.c_str());
   }
-  if (o_.classes) {
-    const Clock::time_point list_until = listing_deadline(r.classes.size());
-    list_members(r, listable_dags(r.classes.size()), &list_until, o_.pool_tune);
+  if (o_.classes) {  // after a signal, the summary had the report's time: one DAG listed
+    const bool signalled = signal_received();
+    const Clock::time_point list_until =
+        signalled ? Clock::now() : listing_deadline(r.classes.size());
+    list_members(r, signalled ? 1 : listable_dags(r.classes.size()), &list_until, o_.pool_tune);
   }
   return r;
 }
@@ -354,12 +362,20 @@ void SearchDriver::complete_pool(SearchStats& total, bool at_end) {
   // reserve that falls short is made up by the report's own clock, which cuts classes.
   const double walk_until =
       own_.elapsed() + (at_end ? std::clamp(remaining() - room, 0.0, completion_share_) : 0.0);
-  const auto stop_fn = [this, keep, at_end, room, walk_until] {
-    update_cost(own_.elapsed());
-    if (!at_end) return should_stop_outside(keep);
+  const auto out_of_time = [this, room, walk_until] {  // for the walk at the end
     if (own_.stop_requested() || stop_.stop_requested()) return true;
     return own_.elapsed() >= walk_until && remaining() <= std::max(room, reserve(false));
   };
+  const auto stop_fn = [this, keep, at_end, &out_of_time] {
+    update_cost(own_.elapsed());
+    return at_end ? out_of_time() : should_stop_outside(keep);
+  };
+  // No time left at the end: no walk, whose setup alone is O(n) (0.1 s at 100,000 variables).
+  if (at_end && out_of_time()) {
+    total.completion_stopped = true;
+    total.account.walk_finished = false;
+    return;
+  }
   const std::size_t capacity = o_.pool_capacity(cache_.n_vars());
   const double t0 = own_.elapsed();
   cost_pool_ = 0;  // measured again at the walk's first stop test, the chains no longer beside it

@@ -93,6 +93,8 @@ class SearchDriver {
   Clock::time_point listing_deadline(std::size_t classes) const;
   void update_cost(double now);
   double remaining() const { return std::min(own_.remaining(), stop_.remaining()); }
+  double report_time_left() const;
+  std::size_t classes_in(double seconds) const;  // classes the report describes in that time
   void note_best(double now);
   void progress_line(const char* what);
   PoolReport best_only_report() const;

@@ -88,8 +88,9 @@ ReportCost measure_report_cost(const ScoreCache& cache, const DagPool& pool,
 
 // The report of the whole pool, up to max_dags (default dag_capacity) members listed.
 PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o,
-                       std::optional<std::size_t> max_dags, const Clock::time_point* list_until) {
-  PoolReport r = make_report(cache, pool.snapshot(), o,
+                       std::optional<std::size_t> max_dags, const Clock::time_point* list_until,
+                       std::size_t max_classes) {
+  PoolReport r = make_report(cache, pool.snapshot(max_classes), o,
                              max_dags.value_or(o.dag_capacity(cache.n_vars())), list_until);
   r.variables = cache.names_or_defaults();
   r.epsilon = pool.epsilon();

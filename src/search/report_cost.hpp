@@ -69,9 +69,11 @@ struct ReportCost {
 ReportCost measure_report_cost(const ScoreCache& cache, const DagPool& pool,
                                const SearchOptions& o);
 
-// The report of the whole pool, up to max_dags (default dag_capacity) members listed.
+// The report of the pool's best max_classes classes (all by default), up to max_dags (default
+// dag_capacity) members listed.
 PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o,
                        std::optional<std::size_t> max_dags = std::nullopt,
-                       const Clock::time_point* list_until = nullptr);
+                       const Clock::time_point* list_until = nullptr,
+                       std::size_t max_classes = SIZE_MAX);
 
 }  // namespace bnsl

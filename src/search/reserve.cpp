@@ -60,12 +60,26 @@ double SearchDriver::report_seconds() const {
   return load_.factor(1) * cost_.seconds(kept, o_.tune.listing_at_scale * listed_dags(kept), n);
 }
 
+// What the final report may take: the time left, and after SIGINT or SIGTERM at most
+// search.signal_report_seconds (a signal asks for the run's end, not for the deadline's).
+double SearchDriver::report_time_left() const {
+  const double left = remaining();
+  return signal_received() ? std::min(left, o_.tune.signal_report_seconds) : left;
+}
+
+std::size_t SearchDriver::classes_in(double seconds) const {
+  const double per_class = load_.factor(1) * cost_.seconds(1, 0, cache_.n_vars());
+  if (!(per_class > 0)) return SIZE_MAX;
+  return std::max<std::size_t>(1, static_cast<std::size_t>(std::min(1e15, seconds / per_class)));
+}
+
 // The final report's summary describes a class while the writing of the classes described
 // (their JSON, freeing them) still fits before the deadline at the measured rate (SummaryLimit).
 SummaryLimit SearchDriver::summary_limit() const {
-  const double left = remaining();
-  if (!std::isfinite(left)) return {};
+  const double left = report_time_left();
   SummaryLimit limit;
+  limit.after_signal = o_.tune.signal_report_seconds;
+  if (!std::isfinite(left)) return limit;
   limit.end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                  std::chrono::duration<double>(std::max(0.0, left - 0.05)));
   limit.seconds_per_class = classes_writing(1);
@@ -88,7 +102,7 @@ double SearchDriver::classes_writing(std::size_t classes) const {
 // class (the walk passes members that break them), so the clock bounds the listing too (far
 // away without a deadline).
 Clock::time_point SearchDriver::listing_deadline(std::size_t classes) const {
-  const double left = remaining();
+  const double left = report_time_left();
   if (!std::isfinite(left)) return Clock::time_point::max();
   const double rest = std::max(0.0, left - 0.05 - classes_writing(classes));
   return Clock::now() +
@@ -97,7 +111,7 @@ Clock::time_point SearchDriver::listing_deadline(std::size_t classes) const {
 
 std::size_t SearchDriver::listable_dags(std::size_t classes) const {
   const std::size_t n = cache_.n_vars(), capacity = o_.dag_capacity(n);
-  const double left = remaining();
+  const double left = report_time_left();
   if (!std::isfinite(left)) return capacity;
   const double per_dag = load_.factor(1) * cost_.seconds(0, o_.tune.listing_at_scale, n);
   const double fits = (left - 0.05 - classes_writing(classes)) / per_dag;
