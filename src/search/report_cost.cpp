@@ -86,7 +86,7 @@ ReportCost measure_report_cost(const ScoreCache& cache, const DagPool& pool,
   return cost;
 }
 
-// The report of the whole pool, up to max_dags (default dag_capacity) members listed.
+// The report of the pool's best max_classes classes, up to max_dags members listed.
 PoolReport make_report(const ScoreCache& cache, const DagPool& pool, const SearchOptions& o,
                        std::optional<std::size_t> max_dags, const Clock::time_point* list_until,
                        std::size_t max_classes) {
