@@ -23,10 +23,8 @@ import subprocess
 import sys
 import time
 
-
-def busy(count):
-    """count processes that each keep one core busy until killed."""
-    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from deadline import busy, stop_all  # noqa: E402  (bench/deadline.py: the same load)
 
 
 def one_run(args, data, moment, prefix):
@@ -102,10 +100,7 @@ def main():
                 if not good and r.get("stderr"):
                     print("    " + r["stderr"].replace("\n", "\n    "), file=sys.stderr)
     finally:
-        for p in load:
-            p.kill()
-        for p in load:
-            p.wait()
+        stop_all(load)
     print(f"# {failures} of {args.runs * len(args.data)} runs broke the promise or their check; "
           f"worst (seconds after the signal less the final write): {worst:.2f} s; "
           f"busy processes: {args.busy}")

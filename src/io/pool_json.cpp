@@ -70,12 +70,14 @@ std::string hex(std::string_view bytes) {
 // them, refuse lone surrogates.)
 std::vector<std::string> written_names(const std::vector<std::string>& names,
                                        std::vector<std::pair<std::string, std::string>>& bytes) {
+  std::vector<char> valid(names.size());
   std::set<std::string> taken;
-  for (const std::string& name : names)
-    if (valid_utf8(name)) taken.insert(name);
+  for (std::size_t v = 0; v < names.size(); ++v)
+    if ((valid[v] = valid_utf8(names[v]))) taken.insert(names[v]);
   std::vector<std::string> out;
-  for (const std::string& name : names) {
-    if (valid_utf8(name)) {
+  for (std::size_t v = 0; v < names.size(); ++v) {
+    const std::string& name = names[v];
+    if (valid[v]) {
       out.push_back(name);
       continue;
     }
