@@ -125,6 +125,7 @@ struct LearnCommand : PoolArgs {
     if (comm.root()) o.on_improvement = out.improvement();
     LearnResult r = bnsl::learn(data, o, stop, comm.root() ? out.writer() : ReportFn{});
     nlohmann::json stats = {{"explore", nlohmann::json::parse(r.explore.to_json())},
+                            {"proposals", nlohmann::json::parse(r.proposals.to_json())},
                             {"search", nlohmann::json::parse(r.search.to_json())},
                             {"outputs", {{"final_write_seconds", out.final_write_seconds()}}}};
     const int status = frame.finish_pool(stats, r.search, r.report, prefix, true);

@@ -125,6 +125,19 @@ void apply_default_budget(ExploreOptions& options, bool time_given);
 // ", budget 30 s", ", 1 s per variable" or ", no time limit".
 std::string describe_budget(const ExploreOptions& options);
 
+// Parent sets proposed by the search's networks (learn's rounds on screened runs:
+// src/pipeline/learn.cpp, src/explore/proposals.hpp).
+struct ProposalStats {
+  std::uint64_t rounds = 0;    // proposal steps
+  std::uint64_t vars = 0;      // variables walked, summed over the rounds
+  std::uint64_t scored = 0;    // families scored by the walks
+  std::uint64_t admitted = 0;  // sets the cache did not hold, added under rule 1
+  double seconds = 0;          // in the walks
+  double search_seconds = 0;   // in the rounds' searches
+  void add(const ProposalStats& o);
+  std::string to_json() const;
+};
+
 // Counters of one exploration (summed over variables).
 struct ExploreStats {
   std::uint64_t sets_scored = 0;          // families counted and scored

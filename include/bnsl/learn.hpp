@@ -96,7 +96,8 @@ double learn_explore_seconds(const LearnOptions& options, const Dataset& data, d
 struct LearnResult {
   PoolReport report;  // labelled and summarised, as written at the end
   ExploreStats explore;
-  SearchStats search;
+  ProposalStats proposals;  // learn's search rounds with proposals (screened runs)
+  SearchStats search;       // the last search's
 };
 
 // Explores the data's parent sets, then searches orders over the cache, within the stop

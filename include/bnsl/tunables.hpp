@@ -53,7 +53,9 @@
     "identical rows are counted once, weighted, when at most this share of the rows is distinct")  \
   X(std::uint64_t, rule8_probe, 4096, 0, 1e18,                                                     \
     "BDeu rule 8 is tried on this many sets of each size of a variable, and on the rest only if "  \
-    "it cut one of them")
+    "it cut one of them")                                                                          \
+  X(int, propose_max_parents, 6, 1, 64,                                                            \
+    "search-driven proposals: a grow step stops at this many parents")
 
 // The search (src/search/).
 #define BNSL_SEARCH_TUNABLES(X)                                                                  \
@@ -102,7 +104,11 @@
     "... when it screens (thousands of variables: the search converges in a small share)") \
   X(double, dp_explore_share, 0.8, 0, 1,                                                   \
     "... at most, when the search is the subset DP (it takes little; the cache decides)")  \
-  X(double, exact_explore_share, 0.9, 0, 1, "exact: the exploration's share of the budget")
+  X(double, exact_explore_share, 0.9, 0, 1, "exact: the exploration's share of the budget")   \
+  X(std::size_t, propose_rounds, 3, 0, 1000,                                               \
+    "screened learn: searches before the last, each followed by proposals from its best")   \
+  X(double, propose_round_share, 0.25, 0, 1,                                               \
+    "... each taking this share of the search's time left")
 
 // The pool and its report (src/pool/).
 #define BNSL_POOL_TUNABLES(X)                                                                   \

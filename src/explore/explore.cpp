@@ -27,6 +27,7 @@
 #include "bnsl/error.hpp"
 #include "bnsl/explore.hpp"
 #include "explore/explorer.hpp"
+#include "explore/proposals.hpp"
 #include "parallel/wire.hpp"
 #include "prune/bdeu_atoms.hpp"
 #include "prune/ll_ceiling.hpp"
@@ -151,34 +152,11 @@ ScoreCache draft_cache(const Dataset& data, const ScoreParams& params, const Row
   return draft;
 }
 
-// The draft's families of variables [begin, end) that the cache lacks into it, unless a cached
-// subset scores more than eps better (rule 1); returns how many. With screening and a short
-// budget the exploration cut every variable at its share before meeting them: gen5000 (5,000
-// variables, 5,000 rows), `learn --time 120`, wrote its draft's greedy network at 4.7 s,
-// scoring -21,940,274, and searched a cache whose best network scored -22,568,686.
-std::uint64_t keep_draft(const ScoreCache& draft, ScoreCache& cache, std::size_t begin,
-                         std::size_t end, double eps) {
-  std::uint64_t kept = 0;
-  for (std::size_t v = begin; v < end; ++v) {
-    const VarCache& from = draft.var(v);
-    VarCache& to = cache.var(v);
-    const std::size_t before = to.size();
-    for (std::size_t i = 0; i < from.size(); ++i) {
-      const auto family = from.parents(i);
-      if (to.find(family) >= 0) continue;
-      bool beaten = false;
-      for (std::size_t j = 0; j < to.size() && !beaten; ++j) {
-        const auto sub = to.parents(j);
-        beaten = to.score(j) > from.score(i) + eps && sub.size() < family.size() &&
-                 std::includes(family.begin(), family.end(), sub.begin(), sub.end());
-      }
-      if (!beaten) to.add(from.score(i), family);
-    }
-    if (to.size() > before) to.sort_best_first();
-    kept += to.size() - before;
-  }
-  return kept;
-}
+// The draft's families are kept in the final cache (merge_families, proposals.hpp) unless a
+// cached subset scores more than eps better. With screening and a short budget the exploration
+// cut every variable at its share before meeting them: gen5000 (5,000 variables, 5,000 rows),
+// `learn --time 120`, wrote its draft's greedy network at 4.7 s, scoring -21,940,274, and
+// searched a cache whose best network scored -22,568,686.
 
 // Every process's explored variables into every process's cache, and their counters summed
 // (the counters that are no sums, such as epsilon and rows, are the same everywhere).
@@ -287,7 +265,7 @@ class Exploration {
   int k_best_cap_ = 1 << 20;
   std::optional<BitColumns> bits_;
   std::optional<PairStats> pairs_;
-  std::optional<ScoreCache> draft_;  // on_draft's, kept in the final cache (keep_draft)
+  std::optional<ScoreCache> draft_;  // on_draft's, kept in the final cache (merge_families)
   std::size_t max_bytes_ = 0;
   ScoreCache cache_;
   FirstError failure_;
@@ -524,7 +502,7 @@ ScoreCache Exploration::run(ExploreStats* stats_out) {
   failure_.rethrow();
   gather(vars, comm);
   total_.vars_resumed = resumed;  // the same in every process: not summed by gather_cache
-  if (draft_) total_.draft_kept = keep_draft(*draft_, cache_, begin_, end_, eps_);
+  if (draft_) total_.draft_kept = merge_families(*draft_, cache_, begin_, end_, eps_);
   total_.cache_entries = cache_.total_entries();
   total_.cache_bytes = cache_.bytes();
   total_.seconds = run_stop_->elapsed();

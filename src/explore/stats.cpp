@@ -1,4 +1,5 @@
-// ExploreStats: counters of an exploration, their sum over threads, and their reports.
+// ExploreStats: counters of an exploration, their sum over threads, and their reports; and
+// ProposalStats, learn's proposals' (proposals.hpp).
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -112,6 +113,22 @@ std::string ExploreStats::to_json() const {
                       {"sets_swept", sets_swept},
                       {"candidates_promoted", candidates_promoted},
                       {"draft_kept", draft_kept}};
+  return j.dump(2);
+}
+
+void ProposalStats::add(const ProposalStats& o) {
+  rounds += o.rounds;
+  vars += o.vars;
+  scored += o.scored;
+  admitted += o.admitted;
+  seconds += o.seconds;
+  search_seconds += o.search_seconds;
+}
+
+std::string ProposalStats::to_json() const {
+  const nlohmann::json j = {{"rounds", rounds},   {"vars", vars},
+                            {"scored", scored},   {"admitted", admitted},
+                            {"seconds", seconds}, {"search_seconds", search_seconds}};
   return j.dump(2);
 }
 

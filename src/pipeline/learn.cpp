@@ -8,6 +8,10 @@
 #include <cmath>
 #include <iostream>
 #include <limits>
+#include <optional>
+
+#include "bnsl/comm.hpp"
+#include "explore/proposals.hpp"
 
 namespace bnsl {
 namespace {
@@ -31,12 +35,17 @@ class Improvements {
   double last_ = -std::numeric_limits<double>::infinity();
 };
 
+// The search over `cache` until the budget less the output reserve, its report the final one;
+// or, given `round` seconds, a search round (learn's rounds with proposals) whose report is a
+// checkpoint.
 SearchRunResult run_search(const ScoreCache& cache, const SearchOptions& options,
                            const ReportContext& context, const StopToken& stop,
-                           const ReportFn& on_report, Improvements& improvements) {
+                           const ReportFn& on_report, Improvements& improvements,
+                           std::optional<double> round = {}) {
   SearchOptions o = options;
   const double budget = stop.budget();
   if (budget > 0) o.time = std::max(0.05, budget - stop.elapsed() - output_reserve(budget));
+  if (round) o.time = *round;
   o.on_improvement = {};
   if (improvements)
     o.on_improvement = [&improvements, offset = stop.elapsed()](double seconds, double best) {
@@ -52,7 +61,7 @@ SearchRunResult run_search(const ScoreCache& cache, const SearchOptions& options
   result.report = bnsl::search(cache, o, stop, &result.stats, checkpoint);
   result.report.seconds = stop.elapsed();
   label_report(result.report, context, o.threads);
-  if (on_report) on_report(result.report, ReportStage::final);
+  if (on_report) on_report(result.report, round ? ReportStage::checkpoint : ReportStage::final);
   return result;
 }
 
@@ -168,9 +177,47 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
   search.progress = options.progress;
   search.comm = options.comm;
   search.constraints = explore.constraints;
+  ParentSets start;
   if (!draft_network.empty() && draft_network.size() == cache.n_vars())
-    search.start_networks.push_back(within_cache(cache, draft_network));
+    start = within_cache(cache, draft_network);
   context.cache_exhaustive = result.explore.exhaustive();
+  // Search rounds with proposals (screened runs): a search takes budget.propose_round_share of
+  // the time left, and grow-shrink walks over its best network's non-descendants
+  // (explore/proposals.hpp) score the families it could use into the cache; the next round
+  // starts from that network on the extended cache.
+  // (Not shared by processes: each would extend its cache by its own rounds.)
+  const bool alone = !options.comm || !options.comm->distributed();
+  const std::size_t rounds =
+      budget > 0 && result.explore.candidates > 0 && alone ? options.budget.propose_rounds : 0;
+  for (std::size_t r = 0; r < rounds && !stop.stop_requested(); ++r) {
+    const double t =
+        (budget - stop.elapsed() - output_reserve(budget)) * options.budget.propose_round_share;
+    if (t < 1) break;
+    SearchOptions round = search;
+    round.pool_max = std::min<std::size_t>(round.pool_max, 64);
+    round.complete_classes = false;
+    if (!start.empty()) round.start_networks.assign(1, start);
+    const double t0 = stop.elapsed();
+    SearchRunResult run = run_search(cache, round, context, stop, on_report, improvements, t);
+    result.proposals.search_seconds += stop.elapsed() - t0;
+    if (run.report.dags.empty()) break;
+    start = run.report.dags.front().parents;  // the last search starts there, even after a signal
+    if (stop.stop_requested()) break;
+    ProposalOptions p;
+    p.score = explore.score;
+    p.eps = result.explore.epsilon;
+    p.max_parents = result.explore.max_parents;
+    p.max_grow = explore.tune.propose_max_parents;
+    p.threads = options.threads;
+    p.constraints = &explore.constraints;
+    const ProposalStats got = propose_families(data, start, p, stop, cache);
+    result.proposals.add(got);
+    if (options.progress)
+      std::cerr << "bnsl: propose: round " << r + 1 << ": " << got.vars << " variables walked, "
+                << got.scored << " families scored, " << got.admitted << " added to the cache ("
+                << got.seconds << " s)\n";
+  }
+  if (!start.empty()) search.start_networks.push_back(start);
   SearchRunResult run = run_search(cache, search, context, stop, on_report, improvements);
   result.report = std::move(run.report);
   result.search = run.stats;

@@ -1,0 +1,221 @@
+// Grow-shrink proposals from a network (proposals.hpp).
+#include "explore/proposals.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+
+#include "score/counting.hpp"
+#include "util/threads.hpp"
+
+namespace bnsl {
+namespace {
+
+// The walks of one child: every set they visit, with its exact score, into `out`.
+class Walker {
+ public:
+  Walker(Counter& counter, int child, std::vector<int> candidates, std::vector<int> required,
+         int cap, VarCache& out)
+      : counter_(counter),
+        child_(child),
+        candidates_(std::move(candidates)),
+        required_(std::move(required)),
+        cap_(cap),
+        out_(out) {}
+
+  // Grow from `start` (sorted, holding the required parents) while an added candidate raises
+  // the score, then shrink while a removal raises it.
+  void walk(std::vector<int> set) {
+    double current = score_of(set);
+    record(set, current);
+    while (static_cast<int>(set.size()) < cap_) {
+      counter_.build(set, index_);
+      int best = -1;
+      double best_score = current;
+      for (int c : candidates_) {
+        if (std::binary_search(set.begin(), set.end(), c)) continue;
+        const double s = counter_.score_extension(index_, c, child_).score;
+        ++scored_;
+        if (s > best_score) best_score = s, best = c;
+      }
+      if (best < 0) break;
+      set.insert(std::lower_bound(set.begin(), set.end(), best), best);
+      current = best_score;
+      record(set, current);
+    }
+    for (bool shrunk = true; shrunk && set.size() > required_.size();) {
+      shrunk = false;
+      std::vector<int> best_set;
+      double best_score = current;
+      for (std::size_t i = 0; i < set.size(); ++i) {
+        if (std::binary_search(required_.begin(), required_.end(), set[i])) continue;
+        std::vector<int> smaller = set;
+        smaller.erase(smaller.begin() + static_cast<long>(i));
+        const double s = score_of(smaller);
+        if (s > best_score) best_score = s, best_set = std::move(smaller);
+      }
+      if (best_score > current) {
+        set = std::move(best_set);
+        current = best_score;
+        record(set, current);
+        shrunk = true;
+      }
+    }
+  }
+
+  std::uint64_t scored() const { return scored_; }
+
+ private:
+  double score_of(const std::vector<int>& set) {
+    counter_.build(set, index_);
+    ++scored_;
+    return counter_.score(index_, child_).score;
+  }
+  void record(const std::vector<int>& set, double score) {
+    if (out_.find(set) < 0) out_.add(score, set);
+  }
+
+  Counter& counter_;
+  const int child_;
+  const std::vector<int> candidates_, required_;
+  const int cap_;
+  VarCache& out_;
+  ConfigIndex index_;
+  std::uint64_t scored_ = 0;
+};
+
+// Marks in `seen` (cleared by the caller's epoch) the descendants of v in the network whose
+// children lists are `children`, not going past topological position `limit` (a descendant
+// later than every candidate leads to none of them).
+void mark_descendants(int v, const std::vector<std::vector<int>>& children,
+                      const std::vector<int>& position, int limit, std::vector<int>& seen,
+                      int epoch, std::vector<int>& stack) {
+  stack.assign(1, v);
+  while (!stack.empty()) {
+    const int u = stack.back();
+    stack.pop_back();
+    for (int c : children[static_cast<std::size_t>(u)]) {
+      auto& s = seen[static_cast<std::size_t>(c)];
+      if (s == epoch || position[static_cast<std::size_t>(c)] > limit) continue;
+      s = epoch;
+      stack.push_back(c);
+    }
+  }
+}
+
+// A topological order's positions of the network (Kahn); -1 everywhere if it has a cycle.
+std::vector<int> topological_positions(const std::vector<std::vector<int>>& net,
+                                       const std::vector<std::vector<int>>& children) {
+  const std::size_t n = net.size();
+  std::vector<int> indegree(n), position(n, -1), queue;
+  for (std::size_t v = 0; v < n; ++v) {
+    indegree[v] = static_cast<int>(net[v].size());
+    if (indegree[v] == 0) queue.push_back(static_cast<int>(v));
+  }
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const int u = queue[head];
+    position[static_cast<std::size_t>(u)] = static_cast<int>(head);
+    for (int c : children[static_cast<std::size_t>(u)])
+      if (--indegree[static_cast<std::size_t>(c)] == 0) queue.push_back(c);
+  }
+  if (queue.size() != n) position.assign(n, -1);
+  return position;
+}
+
+}  // namespace
+
+std::uint64_t merge_families(const ScoreCache& from, ScoreCache& to, std::size_t begin,
+                             std::size_t end, double eps) {
+  std::uint64_t kept = 0;
+  for (std::size_t v = begin; v < end; ++v) {
+    const VarCache& add = from.var(v);
+    VarCache& into = to.var(v);
+    const std::size_t before = into.size();
+    std::vector<std::size_t> by_size(add.size());  // a subset joins before its supersets
+    for (std::size_t i = 0; i < by_size.size(); ++i) by_size[i] = i;
+    std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) {
+      return add.parents(a).size() < add.parents(b).size();
+    });
+    for (const std::size_t i : by_size) {
+      const auto family = add.parents(i);
+      if (into.find(family) >= 0) continue;
+      bool beaten = false;
+      for (std::size_t j = 0; j < into.size() && !beaten; ++j) {
+        const auto sub = into.parents(j);
+        beaten = into.score(j) > add.score(i) + eps && sub.size() < family.size() &&
+                 std::includes(family.begin(), family.end(), sub.begin(), sub.end());
+      }
+      if (!beaten) into.add(add.score(i), family);
+    }
+    if (into.size() > before) into.sort_best_first();
+    kept += into.size() - before;
+  }
+  return kept;
+}
+
+ProposalStats propose_families(const Dataset& data, const std::vector<std::vector<int>>& net,
+                               const ProposalOptions& options, const StopToken& stop,
+                               ScoreCache& cache) {
+  ProposalStats stats;
+  stats.rounds = 1;
+  const StopToken clock(0);
+  const std::size_t n = cache.n_vars();
+  if (net.size() != n || n == 0) return stats;
+  std::vector<std::vector<int>> children(n);
+  for (std::size_t v = 0; v < n; ++v)
+    for (int p : net[v]) children[static_cast<std::size_t>(p)].push_back(static_cast<int>(v));
+  const std::vector<int> position = topological_positions(net, children);
+  if (position.front() < 0) return stats;  // not a DAG: nothing to propose from
+  const std::vector<std::vector<int>> required = options.constraints
+                                                     ? options.constraints->required_by_child(n)
+                                                     : std::vector<std::vector<int>>(n);
+  int cap = options.max_grow;
+  if (options.max_parents >= 0) cap = std::min(cap, options.max_parents);
+  ScoreCache proposed(n);
+  FirstError failure;
+  std::uint64_t scored = 0, walked = 0;
+#pragma omp parallel num_threads(resolve_threads(options.threads)) reduction(+ : scored, walked)
+  {
+    Counter counter(data, options.score);
+    std::vector<int> seen(n, -1), stack;
+#pragma omp for schedule(dynamic, 16)
+    for (long i = 0; i < static_cast<long>(n); ++i)
+      failure.run([&] {
+        const int v = static_cast<int>(i);
+        if (stop.stop_requested() || data.arity(static_cast<std::size_t>(v)) < 2) return;
+        const VarCache& entries = cache.var(static_cast<std::size_t>(v));
+        std::vector<int> candidates;  // every parent its cached sets name, and its parents
+        for (std::size_t e = 0; e < entries.size(); ++e)
+          for (int p : entries.parents(e)) candidates.push_back(p);
+        for (int p : net[static_cast<std::size_t>(v)]) candidates.push_back(p);
+        std::sort(candidates.begin(), candidates.end());
+        candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+        const auto& req = required[static_cast<std::size_t>(v)];
+        int limit = -1;
+        for (int c : candidates) limit = std::max(limit, position[static_cast<std::size_t>(c)]);
+        mark_descendants(v, children, position, limit, seen, v, stack);
+        std::erase_if(candidates, [&](int c) {
+          return seen[static_cast<std::size_t>(c)] == v ||
+                 data.arity(static_cast<std::size_t>(c)) < 2 ||
+                 std::binary_search(req.begin(), req.end(), c) ||
+                 (options.constraints && !options.constraints->allowed(c, v));
+        });
+        if (candidates.empty()) return;
+        Walker walker(counter, v, candidates, req, std::max(cap, static_cast<int>(req.size())),
+                      proposed.var(static_cast<std::size_t>(v)));
+        walker.walk(req);
+        const auto& own = net[static_cast<std::size_t>(v)];
+        if (own.size() > req.size()) walker.walk(own);
+        scored += walker.scored();
+        ++walked;
+      });
+  }
+  failure.rethrow();
+  stats.scored = scored;
+  stats.vars = walked;
+  stats.admitted = merge_families(proposed, cache, 0, n, options.eps);
+  stats.seconds = clock.elapsed();
+  return stats;
+}
+
+}  // namespace bnsl
