@@ -6,9 +6,10 @@
 #   TARGETS="csv jkl" scripts/fuzz.sh 3600     # some targets only
 #
 # Each target starts from tests/fuzz/TARGET (committed seeds, the hostile inputs of issue 61
-# and past findings), from seeds made of the repository's small files (fuzz/seeds.sh, into
-# BUILD_DIR/seeds/TARGET) and from its own corpus in BUILD_DIR/corpus/TARGET, which grows from
-# run to run. The command-line target also takes a dictionary of every command and option
+# and past findings), from tests/fuzz/corpus/TARGET (the minimised corpus of a long run, where
+# committed: bench/fuzz_minimise.sh), from seeds made of the repository's small files
+# (fuzz/seeds.sh, into BUILD_DIR/seeds/TARGET) and from its own corpus in
+# BUILD_DIR/corpus/TARGET, which grows from run to run. The command-line target also takes a dictionary of every command and option
 # name, printed from the options' definitions (fuzz/cli_dict.cpp, BUILD_DIR/cli.dict), so that
 # it reaches option values without guessing names byte by byte. A crash, a sanitizer report,
 # an exception other than bnsl's InputError, a leak, a hang (-timeout) or an input that needs
@@ -35,11 +36,13 @@ for t in $targets; do
   echo "== fuzz_$t: $seconds s"
   dict=()
   [ "$t" != cli ] || dict=(-dict="$build/cli.dict")
+  committed=()  # the minimised corpus of a long run, where committed (bench/fuzz.sh)
+  [ ! -d "tests/fuzz/corpus/$t" ] || committed=("tests/fuzz/corpus/$t")
   set +e
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="$build/findings/$t-" "${dict[@]}" \
-      "$build/corpus/$t" "tests/fuzz/$t" "$build/seeds/$t" 2>"$build/fuzz_$t.log"
+      "$build/corpus/$t" "tests/fuzz/$t" "${committed[@]}" "$build/seeds/$t" 2>"$build/fuzz_$t.log"
   status=$?
   set -e
   grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|Done [0-9]+ runs|INITED|DONE" \
