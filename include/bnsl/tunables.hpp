@@ -98,17 +98,16 @@
     "processes sharing a search send each other their best network at most this often (s)")
 
 // The budget policy (src/pipeline/learn.cpp): how learn and exact cut --time.
-#define BNSL_BUDGET_TUNABLES(X)                                                            \
-  X(double, explore_share, 0.5, 0, 1, "learn: the exploration's share of the budget")      \
-  X(double, screened_explore_share, 0.75, 0, 1,                                            \
-    "... when it screens (thousands of variables: the search converges in a small share)") \
-  X(double, dp_explore_share, 0.8, 0, 1,                                                   \
-    "... at most, when the search is the subset DP (it takes little; the cache decides)")  \
-  X(double, exact_explore_share, 0.9, 0, 1, "exact: the exploration's share of the budget")   \
-  X(std::size_t, propose_rounds, 3, 0, 1000,                                               \
+#define BNSL_BUDGET_TUNABLES(X)                                                             \
+  X(double, explore_share, 0.5, 0, 1, "learn: the exploration's share of the budget")       \
+  X(double, screened_explore_share, 0.75, 0, 1,                                             \
+    "... when it screens (thousands of variables: the search converges in a small share)")  \
+  X(double, dp_explore_share, 0.8, 0, 1,                                                    \
+    "... at most, when the search is the subset DP (it takes little; the cache decides)")   \
+  X(double, exact_explore_share, 0.9, 0, 1, "exact: the exploration's share of the budget") \
+  X(std::size_t, propose_rounds, 3, 0, 1000,                                                \
     "screened learn: searches before the last, each followed by proposals from its best")   \
-  X(double, propose_round_share, 0.25, 0, 1,                                               \
-    "... each taking this share of the search's time left")
+  X(double, propose_round_share, 0.25, 0, 1, "... each this share of the time left")
 
 // The pool and its report (src/pool/).
 #define BNSL_POOL_TUNABLES(X)                                                                   \
