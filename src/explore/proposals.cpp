@@ -23,7 +23,7 @@ class Walker {
         cap_(cap),
         out_(out) {}
 
-  // Grow from `start` (sorted, holding the required parents) while an added candidate raises
+  // Grow from `set` (sorted, holding the required parents) while an added candidate raises
   // the score, then shrink while a removal raises it.
   void walk(std::vector<int> set) {
     double current = score_of(set);
