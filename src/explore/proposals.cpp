@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "bnsl/graph.hpp"
 #include "score/counting.hpp"
 #include "util/threads.hpp"
 
@@ -26,10 +27,9 @@ class Walker {
   // Grow from `set` (sorted, holding the required parents) while an added candidate raises
   // the score, then shrink while a removal raises it.
   void walk(std::vector<int> set) {
-    double current = score_of(set);
+    double current = score_of(set);  // builds index_ for the first grow step
     record(set, current);
     while (static_cast<int>(set.size()) < cap_) {
-      counter_.build(set, index_);
       int best = -1;
       double best_score = current;
       for (int c : candidates_) {
@@ -42,6 +42,7 @@ class Walker {
       set.insert(std::lower_bound(set.begin(), set.end(), best), best);
       current = best_score;
       record(set, current);
+      counter_.build(set, index_);  // the next step's base
     }
     for (bool shrunk = true; shrunk && set.size() > required_.size();) {
       shrunk = false;
@@ -103,25 +104,6 @@ void mark_descendants(int v, const std::vector<std::vector<int>>& children,
   }
 }
 
-// A topological order's positions of the network (Kahn); -1 everywhere if it has a cycle.
-std::vector<int> topological_positions(const std::vector<std::vector<int>>& net,
-                                       const std::vector<std::vector<int>>& children) {
-  const std::size_t n = net.size();
-  std::vector<int> indegree(n), position(n, -1), queue;
-  for (std::size_t v = 0; v < n; ++v) {
-    indegree[v] = static_cast<int>(net[v].size());
-    if (indegree[v] == 0) queue.push_back(static_cast<int>(v));
-  }
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const int u = queue[head];
-    position[static_cast<std::size_t>(u)] = static_cast<int>(head);
-    for (int c : children[static_cast<std::size_t>(u)])
-      if (--indegree[static_cast<std::size_t>(c)] == 0) queue.push_back(c);
-  }
-  if (queue.size() != n) position.assign(n, -1);
-  return position;
-}
-
 }  // namespace
 
 std::uint64_t merge_families(const ScoreCache& from, ScoreCache& to, std::size_t begin,
@@ -164,8 +146,11 @@ ProposalStats propose_families(const Dataset& data, const std::vector<std::vecto
   std::vector<std::vector<int>> children(n);
   for (std::size_t v = 0; v < n; ++v)
     for (int p : net[v]) children[static_cast<std::size_t>(p)].push_back(static_cast<int>(v));
-  const std::vector<int> position = topological_positions(net, children);
-  if (position.front() < 0) return stats;  // not a DAG: nothing to propose from
+  const std::vector<int> order = topological_order(net);
+  if (order.size() != n) return stats;  // not a DAG: nothing to propose from
+  std::vector<int> position(n);
+  for (std::size_t i = 0; i < n; ++i)
+    position[static_cast<std::size_t>(order[i])] = static_cast<int>(i);
   const std::vector<std::vector<int>> required = options.constraints
                                                      ? options.constraints->required_by_child(n)
                                                      : std::vector<std::vector<int>>(n);
