@@ -6,13 +6,18 @@
 //  - from a cache of single parents only, the walk reaches a planted family of three, and never
 //    proposes the child's own child (the best single parent);
 //  - learn's rounds (screened runs) propose from their networks, and the final network, every
-//    family re-scored by the oracle, is no worse than any round's.
+//    family re-scored by the oracle, is no worse than any round's; so with the early rounds on
+//    the draft cache;
+//  - merging one cache into another (how the early rounds' sets join the explored cache) keeps
+//    every family rule 1 keeps: brute force over random caches.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <set>
+#include <span>
 
 #include "bnsl/dataset.hpp"
 #include "bnsl/learn.hpp"
@@ -66,6 +71,28 @@ std::vector<std::vector<int>> random_dag(std::size_t n, std::mt19937_64& rng) {
     ps.erase(std::unique(ps.begin(), ps.end()), ps.end());
   }
   return net;
+}
+
+// learn with 3 s under BIC; checks that the final network is no worse than any report before it
+// (the draft's, the rounds') and that its score is the oracle's count of its families.
+bnsl::LearnResult learn_and_check(const bnsl::Dataset& d, const bnsl::LearnOptions& o) {
+  double best_before = -std::numeric_limits<double>::infinity(), final_best = 0;
+  bnsl::LearnResult r = bnsl::learn(
+      d, o, bnsl::StopToken(3.0), [&](bnsl::PoolReport& report, bnsl::ReportStage stage) {
+        REQUIRE(!report.dags.empty());
+        if (stage == bnsl::ReportStage::final)
+          final_best = report.dags.front().score;
+        else
+          best_before = std::max(best_before, report.dags.front().score);
+      });
+  CHECK(final_best >= best_before - 1e-9 * std::fabs(final_best));
+  REQUIRE(!r.report.dags.empty());
+  const bnsl::PoolDag& best = r.report.dags.front();
+  double rescored = 0;
+  for (std::size_t v = 0; v < d.n_vars(); ++v)
+    rescored += oracle::score(d, static_cast<int>(v), best.parents[v], {bnsl::ScoreKind::bic, 1.0});
+  CHECK(oracle::close_rel(rescored, best.score));
+  return r;
 }
 
 }  // namespace
@@ -163,22 +190,77 @@ TEST_CASE("proposals: learn's rounds propose from their networks", "[proposals]"
   o.explore_share = 0.1;
   o.budget.propose_round_share = 0.5;
   o.threads = 2;
-  double best_checkpoint = -std::numeric_limits<double>::infinity(), final_best = 0;
-  const bnsl::LearnResult r = bnsl::learn(
-      d, o, bnsl::StopToken(3.0), [&](bnsl::PoolReport& report, bnsl::ReportStage stage) {
-        REQUIRE(!report.dags.empty());
-        if (stage == bnsl::ReportStage::final)
-          final_best = report.dags.front().score;
-        else
-          best_checkpoint = std::max(best_checkpoint, report.dags.front().score);
-      });
+  const bnsl::LearnResult r = learn_and_check(d, o);
   CHECK(r.proposals.rounds >= 1);
   CHECK(r.proposals.scored > 0);
-  CHECK(final_best >= best_checkpoint - 1e-9 * std::fabs(final_best));
-  REQUIRE(!r.report.dags.empty());
-  const bnsl::PoolDag& best = r.report.dags.front();
-  double rescored = 0;
-  for (std::size_t v = 0; v < d.n_vars(); ++v)
-    rescored += oracle::score(d, static_cast<int>(v), best.parents[v], {bnsl::ScoreKind::bic, 1.0});
-  CHECK(oracle::close_rel(rescored, best.score));
+}
+
+TEST_CASE("proposals: merging drops only a family a kept subset beats by epsilon", "[proposals]") {
+  // Random caches over 6 candidate parents: every family of `to` stays with its score; every
+  // family of `from` is added with its score unless a proper subset in the result scores more
+  // than eps better (rule 1: no network within eps uses it); nothing else is added.
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    const double eps = round % 3 == 0 ? 0.0 : static_cast<double>(rng() % 8);
+    bnsl::ScoreCache to(3), from(3);
+    for (std::size_t v = 0; v < 3; ++v)
+      for (bnsl::ScoreCache* c : {&to, &from})
+        for (unsigned mask = 0; mask < 64; ++mask) {
+          if (rng() % 4 != 0) continue;
+          std::vector<int> ps;
+          for (int b = 0; b < 6; ++b)
+            if (mask >> b & 1U) ps.push_back(b + 3);
+          if (c->var(v).find(ps) < 0)
+            c->var(v).add(-static_cast<double>(rng() % 40) - 2.0 * static_cast<double>(ps.size()),
+                          ps);
+        }
+    bnsl::ScoreCache merged = to;
+    const std::uint64_t kept = bnsl::merge_families(from, merged, 0, 3, eps);
+    std::uint64_t added = 0;
+    for (std::size_t v = 0; v < 3; ++v) {
+      const bnsl::VarCache& m = merged.var(v);
+      std::uint64_t added_v = 0;
+      const auto score_in = [](const bnsl::VarCache& c, std::span<const int> ps) {
+        const long i = c.find(ps);
+        return i < 0 ? std::optional<double>() : std::optional<double>(c.score(i));
+      };
+      for (std::size_t i = 0; i < to.var(v).size(); ++i)
+        CHECK(score_in(m, to.var(v).parents(i)) == to.var(v).score(i));
+      for (std::size_t i = 0; i < from.var(v).size(); ++i) {
+        const auto ps = from.var(v).parents(i);
+        if (to.var(v).find(ps) >= 0) continue;
+        const auto got = score_in(m, ps);
+        bool beaten = false;
+        for (std::size_t j = 0; j < m.size(); ++j) {
+          const auto sub = m.parents(j);
+          beaten = beaten || (sub.size() < ps.size() &&
+                              std::includes(ps.begin(), ps.end(), sub.begin(), sub.end()) &&
+                              m.score(j) > from.var(v).score(i) + eps);
+        }
+        INFO("round " << round << ", variable " << v << ", eps " << eps);
+        CHECK((got.has_value() || beaten));
+        if (got) CHECK(*got == from.var(v).score(i));
+        added_v += got.has_value();
+      }
+      CHECK(m.size() == to.var(v).size() + added_v);  // nothing but from's families is added
+      added += added_v;
+    }
+    CHECK(kept == added);
+  }
+}
+
+TEST_CASE("proposals: early rounds on the draft carry their network into the search",
+          "[proposals]") {
+  std::vector<int> arities(60);
+  for (std::size_t v = 0; v < arities.size(); ++v) arities[v] = 2 + static_cast<int>(v % 3);
+  const bnsl::Dataset d = oracle::random_dataset(800, arities, 37, 0.3, 3);
+  bnsl::LearnOptions o;
+  o.explore.candidates = 4;
+  o.explore_share = 0.7;
+  o.budget.early_share = 0.5;  // two early rounds of about 0.7 s each
+  o.budget.early_rounds = 2;
+  o.threads = 2;
+  const bnsl::LearnResult r = learn_and_check(d, o);
+  CHECK(r.proposals.early_rounds >= 1);
+  CHECK(r.proposals.rounds >= r.proposals.early_rounds);
 }

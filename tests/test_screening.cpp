@@ -136,9 +136,15 @@ TEST_CASE("screening: draft and caches on packed and wide columns score exactly"
                                     oracle::score(d, static_cast<int>(v), parents, o.score)));
         }
     };
-    o.on_draft = [&](const bnsl::ScoreCache& draft) {
+    o.on_draft = [&](const bnsl::ExploreOptions::Draft& draft) {
       ++drafts;
-      check(draft, "draft");
+      check(draft.cache, "draft");
+      REQUIRE(draft.candidates.size() == d.n_vars());  // the screened candidates, for proposals
+      for (std::size_t v = 0; v < d.n_vars(); ++v) {
+        CHECK(draft.candidates[v].size() <= 6);
+        CHECK(std::count(draft.candidates[v].begin(), draft.candidates[v].end(),
+                         static_cast<int>(v)) == 0);
+      }
     };
     bnsl::ExploreStats stats;
     const bnsl::ScoreCache cache = bnsl::explore(d, o, bnsl::StopToken(), &stats);
@@ -162,7 +168,7 @@ TEST_CASE("screening: the final cache keeps the draft's families", "[screening]"
     o.time_per_var = per_var;
     o.threads = 2;
     std::optional<bnsl::ScoreCache> draft;
-    o.on_draft = [&](const bnsl::ScoreCache& c) { draft = c; };
+    o.on_draft = [&](const bnsl::ExploreOptions::Draft& c) { draft = c.cache; };
     bnsl::ExploreStats stats;
     const bnsl::ScoreCache cache = bnsl::explore(d, o, bnsl::StopToken(), &stats);
     REQUIRE(draft);

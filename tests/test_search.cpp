@@ -1021,6 +1021,32 @@ TEST_CASE("a stalled search completes its pool before the end, then resumes", "[
   }
 }
 
+// A search round (SearchOptions::plateau) ends when its best stops rising, long before its time,
+// with the best network it would have reported at the end: on a tiny cache the chains reach
+// the optimum at once, and the round ends after the plateau's window.
+TEST_CASE("a search round ends at its plateau with the best network", "[search]") {
+  const double eps = 6.0;
+  auto cache = tiny_cache(5, 6300, eps);
+  const auto expect = brute_force_pool(cache, eps);
+  double best = -INFINITY;
+  for (auto& [g, s] : expect) best = std::max(best, s);
+  bnsl::SearchOptions o;
+  o.classes = false;
+  o.epsilon = bnsl::Epsilon::epsilon(eps);
+  o.threads = 2;
+  o.time = 60;
+  o.exhaustive_max_n = 0;
+  o.dp_max_n = 0;
+  o.complete_classes = false;
+  o.plateau = 1e-4;
+  o.tune.plateau_seconds = 0.3;
+  bnsl::StopToken stop;
+  auto r = bnsl::search(cache, o, stop);
+  REQUIRE(!r.dags.empty());
+  CHECK(oracle::close_rel(r.dags.front().score, best, 1e-9));
+  CHECK(stop.elapsed() < o.time / 2);  // it ended at the plateau, not at its time
+}
+
 // The best rises in the search's last moments: the first checkpoint (the seed network's, before
 // any chain starts) lasts until the chains' share of the budget is spent, so no chain climbs and
 // the best rises in the neighbour walk's climb from the seed network, after the chains. The walk

@@ -28,6 +28,7 @@
 namespace bnsl {
 
 class Comm;
+struct ExploreStats;
 
 // seq: all sets of size 0, 1, 2, ... (exhaustive up to the limit);
 // is: independence selection, best-first by BIC* (Scanagatta et al. 2015);
@@ -75,7 +76,12 @@ struct ExploreOptions {
   // families then stay in the final cache (less those a cached subset beats by more than
   // epsilon, rule 1): a variable whose share of the time ends before its exploration meets them
   // keeps them, so the search can do at least as well as the draft's network.
-  std::function<void(const ScoreCache& draft)> on_draft;
+  struct Draft {
+    const ScoreCache& cache;
+    const ExploreStats& so_far;  // the exploration's epsilon, in-degree limit, candidates
+    const std::vector<std::vector<int>>& candidates;  // each variable's screened candidates
+  };
+  std::function<void(const Draft& draft)> on_draft;
   // With `time`: a second pass explores again, from scratch and with what is left of the
   // budget, each variable the first pass cut at its share (for exact mode, which needs every
   // variable explored to the end: the first pass keeps early variables from taking the
@@ -128,12 +134,14 @@ std::string describe_budget(const ExploreOptions& options);
 // Parent sets proposed by the search's networks (learn's rounds on screened runs:
 // src/pipeline/learn.cpp, src/explore/proposals.hpp).
 struct ProposalStats {
-  std::uint64_t rounds = 0;    // proposal steps
-  std::uint64_t vars = 0;      // variables walked, summed over the rounds
-  std::uint64_t scored = 0;    // families scored by the walks
-  std::uint64_t admitted = 0;  // sets the cache did not hold, added under rule 1
-  double seconds = 0;          // in the walks
-  double search_seconds = 0;   // in the rounds' searches
+  std::uint64_t rounds = 0;        // proposal steps
+  std::uint64_t vars = 0;          // variables walked, summed over the rounds
+  std::uint64_t scored = 0;        // families scored by the walks
+  std::uint64_t admitted = 0;      // sets the cache did not hold, added under rule 1
+  double seconds = 0;              // in the walks
+  double search_seconds = 0;       // in the rounds' searches
+  std::uint64_t early_rounds = 0;  // of `rounds`, those on the draft cache, before the exploration
+  std::uint64_t early_kept = 0;    // their sets the explored cache lacked, added under rule 1
   void add(const ProposalStats& o);
   std::string to_json() const;
 };

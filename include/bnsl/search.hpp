@@ -111,6 +111,11 @@ struct SearchOptions {
   // whose families are all in the cache and which is acyclic is offered to the pool, and when
   // the best of them beats the greedy network, chain 0 starts from its order.
   std::vector<ParentSets> start_networks;
+  // A search round (learn's rounds with proposals): the chains end, before `time`, once the
+  // best has risen by less than `plateau` times |best| over the last
+  // max(tune.plateau_seconds, tune.stall_share of their time); the network, not the pool, is
+  // what a round is for, and proposals from it gain more than further climbs. 0: never.
+  double plateau = 0;
   // The processes sharing the search (bnsl/comm.hpp), each with its chains over the same
   // cache: they send each other their best network about every tune.exchange_seconds (pooled
   // there, and with incumbent_min_n variables or more, the restarts start around it), and at

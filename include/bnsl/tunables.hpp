@@ -67,6 +67,8 @@
   X(double, stall_min_seconds, 1.0, 0, 1e9, "... and over at least this many seconds")           \
   X(double, stall_completion_share, 0.25, 0, 1,                                                  \
     "the walk after a stall takes at most this share of the time left")                          \
+  X(double, plateau_seconds, 3.0, 0, 1e9,                                                        \
+    "a search round's plateau (SearchOptions::plateau) is over at least this many seconds")      \
   X(double, signal_report_seconds, 0.5, 0, 1e9,                                                  \
     "after SIGINT or SIGTERM the final report takes about this long (classes beyond are cut)")   \
   X(double, checkpoint_room, 2.0, 0, 1e9,                                                        \
@@ -98,16 +100,21 @@
     "processes sharing a search send each other their best network at most this often (s)")
 
 // The budget policy (src/pipeline/learn.cpp): how learn and exact cut --time.
-#define BNSL_BUDGET_TUNABLES(X)                                                             \
-  X(double, explore_share, 0.5, 0, 1, "learn: the exploration's share of the budget")       \
-  X(double, screened_explore_share, 0.75, 0, 1,                                             \
-    "... when it screens (thousands of variables: the search converges in a small share)")  \
-  X(double, dp_explore_share, 0.8, 0, 1,                                                    \
-    "... at most, when the search is the subset DP (it takes little; the cache decides)")   \
-  X(double, exact_explore_share, 0.9, 0, 1, "exact: the exploration's share of the budget") \
-  X(std::size_t, propose_rounds, 3, 0, 1000,                                                \
-    "screened learn: searches before the last, each followed by proposals from its best")   \
-  X(double, propose_round_share, 0.25, 0, 1, "... each this share of the time left")
+#define BNSL_BUDGET_TUNABLES(X)                                                               \
+  X(double, explore_share, 0.5, 0, 1, "learn: the exploration's share of the budget")         \
+  X(double, screened_explore_share, 0.85, 0, 1,                                               \
+    "... when it screens (thousands of variables: the search converges in a small share)")    \
+  X(double, dp_explore_share, 0.8, 0, 1,                                                      \
+    "... at most, when the search is the subset DP (it takes little; the cache decides)")     \
+  X(double, exact_explore_share, 0.9, 0, 1, "exact: the exploration's share of the budget")   \
+  X(std::size_t, propose_rounds, 10, 0, 1000,                                                 \
+    "screened learn: searches before the last, each followed by proposals from its best")     \
+  X(double, propose_round_share, 0.25, 0, 1, "... each at most this share of the time left")  \
+  X(std::size_t, early_rounds, 20, 0, 1000,                                                   \
+    "screened learn: such rounds on the draft cache, before the exploration ...")             \
+  X(double, early_share, 0.1, 0, 1, "... until this share of the budget (the exploration's)") \
+  X(double, round_plateau, 1e-4, 0, 1,                                                        \
+    "a round's search ends when its best rose by less than this share of |best| lately")
 
 // The pool and its report (src/pool/).
 #define BNSL_POOL_TUNABLES(X)                                                                   \

@@ -331,7 +331,12 @@ void Exploration::screen() {
   if (options_.on_draft && !run_stop_->stop_requested()) {
     draft_ = draft_cache(data_, options_.score, groups_, *bits_, *pairs_, eps_,
                          options_.constraints, required_, options_.tune.draft_singles, threads_);
-    options_.on_draft(*draft_);
+    std::vector<std::vector<int>> candidates(data_.n_vars());
+    for (std::size_t v = 0; v < data_.n_vars(); ++v)
+      if (data_.arity(v) >= 2)
+        candidates[v] =
+            pairs_->top_parents(static_cast<int>(v), static_cast<std::size_t>(total_.candidates));
+    options_.on_draft({*draft_, total_, candidates});
   }
 }
 

@@ -173,6 +173,8 @@ ProposalStats propose_families(const Dataset& data, const std::vector<std::vecto
         for (std::size_t e = 0; e < entries.size(); ++e)
           for (int p : entries.parents(e)) candidates.push_back(p);
         for (int p : net[static_cast<std::size_t>(v)]) candidates.push_back(p);
+        if (options.candidates && static_cast<std::size_t>(v) < options.candidates->size())
+          for (int p : (*options.candidates)[static_cast<std::size_t>(v)]) candidates.push_back(p);
         std::sort(candidates.begin(), candidates.end());
         candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
         const auto& req = required[static_cast<std::size_t>(v)];

@@ -37,6 +37,9 @@ struct ProposalOptions {
   int max_grow = 6;      // parents a grow step may reach (explore.propose_max_parents)
   int threads = 1;
   const Constraints* constraints = nullptr;  // forbidden arcs are no candidates
+  // Each variable's further candidates (the screening's best single parents: the draft cache
+  // names only a few of them), or null.
+  const std::vector<std::vector<int>>* candidates = nullptr;
 };
 
 // Grow-shrink walks for every variable of `net` (parents[v] sorted, acyclic, net.size() ==

@@ -123,12 +123,19 @@ void ProposalStats::add(const ProposalStats& o) {
   admitted += o.admitted;
   seconds += o.seconds;
   search_seconds += o.search_seconds;
+  early_rounds += o.early_rounds;
+  early_kept += o.early_kept;
 }
 
 std::string ProposalStats::to_json() const {
-  const nlohmann::json j = {{"rounds", rounds},   {"vars", vars},
-                            {"scored", scored},   {"admitted", admitted},
-                            {"seconds", seconds}, {"search_seconds", search_seconds}};
+  const nlohmann::json j = {{"rounds", rounds},
+                            {"vars", vars},
+                            {"scored", scored},
+                            {"admitted", admitted},
+                            {"seconds", seconds},
+                            {"search_seconds", search_seconds},
+                            {"early_rounds", early_rounds},
+                            {"early_kept", early_kept}};
   return j.dump(2);
 }
 

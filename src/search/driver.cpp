@@ -414,6 +414,7 @@ void SearchDriver::monitor() {
       stalled_ = true;
       halt_.store(true);
     }
+    if (o_.plateau > 0 && !halt_.load() && plateaued(now)) halt_.store(true);
     if (halt_.load() && !std::isfinite(halted_at_)) halted_at_ = now;
     peers_.exchange(now, pool_, incumbent_ ? &*incumbent_ : nullptr);
     note_best(now);
@@ -472,6 +473,18 @@ bool SearchDriver::stalled(double now) {
   // (240,872 DAGs of 10,000 variables walked) took 84 s of a 297 s search.
   return added < o_.tune.stall_growth * static_cast<double>(pool_.size()) &&
          now - best_time_ >= window;
+}
+
+// A search round's plateau (SearchOptions::plateau), from samples of the best 0.1 s apart.
+bool SearchDriver::plateaued(double now) {
+  const double best = pool_.best();
+  if (!std::isfinite(best)) return false;
+  if (bests_.empty() || now - bests_.back().first >= 0.1) bests_.emplace_back(now, best);
+  const double chained = now - chains_started_;
+  const double window = std::max(o_.tune.plateau_seconds, o_.tune.stall_share * chained);
+  if (chained < window || bests_.front().first > now - window) return false;
+  while (bests_.size() > 1 && bests_[1].first <= now - window) bests_.pop_front();
+  return best - bests_.front().second < o_.plateau * std::fabs(best);
 }
 
 // Records a rise of the best score seen at time `now` and reports it to on_improvement; rises

@@ -83,6 +83,7 @@ class SearchDriver {
   void complete_pool(SearchStats& total, bool at_end);
   void monitor();
   bool stalled(double now);
+  bool plateaued(double now);
   // with_room false: without the room for the classes the walk may still add.
   double reserve(bool with_room = true) const;
   double listed_dags(double classes) const;
@@ -144,6 +145,7 @@ class SearchDriver {
   bool walk_past_queue_ = false;  // the last completion expanded its whole queue
   double chains_started_ = 0;
   std::deque<std::pair<double, std::uint64_t>> admissions_;
+  std::deque<std::pair<double, double>> bests_;     // (time, best) 0.1 s apart, for plateaued()
   double last_progress_ = 0, last_checkpoint_ = 0;  // the monitor's, over all chain rounds
   std::uint64_t round_ = 0;  // chain rounds run; round r uses chain indices r * threads + t
   std::atomic<std::uint64_t> tickets_{0};  // restarts claimed (max_restarts), over all rounds
