@@ -457,8 +457,9 @@ def write_markdown(path, results, suite):
     os.replace(path + ".tmp", path)
 
 
-def svg_traces(path, label, results):
-    """Score-versus-time step curves of the runs of one data set, reference lines dashed."""
+def svg_traces(path, label, results, low=None):
+    """Score-versus-time step curves of the runs of one data set, reference lines dashed; the
+    y axis from a little below the lowest final score (or from `low`) to the highest."""
     curves = [(r["name"], r["trace"]) for r in results if r.get("trace")]
     if not curves:
         return False
@@ -469,9 +470,11 @@ def svg_traces(path, label, results):
     xmax = max(max(s for s, _ in c) for _, c in curves)
     xmax = max([xmax] + [r["time"] or 0 for r in results]) or 1.0
     finals = [c[-1][1] for _, c in curves] + list(refs.values())
-    top, low = max(finals), min(finals)
-    spread = (top - low) or abs(top) * 0.01 or 1.0
-    ylo, yhi = low - 0.6 * spread, top + 0.15 * spread
+    top, bottom = max(finals), min(finals)
+    spread = (top - bottom) or abs(top) * 0.01 or 1.0
+    ylo, yhi = bottom - 0.6 * spread, top + 0.15 * spread
+    if low is not None:
+        ylo = min(ylo, low)
 
     def X(s):
         return L + (W - L - R) * s / xmax
