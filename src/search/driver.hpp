@@ -39,6 +39,26 @@ std::string small_pool_note(const PoolAccount& a, const DagPool::Losses& losses,
                             std::size_t capacity);
 
 // Runs the search; see search(). Fills `total` except pool_size/best/seconds.
+// A value sampled at most every 0.1 s by the monitor, for the rules over a trailing window of
+// the current chain round (the stall rule, a round's plateau).
+template <class T>
+class TrailingSamples {
+ public:
+  void clear() { samples_.clear(); }
+  void add(double now, T value) {
+    if (samples_.empty() || now - samples_.back().first >= 0.1) samples_.emplace_back(now, value);
+  }
+  // The last sample taken at or before `start`, or the oldest when none is that old. A
+  // window's start only moves forward: older samples are never needed again, and are dropped.
+  const std::pair<double, T>& at(double start) {
+    while (samples_.size() > 1 && samples_[1].first <= start) samples_.pop_front();
+    return samples_.front();
+  }
+
+ private:
+  std::deque<std::pair<double, T>> samples_;
+};
+
 class SearchDriver {
  public:
   SearchDriver(const ScoreCache& cache, const SearchOptions& o, const StopToken& stop,
@@ -144,8 +164,8 @@ class SearchDriver {
   WalkMemory walked_;
   bool walk_past_queue_ = false;  // the last completion expanded its whole queue
   double chains_started_ = 0;
-  std::deque<std::pair<double, std::uint64_t>> admissions_;
-  std::deque<std::pair<double, double>> bests_;     // (time, best) 0.1 s apart, for plateaued()
+  TrailingSamples<std::uint64_t> admissions_;
+  TrailingSamples<double> bests_;                   // the pool's best, for plateaued()
   double last_progress_ = 0, last_checkpoint_ = 0;  // the monitor's, over all chain rounds
   std::uint64_t round_ = 0;  // chain rounds run; round r uses chain indices r * threads + t
   std::atomic<std::uint64_t> tickets_{0};  // restarts claimed (max_restarts), over all rounds
