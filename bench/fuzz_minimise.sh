@@ -15,9 +15,15 @@ cd "$(dirname "$0")/.."
 t=$1 build=${2:-build-fuzz} max=${MAX_BYTES:-4096}
 small=$(mktemp -d) merged=$(mktemp -d)
 trap 'rm -rf "$small" "$merged"' EXIT
-find "$build/corpus/$t" "tests/fuzz/$t" "$build/seeds/$t" -type f -size -$((max + 1))c \
-  -exec cp -t "$small" {} +
-[ ! -d "tests/fuzz/corpus/$t" ] || find "tests/fuzz/corpus/$t" -type f -exec cp -t "$small" {} +
+# Each input is copied under its SHA-1: the directories share names (a seed `asia` in two of
+# them), and a name copied twice would keep one input and lose the other.
+collect() {
+  local f
+  while IFS= read -r -d '' f; do cp "$f" "$small/$(sha1sum <"$f" | cut -d' ' -f1)"; done
+}
+find "$build/corpus/$t" "tests/fuzz/$t" "$build/seeds/$t" -type f -size -$((max + 1))c -print0 |
+  collect
+[ ! -d "tests/fuzz/corpus/$t" ] || find "tests/fuzz/corpus/$t" -type f -print0 | collect
 "$build/fuzz/fuzz_$t" -merge=1 -timeout=60 -rss_limit_mb=2048 "$merged" "$small" \
   >"$build/merge_$t.log" 2>&1
 for f in "tests/fuzz/$t"/*; do rm -f "$merged/$(sha1sum "$f" | cut -d' ' -f1)"; done
