@@ -234,6 +234,29 @@ TEST_CASE("formats: malformed files are errors at their line and column", "[form
              Catch::Contains("bad.x:3:3: expected 0 or 1"));
 }
 
+// Nesting is recursion (DOT's subgraphs in the parser, XML's elements in the tree): a file
+// nested a million deep is refused at the first level past 100, not a stack overflow (the
+// networks fuzzer's finding: 5,048 nested braces in a DOT file).
+TEST_CASE("formats: deep nesting is an error, not a stack overflow", "[formats]") {
+  using bnsl::NetFormat;
+  const std::size_t deep = 1000000;
+  std::string dot = "digraph {\n";
+  for (std::size_t i = 0; i < deep; ++i) dot += '{';
+  CHECK_THAT(error_of(dot, NetFormat::dot),
+             Catch::Contains("bad.x:2:101: subgraphs nested more than 100 deep"));
+  std::string nested = "digraph { a; ";
+  for (int i = 0; i < 100; ++i) nested += "subgraph { ";
+  nested += "b -> a; ";
+  for (int i = 0; i < 100; ++i) nested += "} ";
+  nested += "}";
+  CHECK(bnsl::parse_network(nested, "ok.dot", NetFormat::dot).n_vars() == 2);  // 100 is allowed
+  std::string xml = "<graphml>\n";
+  for (std::size_t i = 0; i < deep; ++i) xml += "<g>";
+  CHECK_THAT(error_of(xml, NetFormat::graphml),
+             Catch::Contains("bad.x:2:298: XML: elements nested more than 100 deep"));
+  CHECK_THAT(error_of(xml, NetFormat::xmlbif), Catch::Contains("nested more than 100 deep"));
+}
+
 TEST_CASE("formats: a BIF read by read_bif or parse_bif is checked as every format is",
           "[formats]") {
   // a <- b and b <- a: a cycle through both; a is declared on line 2, column 10.

@@ -191,6 +191,8 @@ class DotParser {
   const std::string& file_;
   std::vector<DotTok> toks_;
   std::size_t pos_ = 0;
+  static constexpr int kMaxDepth = 100;  // subgraphs within subgraphs
+  int depth_ = 0;
   std::map<std::string, int> by_id_;
   std::vector<std::string> ids_, labels_;
   std::vector<std::size_t> first_at_;
@@ -245,8 +247,14 @@ std::vector<int> DotParser::operand(const DotTok** at) {
       take();
       if (peek().kind == DotTok::id) take();
     }
+    // Each level is a recursion of stmt_list(): a file of nested braces must not exhaust the
+    // stack (a fuzzer input nested 5,048 braces).
+    if (depth_ == kMaxDepth)
+      fail(peek(), "subgraphs nested more than " + std::to_string(kMaxDepth) + " deep");
     expect("{");
+    ++depth_;
     std::vector<int> nodes = stmt_list();
+    --depth_;
     expect("}");
     return nodes;
   }

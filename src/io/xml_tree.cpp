@@ -10,14 +10,25 @@
 namespace bnsl {
 namespace {
 
+// Elements nested deeper are refused: the tree is freed (and read) recursively, and a file of
+// a million nested elements would exhaust the stack. The network formats nest four deep.
+constexpr std::size_t kMaxDepth = 100;
+
 struct Builder {
   XML_Parser parser = nullptr;
   std::unique_ptr<XmlElement> root;
   std::vector<XmlElement*> open;
+  std::size_t deep_line = 0, deep_col = 0;  // where an element nested too deep starts
 };
 
 void XMLCALL on_start(void* user, const XML_Char* name, const XML_Char** attrs) {
   auto* b = static_cast<Builder*>(user);
+  if (b->open.size() == kMaxDepth) {
+    b->deep_line = XML_GetCurrentLineNumber(b->parser);
+    b->deep_col = XML_GetCurrentColumnNumber(b->parser) + 1;
+    XML_StopParser(b->parser, XML_FALSE);
+    return;
+  }
   auto e = std::make_unique<XmlElement>();
   e->name = name;
   for (std::size_t i = 0; attrs[i]; i += 2) e->attributes.emplace_back(attrs[i], attrs[i + 1]);
@@ -57,6 +68,11 @@ std::unique_ptr<XmlElement> parse_xml(const std::string& text, const std::string
   XML_SetCharacterDataHandler(b.parser, on_text);
   const bool ok =
       XML_Parse(b.parser, text.data(), static_cast<int>(text.size()), 1) == XML_STATUS_OK;
+  if (b.deep_line > 0) {
+    XML_ParserFree(b.parser);
+    throw InputError(file, b.deep_line, b.deep_col,
+                     "XML: elements nested more than " + std::to_string(kMaxDepth) + " deep");
+  }
   if (!ok || !b.root) {
     const std::size_t line = XML_GetCurrentLineNumber(b.parser);
     const std::size_t col = XML_GetCurrentColumnNumber(b.parser) + 1;
