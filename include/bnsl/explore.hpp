@@ -142,6 +142,7 @@ struct ProposalStats {
   double search_seconds = 0;       // in the rounds' searches
   std::uint64_t early_rounds = 0;  // of `rounds`, those on the draft cache, before the exploration
   std::uint64_t early_kept = 0;    // their sets the explored cache lacked, added under rule 1
+  std::uint64_t pair_steps = 0;    // walks' steps that added two parents at once
   void add(const ProposalStats& o);
   std::string to_json() const;
 };

@@ -55,7 +55,12 @@
     "BDeu rule 8 is tried on this many sets of each size of a variable, and on the rest only if "  \
     "it cut one of them")                                                                          \
   X(int, propose_max_parents, 6, 1, 64,                                                            \
-    "search-driven proposals: a grow step stops at this many parents")
+    "search-driven proposals: a grow step stops at this many parents")                             \
+  X(int, propose_pairs, 12, 0, 64,                                                                 \
+    "... where no single parent raises a family, pairs among this many candidates are tried "      \
+    "(half the best alone, half at random)")                                                       \
+  X(int, propose_extra, 16, 0, 1000000,                                                            \
+    "... and each walk also tries this many variables at random that are not descendants")
 
 // The search (src/search/).
 #define BNSL_SEARCH_TUNABLES(X)                                                                  \

@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <random>
 
 #include "bnsl/graph.hpp"
 #include "score/counting.hpp"
@@ -16,33 +17,22 @@ namespace {
 class Walker {
  public:
   Walker(Counter& counter, int child, std::vector<int> candidates, std::vector<int> required,
-         int cap, VarCache& out)
+         int cap, int pairs, std::uint64_t seed, VarCache& out)
       : counter_(counter),
         child_(child),
         candidates_(std::move(candidates)),
         required_(std::move(required)),
         cap_(cap),
-        out_(out) {}
+        pairs_(pairs),
+        out_(out),
+        rng_(seed) {}
 
-  // Grow from `set` (sorted, holding the required parents) while an added candidate raises
-  // the score, then shrink while a removal raises it.
+  // Grow from `set` (sorted, holding the required parents) while an added candidate, or else a
+  // pair of them, raises the score, then shrink while a removal raises it.
   void walk(std::vector<int> set) {
     double current = score_of(set);  // builds index_ for the first grow step
     record(set, current);
-    while (static_cast<int>(set.size()) < cap_) {
-      int best = -1;
-      double best_score = current;
-      for (int c : candidates_) {
-        if (std::binary_search(set.begin(), set.end(), c)) continue;
-        const double s = counter_.score_extension(index_, c, child_).score;
-        ++scored_;
-        if (s > best_score) best_score = s, best = c;
-      }
-      if (best < 0) break;
-      set.insert(std::lower_bound(set.begin(), set.end(), best), best);
-      current = best_score;
-      record(set, current);
-      counter_.build(set, index_);  // the next step's base
+    while (grow(set, current) || pair_step(set, current)) {
     }
     for (bool shrunk = true; shrunk && set.size() > required_.size();) {
       shrunk = false;
@@ -65,8 +55,73 @@ class Walker {
   }
 
   std::uint64_t scored() const { return scored_; }
+  std::uint64_t pair_steps() const { return pair_steps_; }
 
  private:
+  // Adds the candidate that raises the score most (index_ holds `set`'s rows); false when none
+  // does, with every candidate's score beside `set` in scan_, or when `set` is at the cap.
+  bool grow(std::vector<int>& set, double& current) {
+    scan_.clear();
+    if (static_cast<int>(set.size()) >= cap_) return false;
+    int best = -1;
+    double best_score = current;
+    for (int c : candidates_) {
+      if (std::binary_search(set.begin(), set.end(), c)) continue;
+      const double s = counter_.score_extension(index_, c, child_).score;
+      ++scored_;
+      scan_.emplace_back(s, c);
+      if (s > best_score) best_score = s, best = c;
+    }
+    if (best < 0) return false;
+    add(set, best);
+    current = best_score;
+    record(set, current);
+    counter_.build(set, index_);  // the next step's base
+    return true;
+  }
+
+  // After a grow step that found no single candidate to add: the pair that raises the score
+  // most, if one does, among pairs_ candidates of that scan: all of them when there are no
+  // more, else the best half by the score each gives alone (where a pair that completes a
+  // nearly good parent lies) and a random draw from the rest (where parents that matter only
+  // together lie: their single scores say nothing).
+  bool pair_step(std::vector<int>& set, double& current) {
+    if (pairs_ < 2 || static_cast<int>(set.size()) + 2 > cap_ || scan_.size() < 2) return false;
+    const std::size_t k = std::min(scan_.size(), static_cast<std::size_t>(pairs_));
+    if (k < scan_.size()) {
+      const std::size_t best = k / 2;
+      std::partial_sort(scan_.begin(), scan_.begin() + static_cast<long>(best), scan_.end(),
+                        [](const auto& x, const auto& y) { return x.first > y.first; });
+      for (std::size_t i = best; i < k; ++i)  // a partial Fisher-Yates shuffle of the rest
+        std::swap(scan_[i], scan_[i + rng_() % (scan_.size() - i)]);
+    }
+    int best_a = -1, best_b = -1;
+    double best_score = current;
+    ConfigIndex with_a;
+    for (std::size_t i = 0; i + 1 < k; ++i) {
+      std::vector<int> base = set;
+      add(base, scan_[i].second);
+      counter_.build(base, with_a);
+      for (std::size_t j = i + 1; j < k; ++j) {
+        const double s = counter_.score_extension(with_a, scan_[j].second, child_).score;
+        ++scored_;
+        if (s > best_score) best_score = s, best_a = scan_[i].second, best_b = scan_[j].second;
+      }
+    }
+    scan_.clear();
+    if (best_a < 0) return false;
+    add(set, best_a);
+    add(set, best_b);
+    current = best_score;
+    record(set, current);
+    counter_.build(set, index_);
+    ++pair_steps_;
+    return true;
+  }
+
+  static void add(std::vector<int>& set, int c) {
+    set.insert(std::lower_bound(set.begin(), set.end(), c), c);
+  }
   double score_of(const std::vector<int>& set) {
     counter_.build(set, index_);
     ++scored_;
@@ -79,10 +134,12 @@ class Walker {
   Counter& counter_;
   const int child_;
   const std::vector<int> candidates_, required_;
-  const int cap_;
+  const int cap_, pairs_;
   VarCache& out_;
   ConfigIndex index_;
-  std::uint64_t scored_ = 0;
+  std::vector<std::pair<double, int>> scan_;  // the last grow step's scores, by candidate
+  std::mt19937_64 rng_;                       // the pair step's draws
+  std::uint64_t scored_ = 0, pair_steps_ = 0;
 };
 
 // Marks in `seen` (cleared by the caller's epoch) the descendants of v in the network whose
@@ -102,6 +159,34 @@ void mark_descendants(int v, const std::vector<std::vector<int>>& children,
       stack.push_back(c);
     }
   }
+}
+
+// Adds to v's `candidates` (sorted, unique) `extra` other variables drawn at random, or every
+// other variable when there are no more than that. Descendants among them are removed
+// afterwards with the rest.
+void draw_extra(int v, std::size_t n, int extra_option, std::uint64_t seed,
+                std::vector<int>& candidates) {
+  const std::size_t extra = static_cast<std::size_t>(std::max(extra_option, 0));
+  if (extra == 0) return;
+  // v is never its own candidate
+  const std::size_t others = n > candidates.size() + 1 ? n - 1 - candidates.size() : 0;
+  const auto held = [&](int u) {
+    return u == v || std::binary_search(candidates.begin(), candidates.end(), u);
+  };
+  std::vector<int> drawn;
+  if (others <= extra) {
+    for (std::size_t u = 0; u < n; ++u)
+      if (!held(static_cast<int>(u))) drawn.push_back(static_cast<int>(u));
+  } else {
+    std::mt19937_64 rng(seed);
+    // Rejection: with more than `extra` variables left, each try succeeds often enough.
+    for (std::size_t tries = 0; drawn.size() < extra && tries < 8 * extra; ++tries) {
+      const int u = static_cast<int>(rng() % n);
+      if (!held(u) && std::find(drawn.begin(), drawn.end(), u) == drawn.end()) drawn.push_back(u);
+    }
+  }
+  candidates.insert(candidates.end(), drawn.begin(), drawn.end());
+  std::sort(candidates.begin(), candidates.end());
 }
 
 }  // namespace
@@ -158,8 +243,9 @@ ProposalStats propose_families(const Dataset& data, const std::vector<std::vecto
   if (options.max_parents >= 0) cap = std::min(cap, options.max_parents);
   ScoreCache proposed(n);
   FirstError failure;
-  std::uint64_t scored = 0, walked = 0;
-#pragma omp parallel num_threads(resolve_threads(options.threads)) reduction(+ : scored, walked)
+  std::uint64_t scored = 0, walked = 0, pair_steps = 0;
+#pragma omp parallel num_threads(resolve_threads(options.threads)) \
+    reduction(+ : scored, walked, pair_steps)
   {
     Counter counter(data, options.score);
     std::vector<int> seen(n, -1), stack;
@@ -177,6 +263,9 @@ ProposalStats propose_families(const Dataset& data, const std::vector<std::vecto
           for (int p : (*options.candidates)[static_cast<std::size_t>(v)]) candidates.push_back(p);
         std::sort(candidates.begin(), candidates.end());
         candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+        const std::uint64_t seed =
+            options.seed ^ (0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(v) + 1));
+        draw_extra(v, n, options.extra, seed, candidates);
         const auto& req = required[static_cast<std::size_t>(v)];
         int limit = -1;
         for (int c : candidates) limit = std::max(limit, position[static_cast<std::size_t>(c)]);
@@ -189,17 +278,19 @@ ProposalStats propose_families(const Dataset& data, const std::vector<std::vecto
         });
         if (candidates.empty()) return;
         Walker walker(counter, v, candidates, req, std::max(cap, static_cast<int>(req.size())),
-                      proposed.var(static_cast<std::size_t>(v)));
+                      options.pairs, seed + 1, proposed.var(static_cast<std::size_t>(v)));
         walker.walk(req);
         const auto& own = net[static_cast<std::size_t>(v)];
         if (own.size() > req.size()) walker.walk(own);
         scored += walker.scored();
+        pair_steps += walker.pair_steps();
         ++walked;
       });
   }
   failure.rethrow();
   stats.scored = scored;
   stats.vars = walked;
+  stats.pair_steps = pair_steps;
   stats.admitted = merge_families(proposed, cache, 0, n, options.eps);
   stats.seconds = clock.elapsed();
   return stats;

@@ -9,10 +9,20 @@
 // candidate that raises the family's score most while one does, then remove while a removal
 // raises it, as BOSS does over an order's predecessors) walks to the sets the network can use.
 //
+// Parents that matter only together (a child that is the XOR of two of them) raise a family
+// only as a pair: neither alone raises it, and neither ranks high among the child's single
+// parents, so the exploration's guide puts them last. Where no single candidate raises the
+// family, the walk tries every pair among `pairs` of its candidates (all when there are no
+// more; else half the best by the score each gives alone, half drawn at random from the rest,
+// since a pair that matters only together is not among the best alone) and takes the best
+// pair if it raises the family, then grows on.
+//
 // propose_families() does that for every variable of a network, twice: from the required
 // parents (the empty set) and from the variable's parents in the network, over the variable's
 // candidates: every parent its cached sets name (with screening: its screened candidates and
-// the partners they promoted) less its descendants in the network. Every set the walks visit
+// the partners they promoted) and `extra` variables drawn at random (all of them on small
+// data), less its descendants in the network; the draws make the walks reach parents that no
+// cached set names, such as a pair that only matters together. Every set the walks visit
 // is scored exactly by the counting kernel and offered to the cache under rule 1 (merge_families):
 // a set is added unless a cached subset of it scores more than epsilon better. A cache so
 // extended is no more complete than it was; the sets are exact scores, as every cached set.
@@ -35,6 +45,9 @@ struct ProposalOptions {
   double eps = 0;        // rule 1's epsilon when the proposals join the cache
   int max_parents = -1;  // in-degree limit (-1: none); the walks also stop at max_grow
   int max_grow = 6;      // parents a grow step may reach (explore.propose_max_parents)
+  int pairs = 12;        // a pair step's candidates (explore.propose_pairs; 0: no pair step)
+  int extra = 16;        // variables drawn at random as further candidates (explore.propose_extra)
+  std::uint64_t seed = 1;  // the draw's; learn's rounds pass the search's seed and the round
   int threads = 1;
   const Constraints* constraints = nullptr;  // forbidden arcs are no candidates
   // Each variable's further candidates (the screening's best single parents: the draft cache

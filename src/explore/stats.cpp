@@ -125,6 +125,7 @@ void ProposalStats::add(const ProposalStats& o) {
   search_seconds += o.search_seconds;
   early_rounds += o.early_rounds;
   early_kept += o.early_kept;
+  pair_steps += o.pair_steps;
 }
 
 std::string ProposalStats::to_json() const {
@@ -135,7 +136,8 @@ std::string ProposalStats::to_json() const {
                             {"seconds", seconds},
                             {"search_seconds", search_seconds},
                             {"early_rounds", early_rounds},
-                            {"early_kept", early_kept}};
+                            {"early_kept", early_kept},
+                            {"pair_steps", pair_steps}};
   return j.dump(2);
 }
 

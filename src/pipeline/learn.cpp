@@ -107,7 +107,9 @@ class Rounds {
     if (r.report.dags.empty()) return false;
     start = r.report.dags.front().parents;  // the next search starts there, even after a signal
     if (stop_.stop_requested()) return false;
-    const ProposalStats got = propose_families(data_, start, propose, stop_, cache);
+    ProposalOptions walks = propose;
+    walks.seed = search_.seed * 1000003 + stats_.rounds;  // other draws each round
+    const ProposalStats got = propose_families(data_, start, walks, stop_, cache);
     stats_.add(got);
     if (search_.progress)
       std::cerr << "bnsl: propose: " << phase << " round " << stats_.rounds << ": " << got.vars
@@ -226,6 +228,8 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
   Rounds rounds(data, search, context, stop, on_report, improvements, result.proposals);
   rounds.propose.score = explore.score;
   rounds.propose.max_grow = explore.tune.propose_max_parents;
+  rounds.propose.pairs = explore.tune.propose_pairs;
+  rounds.propose.extra = explore.tune.propose_extra;
   rounds.propose.threads = options.threads;
   rounds.propose.constraints = &explore.constraints;
   rounds.plateau = options.budget.round_plateau;
