@@ -184,16 +184,18 @@ def bnsl_argv(bnsl, root, run, prefix):
     return argv
 
 
-def measure(argv, stderr_path, budget):
-    """Runs argv; returns (exit status or 'killed', wall s, CPU s, peak RSS MiB).
+def measure(argv, stderr_path, budget, env=None, stdout_path=None):
+    """Runs argv (with environment env, stdout into stdout_path or discarded); returns (exit
+    status or 'killed', wall s, CPU s, peak RSS MiB).
 
     Peak RSS is the child's ru_maxrss from wait4. Linux folds into it the peak RSS of the
     memory image the child replaced at exec -- a copy of this Python process -- so this
     process must stay small: it never loads a whole pool (see pool_header)."""
     limit = (float(budget) + 120) if budget else None
     start = time.monotonic()
-    with open(stderr_path, "w") as err:
-        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
+    with open(stderr_path, "w") as err, \
+            open(stdout_path or os.devnull, "w") as out:
+        p = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
         killed = False
         while True:
             pid, status, usage = os.wait4(p.pid, os.WNOHANG)
