@@ -200,6 +200,26 @@ TEST_CASE("proposals: learn's rounds propose from their networks", "[proposals]"
   CHECK(r.proposals.scored > 0);
 }
 
+TEST_CASE("proposals: without screening, rounds run where the exploration was cut", "[proposals]") {
+  std::vector<int> arities(60);
+  for (std::size_t v = 0; v < arities.size(); ++v) arities[v] = 2 + static_cast<int>(v % 3);
+  const bnsl::Dataset d = oracle::random_dataset(800, arities, 31, 0.3, 3);
+  bnsl::LearnOptions o;
+  o.explore_share = 0.02;  // 0.06 s of 3: cut
+  o.budget.propose_rounds_unscreened = 10;
+  o.budget.propose_round_share = 0.5;
+  o.threads = 2;
+  const bnsl::LearnResult r = learn_and_check(d, o);
+  REQUIRE(r.explore.candidates == 0);
+  REQUIRE(!r.explore.exhaustive());
+  CHECK(r.proposals.rounds >= 1);
+  CHECK(r.proposals.early_rounds == 0);
+  CHECK(r.proposals.scored > 0);
+  // Off, as by default: no round.
+  o.budget.propose_rounds_unscreened = 0;
+  CHECK(learn_and_check(d, o).proposals.rounds == 0);
+}
+
 TEST_CASE("proposals: merging drops only a family a kept subset beats by epsilon", "[proposals]") {
   // Random caches over 6 candidate parents: every family of `to` stays with its score; every
   // family of `from` is added with its score unless a proper subset in the result scores more

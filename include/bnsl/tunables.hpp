@@ -115,6 +115,8 @@
   X(std::size_t, propose_rounds, 10, 0, 1000,                                                 \
     "screened learn: searches before the last, each followed by proposals from its best")     \
   X(double, propose_round_share, 0.25, 0, 1, "... each at most this share of the time left")  \
+  X(std::size_t, propose_rounds_unscreened, 0, 0, 1000,                                       \
+    "learn without screening: such rounds when the exploration did not finish (0: none)")     \
   X(std::size_t, early_rounds, 20, 0, 1000,                                                   \
     "screened learn: such rounds on the draft cache, before the exploration ...")             \
   X(double, early_share, 0.1, 0, 1, "... until this share of the budget (the exploration's)") \

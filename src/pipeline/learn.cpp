@@ -65,7 +65,8 @@ SearchRunResult run_search(const ScoreCache& cache, const SearchOptions& options
   return result;
 }
 
-// Search rounds with proposals (screened runs; explore/proposals.hpp): a search of the seconds
+// Search rounds with proposals (screened runs, and unscreened ones whose exploration was cut
+// when budget.propose_rounds_unscreened allows; explore/proposals.hpp): a search of the seconds
 // given from a start network, whose report is a checkpoint, then grow-shrink walks over its
 // best network's non-descendants score the families it could use into the cache; the next
 // round starts from that network on the extended cache. Early rounds run on the draft cache
@@ -276,9 +277,14 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
   if (!network.empty() && network.size() == cache.n_vars()) start = within_cache(cache, network);
   context.cache_exhaustive = result.explore.exhaustive();
   // Late rounds, on the explored cache: each search ends at its plateau or after
-  // budget.propose_round_share of the time left.
-  const std::size_t n_late =
-      budget > 0 && result.explore.candidates > 0 && alone ? options.budget.propose_rounds : 0;
+  // budget.propose_round_share of the time left. Without screening, only when the
+  // exploration was cut (a finished one leaves the walks nothing the search could use) and
+  // as budget.propose_rounds_unscreened says.
+  std::size_t n_late = 0;
+  if (budget > 0 && alone)
+    n_late = result.explore.candidates > 0  ? options.budget.propose_rounds
+             : !result.explore.exhaustive() ? options.budget.propose_rounds_unscreened
+                                            : 0;
   rounds.propose.eps = result.explore.epsilon;
   rounds.propose.max_parents = result.explore.max_parents;
   for (std::size_t r = 0; r < n_late && !stop.stop_requested(); ++r) {
