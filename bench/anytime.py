@@ -15,15 +15,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from suite import read_trace, svg_traces  # noqa: E402  (bench/suite.py's trace and plot)
-
-
-def best_at(curve, t):
-    best = None
-    for s, b in curve:
-        if s <= t:
-            best = b if best is None else max(best, b)
-    return best
+from suite import best_at, read_trace, svg_traces  # noqa: E402  (bench/suite.py's)
 
 
 def label_of(path):

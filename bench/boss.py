@@ -31,11 +31,10 @@ import glob
 import json
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import suite  # noqa: E402  (bench/suite.py: the suite format, measure(), read_trace())
+import suite  # noqa: E402  (bench/suite.py: the suite format, measure(), evaluate(), best_at())
 
 REPO = suite.REPO
 DEFAULT_BOSS = os.path.join(REPO, "..", "shared", "anchors", "boss.sh")
@@ -58,23 +57,6 @@ def boss_name(run, args):
     if run["boss_seed"]:
         parts.append("s" + run["boss_seed"])
     return "-".join(parts)
-
-
-def evaluate(bnsl, root, run, struct, stderr_path):
-    """BOSS's DAG scored on the data and against the truth by bnsl eval."""
-    argv = [bnsl, "eval", "--learned", struct, "--json", "--data",
-            suite.resolve(root, run["data"])]
-    if run.get("truth"):
-        argv += ["--truth", suite.resolve(root, run["truth"])]
-    with open(stderr_path, "a") as err:
-        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=err, text=True)
-    if p.returncode != 0:
-        return {"eval_error": p.returncode}
-    j = json.loads(p.stdout)
-    out = {"score": j["data"]["learned"], "truth_score": j["data"].get("truth")}
-    if "shd" in j:
-        out.update(shd=j["shd"], shd_cpdag=j["shd_cpdag"])
-    return out
 
 
 def run_boss(run, args, runs_dir):
@@ -103,19 +85,11 @@ def run_boss(run, args, runs_dir):
          "exit": code, "wall_s": round(wall, 3), "cpu_s": round(cpu, 3),
          "peak_rss_mib": round(rss, 1), "argv": " ".join(argv)}
     if code == 0 and os.path.exists(struct):
-        r.update(evaluate(args.tools, args.data, run, struct, prefix + ".stderr"))
+        e = suite.evaluate(args.tools, args.data, run, prefix, prefix + ".stderr", learned=struct)
+        e["score"] = e.pop("learned_score", None)
+        r.update(e)
     suite.write_result(result_path, r)
     return r
-
-
-def best_at(trace, seconds):
-    """The best score a --trace curve had reached at `seconds` (None before its first point)."""
-    best = None
-    for s, b in trace:
-        if s > seconds:
-            break
-        best = b
-    return best
 
 
 def bnsl_results(folder):
@@ -150,7 +124,7 @@ def rows_for(boss, bnsl):
             if row["score"] is not None:
                 row["vs_boss"] = round(row["score"] - boss["score"], 2)
             if boss.get("wall_s") is not None:
-                row["at_boss_wall"] = best_at(r.get("trace") or [], boss["wall_s"])
+                row["at_boss_wall"] = suite.best_at(r.get("trace") or [], boss["wall_s"])
                 if row["at_boss_wall"] is not None:
                     row["at_boss_wall_vs_boss"] = round(row["at_boss_wall"] - boss["score"], 2)
         rows.append(row)

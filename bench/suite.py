@@ -276,15 +276,26 @@ def read_trace(path):
     return points
 
 
-def evaluate(bnsl, root, run, prefix, stderr_path):
-    """bnsl eval of the pool's best DAG; {} when the run names no truth and no test."""
-    if not (run.get("truth") or run.get("test")):
+def best_at(curve, t):
+    """The best score a trace (read_trace) had reached by t seconds; None before its first."""
+    best = None
+    for s, b in curve:
+        if s <= t:
+            best = b if best is None else max(best, b)
+    return best
+
+
+def evaluate(bnsl, root, run, prefix, stderr_path, learned=None):
+    """bnsl eval of the pool's best DAG, or of the network file `learned` (another tool's, which
+    is then always scored on the data: learned_score); {} when there is nothing to evaluate."""
+    if not (run.get("truth") or run.get("test") or learned):
         return {}
-    argv = [bnsl, "eval", "--learned", prefix + ".pool.json", "--json"]
+    argv = [bnsl, "eval", "--learned", learned or prefix + ".pool.json", "--json"]
     if run.get("truth"):
         argv += ["--truth", resolve(root, run["truth"])]
-        if run["command"] in ("learn", "search") and "--score" not in run.get("args", ""):
-            argv += ["--data", resolve(root, run["data"])]  # the true network's BIC
+    if learned or (run.get("truth") and run["command"] in ("learn", "search") and
+                   "--score" not in run.get("args", "")):
+        argv += ["--data", resolve(root, run["data"])]  # both networks' BIC
     if run.get("test"):
         argv += ["--test", resolve(root, run["test"]),
                  "--train", resolve(root, run.get("train") or run["data"])]
@@ -304,6 +315,7 @@ def evaluate(bnsl, root, run, prefix, stderr_path):
         out.update(brier_pool=j["edge_brier"]["pool"], brier_best=j["edge_brier"]["best"])
     if "data" in j:
         out["truth_score"] = j["data"]["truth"]
+        out["learned_score"] = j["data"]["learned"]
     if "test" in j:
         t = j["test"]
         out["test_ll"] = t["learned"]["mean"] if t["learned"] else None
