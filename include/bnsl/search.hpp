@@ -112,8 +112,9 @@ struct SearchOptions {
   // the best of them beats the greedy network, chain 0 starts from its order.
   std::vector<ParentSets> start_networks;
   // A search round (learn's rounds with proposals): the chains end, before `time`, once the
-  // best has risen by less than `plateau` times |best| over the last
-  // max(tune.plateau_seconds, tune.stall_share of their time); the network, not the pool, is
+  // best has risen by less than `plateau` times |best| over the last tune.plateau_climbs
+  // climbs of one chain (between tune.plateau_min_seconds and tune.plateau_seconds) or
+  // tune.stall_share of their time, whichever is longer; the network, not the pool, is
   // what a round is for, and proposals from it gain more than further climbs. 0: never.
   double plateau = 0;
   // The processes sharing the search (bnsl/comm.hpp), each with its chains over the same

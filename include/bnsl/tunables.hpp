@@ -73,7 +73,9 @@
   X(double, stall_completion_share, 0.25, 0, 1,                                                  \
     "the walk after a stall takes at most this share of the time left")                          \
   X(double, plateau_seconds, 3.0, 0, 1e9,                                                        \
-    "a search round's plateau (SearchOptions::plateau) is over at least this many seconds")      \
+    "a search round's plateau (SearchOptions::plateau) is over at most this many seconds ...")   \
+  X(double, plateau_climbs, 100, 0, 1e9, "... over this many climbs of one chain ...")            \
+  X(double, plateau_min_seconds, 0.25, 0, 1e9, "... and over at least this many seconds")        \
   X(double, signal_report_seconds, 0.5, 0, 1e9,                                                  \
     "after SIGINT or SIGTERM the final report takes about this long (classes beyond are cut)")   \
   X(double, checkpoint_room, 2.0, 0, 1e9,                                                        \
