@@ -247,3 +247,81 @@ TEST_CASE("screening: a deep sweep finds a parent that matters only beside three
   CHECK(oracle::close_rel(cache.var(static_cast<std::size_t>(x)).score(0),
                           oracle::score(d, x, want, {})));
 }
+
+// Without screening, a timed exploration builds the draft too (explore.draft_unscreened), for
+// learn's first network: every draft entry is exactly scored, the exploration still tries
+// every variable to its end (the cache is exhaustive), and its cache holds every entry of the
+// run without the draft, with the same score; the draft adds only exactly scored sets. learn
+// then reports the draft's network before its final one, which scores at least as much.
+TEST_CASE("screening: unscreened timed runs draft a first network too", "[screening]") {
+  std::vector<int> arities(12);
+  for (std::size_t v = 0; v < arities.size(); ++v) arities[v] = 2 + static_cast<int>(v % 3);
+  const bnsl::Dataset d = oracle::random_dataset(400, arities, 31, 0.3, 3);
+  auto run = [&](int draft_unscreened, int& drafts) {
+    bnsl::ExploreOptions o;
+    o.candidates = 0;
+    o.time = 600;  // finishes long before
+    o.threads = 2;
+    o.tune.draft_unscreened = draft_unscreened;
+    o.on_draft = [&](const bnsl::ExploreOptions::Draft& draft) {
+      ++drafts;
+      REQUIRE(draft.candidates.size() == d.n_vars());
+      for (std::size_t v = 0; v < d.n_vars(); ++v) {
+        CHECK(std::count(draft.candidates[v].begin(), draft.candidates[v].end(),
+                         static_cast<int>(v)) == 0);
+        for (std::size_t e = 0; e < draft.cache.var(v).size(); ++e) {
+          const auto ps = draft.cache.var(v).parents(e);
+          const std::vector<int> parents(ps.begin(), ps.end());
+          REQUIRE(oracle::close_rel(draft.cache.var(v).score(e),
+                                    oracle::score(d, static_cast<int>(v), parents, o.score)));
+        }
+      }
+    };
+    bnsl::ExploreStats stats;
+    bnsl::ScoreCache cache = bnsl::explore(d, o, bnsl::StopToken(), &stats);
+    CHECK(stats.exhaustive());
+    CHECK(stats.candidates == 0);
+    return cache;
+  };
+  int with = 0, without = 0;
+  const bnsl::ScoreCache drafted = run(1, with);
+  const bnsl::ScoreCache plain = run(0, without);
+  CHECK(with == 1);
+  CHECK(without == 0);
+  for (std::size_t v = 0; v < d.n_vars(); ++v) {
+    for (std::size_t e = 0; e < plain.var(v).size(); ++e) {
+      const long at = drafted.var(v).find(plain.var(v).parents(e));
+      INFO("variable " << v << ", entry " << e);
+      REQUIRE(at >= 0);
+      CHECK(drafted.var(v).score(static_cast<std::size_t>(at)) == plain.var(v).score(e));
+    }
+    for (std::size_t e = 0; e < drafted.var(v).size(); ++e) {
+      const auto ps = drafted.var(v).parents(e);
+      const std::vector<int> parents(ps.begin(), ps.end());
+      CHECK(oracle::close_rel(drafted.var(v).score(e),
+                              oracle::score(d, static_cast<int>(v), parents, {})));
+    }
+  }
+
+  bnsl::LearnOptions o;
+  o.explore.candidates = 0;
+  o.threads = 2;
+  const bnsl::StopToken stop(2.0);
+  double draft_best = 0, final_best = 0;
+  int drafts = 0, finals = 0;
+  bnsl::learn(d, o, stop, [&](bnsl::PoolReport& report, bnsl::ReportStage stage) {
+    REQUIRE(!report.dags.empty());
+    if (stage == bnsl::ReportStage::draft) {
+      CHECK(finals == 0);
+      ++drafts;
+      draft_best = report.dags.front().score;
+    }
+    if (stage == bnsl::ReportStage::final) {
+      ++finals;
+      final_best = report.dags.front().score;
+    }
+  });
+  CHECK(drafts == 1);
+  CHECK(finals == 1);
+  CHECK(final_best >= draft_best - 1e-9 * std::fabs(draft_best));
+}

@@ -69,9 +69,9 @@ struct ExploreOptions {
   // stats say so (ExploreStats::candidates) and exhaustive() is false.
   static constexpr int kAutoCandidates = -1;
   int candidates = kAutoCandidates;
-  // With screening, called once (on the calling thread) right after the all-pairs statistics
-  // with a draft cache: every variable's empty set, its best single parents and their pairs,
-  // exactly scored (seconds for ten thousand variables). `learn` writes the greedy network
+  // With screening, or timed without it (explore.draft_unscreened), called once (on the
+  // calling thread) right after the all-pairs statistics with a draft cache: every variable's
+  // empty set, its best single parents and their pairs, exactly scored (seconds for ten thousand variables). `learn` writes the greedy network
   // over it, so that a network is on disk long before the exploration ends. The draft's
   // families then stay in the final cache (less those a cached subset beats by more than
   // epsilon, rule 1): a variable whose share of the time ends before its exploration meets them
@@ -79,7 +79,8 @@ struct ExploreOptions {
   struct Draft {
     const ScoreCache& cache;
     const ExploreStats& so_far;  // the exploration's epsilon, in-degree limit, candidates
-    const std::vector<std::vector<int>>& candidates;  // each variable's screened candidates
+    // each variable's screened candidates (without screening: as many best single parents)
+    const std::vector<std::vector<int>>& candidates;
   };
   std::function<void(const Draft& draft)> on_draft;
   // With `time`: a second pass explores again, from scratch and with what is left of the

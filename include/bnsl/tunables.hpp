@@ -33,6 +33,8 @@
     "candidate parents per variable when screening by default")                                    \
   X(std::size_t, draft_singles, 8, 1, 1e6,                                                         \
     "the draft cache (the first network): each variable's best single parents and their pairs")    \
+  X(int, draft_unscreened, 1, 0, 1,                                                                \
+    "a timed learn builds the draft without screening too (1; 0: the first network waits)")        \
   X(std::size_t, sweeps, 8, 0, 1e6,                                                                \
     "screening's conditional sweeps: the best singletons each extended by every variable")         \
   X(std::size_t, promote, 8, 0, 1e6, "... and the best partners they find join the candidates")    \
@@ -120,7 +122,7 @@
   X(std::size_t, propose_rounds_unscreened, 0, 0, 1000,                                       \
     "learn without screening: such rounds when the exploration did not finish (0: none)")     \
   X(std::size_t, early_rounds, 20, 0, 1000,                                                   \
-    "screened learn: such rounds on the draft cache, before the exploration ...")             \
+    "learn: such rounds on the draft cache, before the exploration ...")                     \
   X(double, early_share, 0.1, 0, 1, "... until this share of the budget (the exploration's)") \
   X(double, round_plateau, 1e-4, 0, 1,                                                        \
     "a round's search ends when its best rose by less than this share of |best| lately")
