@@ -124,6 +124,8 @@
   X(std::size_t, early_rounds, 20, 0, 1000,                                                   \
     "learn: such rounds on the draft cache, before the exploration ...")                     \
   X(double, early_share, 0.1, 0, 1, "... until this share of the budget (the exploration's)") \
+  X(double, early_share_unscreened, 0, 0, 1,                                                  \
+    "... or this share without screening (0: none; the exploration decides more there)")      \
   X(double, round_plateau, 1e-4, 0, 1,                                                        \
     "a round's search ends when its best rose by less than this share of |best| lately")
 

@@ -258,7 +258,11 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
     rounds.propose.candidates = &screened;
     rounds.propose.eps = draft.so_far.epsilon;
     rounds.propose.max_parents = draft.so_far.max_parents;
-    const double until = options.budget.early_share * budget;
+    // Without screening, none by default: link (724 variables, --time 60) ended 2,400 below
+    // its runs without the draft with 2% of T for them, 7,000 below those with the draft alone.
+    const double until = (draft.so_far.candidates > 0 ? options.budget.early_share
+                                                      : options.budget.early_share_unscreened) *
+                         budget;
     for (std::size_t k = 0; k < n_early && !stop.stop_requested(); ++k) {
       const double t = until - stop.elapsed();
       if (t < 0.5 || !rounds.run(*early, network, t, "early")) break;
