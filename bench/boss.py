@@ -146,9 +146,11 @@ def write_outputs(out, rows):
                  suite.fmt(r.get("wall_s"), 1), suite.fmt(r.get("cpu_s"), 1),
                  suite.fmt(r.get("peak_rss_mib"), 0), suite.fmt(r.get("score")),
                  suite.fmt(r.get("first_s"), 1),
-                 # no network yet at BOSS's wall time: said, not left blank
+                 # no network yet at BOSS's wall time: said, not left blank (where BOSS
+                 # gave a network: vs_boss)
                  suite.fmt(r.get("at_boss_wall")) if r.get("at_boss_wall") is not None
-                 else ("none yet" if r.get("first_s") is not None else None),
+                 else ("none yet" if r.get("first_s") is not None and
+                       r.get("vs_boss") is not None else None),
                  suite.fmt(r.get("vs_boss")),
                  suite.fmt(r.get("at_boss_wall_vs_boss")), r.get("shd")]
         lines.append("| " + " | ".join("" if c is None else str(c) for c in cells) + " |")
