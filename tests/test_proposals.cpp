@@ -105,8 +105,8 @@ bnsl::LearnResult learn_and_check(const bnsl::Dataset& d, const bnsl::LearnOptio
 TEST_CASE("proposals: every added set is exact, allowed and unbeaten", "[proposals]") {
   std::vector<int> arities(14);
   for (std::size_t v = 0; v < arities.size(); ++v) arities[v] = 2 + static_cast<int>(v % 3);
-  for (const bnsl::ScoreParams params : {bnsl::ScoreParams{bnsl::ScoreKind::bic, 1.0},
-                                         bnsl::ScoreParams{bnsl::ScoreKind::bdeu, 1.0}})
+  for (const bnsl::ScoreParams& params : {bnsl::ScoreParams{bnsl::ScoreKind::bic, 1.0},
+                                          bnsl::ScoreParams{bnsl::ScoreKind::bdeu, 1.0}})
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       const bnsl::Dataset d = oracle::random_dataset(600, arities, seed, 0.2, 3);
       std::mt19937_64 rng(seed);

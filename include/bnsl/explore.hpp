@@ -71,8 +71,9 @@ struct ExploreOptions {
   int candidates = kAutoCandidates;
   // With screening, or timed without it (explore.draft_unscreened), called once (on the
   // calling thread) right after the all-pairs statistics with a draft cache: every variable's
-  // empty set, its best single parents and their pairs, exactly scored (seconds for ten thousand variables). `learn` writes the greedy network
-  // over it, so that a network is on disk long before the exploration ends. The draft's
+  // empty set, its best single parents and their pairs, exactly scored (seconds for ten
+  // thousand variables). `learn` writes the greedy network over it, so that a network is on
+  // disk long before the exploration ends. The draft's
   // families then stay in the final cache (less those a cached subset beats by more than
   // epsilon, rule 1): a variable whose share of the time ends before its exploration meets them
   // keeps them, so the search can do at least as well as the draft's network.

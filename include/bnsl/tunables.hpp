@@ -76,7 +76,7 @@
     "the walk after a stall takes at most this share of the time left")                          \
   X(double, plateau_seconds, 3.0, 0, 1e9,                                                        \
     "a search round's plateau (SearchOptions::plateau) is over at most this many seconds ...")   \
-  X(double, plateau_climbs, 100, 0, 1e9, "... over this many climbs of one chain ...")            \
+  X(double, plateau_climbs, 100, 0, 1e9, "... over this many climbs of one chain ...")           \
   X(double, plateau_min_seconds, 0.25, 0, 1e9, "... and over at least this many seconds")        \
   X(double, signal_report_seconds, 0.5, 0, 1e9,                                                  \
     "after SIGINT or SIGTERM the final report takes about this long (classes beyond are cut)")   \
@@ -122,7 +122,7 @@
   X(std::size_t, propose_rounds_unscreened, 0, 0, 1000,                                       \
     "learn without screening: such rounds when the exploration did not finish (0: none)")     \
   X(std::size_t, early_rounds, 20, 0, 1000,                                                   \
-    "learn: such rounds on the draft cache, before the exploration ...")                     \
+    "learn: such rounds on the draft cache, before the exploration ...")                      \
   X(double, early_share, 0.1, 0, 1, "... until this share of the budget (the exploration's)") \
   X(double, early_share_unscreened, 0, 0, 1,                                                  \
     "... or this share without screening (0: none; the exploration decides more there)")      \

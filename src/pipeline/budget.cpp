@@ -18,8 +18,9 @@
 //     budget.early_share_unscreened, as the exploration decides more there), out of the
 //     exploration's share (with screening 0.85 rather than the 0.75 it was before them, so
 //     that the exploration keeps its time: gen10000 at 600 s ends 5,719 above the true
-//     network with 0.85, 1,522 below with 0.75); after it, with screening, at most budget.propose_rounds searches of at
-//     most budget.propose_round_share of the time left each, then the last search.
+//     network with 0.85, 1,522 below with 0.75); after it, with screening, at most
+//     budget.propose_rounds searches of at most budget.propose_round_share of the time left
+//     each, then the last search.
 //  3. The exploration shares its time between the variables: each, when it starts, gets the
 //     time left times the threads over the variables left (src/explore/explore.cpp, make_task).
 //  4. The search keeps search.completion_share of its time for the walk around the final best,

@@ -235,11 +235,12 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
   rounds.propose.constraints = &explore.constraints;
   rounds.plateau = options.budget.round_plateau;
   // A first network within seconds: the greedy network over the draft cache, long before the
-  // exploration ends (with screening, and without it unless explore.draft_unscreened is 0). Then budget.early_rounds rounds on the
-  // draft cache until budget.early_share of T, out of the exploration's share, so that a
-  // network far better than the greedy one is on disk early (gen10000: 2% below the true
-  // network by 60 s of 600, where the greedy one is 5.1% below); their families join the
-  // explored cache, and the late rounds start from their network.
+  // exploration ends (with screening, and without it unless explore.draft_unscreened is 0).
+  // Then budget.early_rounds rounds on the draft cache until budget.early_share of T
+  // (budget.early_share_unscreened without screening), out of the exploration's share, so
+  // that a network far better than the greedy one is on disk early (gen10000: 2% below the
+  // true network by 60 s of 600, where the greedy one is 5.1% below); their families join
+  // the explored cache, and the late rounds start from their network.
   ParentSets network;  // the best so far, where the next search starts
   std::optional<ScoreCache> early;
   std::vector<std::vector<int>> screened;  // each variable's candidates, for the walks

@@ -486,8 +486,8 @@ bool SearchDriver::plateaued(double now) {
   if (const std::uint64_t climbs = climbs_.load(std::memory_order_relaxed); climbs > 0) {
     const double per_climb =
         chained * static_cast<double>(resolve_threads(o_.threads)) / static_cast<double>(climbs);
-    window = std::min(window, std::max(o_.tune.plateau_min_seconds,
-                                       o_.tune.plateau_climbs * per_climb));
+    window =
+        std::min(window, std::max(o_.tune.plateau_min_seconds, o_.tune.plateau_climbs * per_climb));
   }
   window = std::max(window, o_.tune.stall_share * chained);
   if (chained < window) return false;

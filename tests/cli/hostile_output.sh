@@ -76,7 +76,8 @@ fi
 [[ ! -e run.cache.jkl.journal ]] || fail "$case: the whole journal was not renamed"
 grep -q '^# bnsl rows 5000$' run.cache.jkl || fail "$case: the resumed run's cache"
 timeout 60 "$BNSL" check "$alarm" run.pool.json >out.txt 2>err.txt || fail "$case: check"
-pass "$case: the earlier cache intact, $replaced outputs replaced by whole ones, the journal beside them, --resume completes it"
+pass "$case: the earlier cache intact, $replaced outputs replaced by whole ones," \
+  "the journal beside them, --resume completes it"
 
 # 2. A full disk: files above 8 KiB cannot be written (wine's BIF takes 3 KB, its pool 45 KB,
 # its journal 25 KB). exact writes once: its pool is the earlier one, its BIF the new one.
