@@ -119,7 +119,7 @@ def rows_for(boss, bnsl):
                "peak_rss_mib": r.get("peak_rss_mib"), "score": r.get("best_score"),
                "shd": r.get("shd"), "shd_cpdag": r.get("shd_cpdag"),
                "truth_score": r.get("truth_score"), "name": r.get("name"),
-               "first_s": (r.get("trace") or [[None]])[0][0]}
+               "first_s": suite.derived(r)["first_at_s"]}
         if boss.get("score") is not None:
             if row["score"] is not None:
                 row["vs_boss"] = round(row["score"] - boss["score"], 2)
