@@ -101,8 +101,8 @@ def bnsl_results(folder):
 
 
 COLUMNS = ["label", "tool", "time", "threads", "starts", "seed", "exit", "wall_s", "cpu_s",
-           "peak_rss_mib", "score", "first_s", "at_boss_wall", "vs_boss", "at_boss_wall_vs_boss", "shd",
-           "shd_cpdag", "truth_score", "name"]
+           "peak_rss_mib", "score", "first_s", "at_boss_wall", "vs_boss", "at_boss_wall_vs_boss",
+           "shd", "shd_cpdag", "truth_score", "name"]
 
 
 def rows_for(boss, bnsl):
