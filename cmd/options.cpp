@@ -546,7 +546,7 @@ void add_explore_share_option(CLI::App& app, std::optional<double>& share) {
          "Share of --time spent exploring parent sets; the search gets the rest (default " +
              number_text(BudgetTunables{}.explore_share) + "; " +
              number_text(BudgetTunables{}.screened_explore_share) + " with screening, above " +
-             std::to_string(ExploreTunables{}.auto_screen_vars) +
+             std::to_string(BudgetTunables{}.screened_share_vars) +
              " variables; up to --exact-max-vars variables, where the search is the fast "
              "subset DP, up to " +
              number_text(BudgetTunables{}.dp_explore_share) + ")")

@@ -215,7 +215,7 @@ TEST_CASE("proposals: without screening, rounds run where the exploration was cu
   CHECK(r.proposals.rounds >= 1);
   CHECK(r.proposals.early_rounds == 0);
   CHECK(r.proposals.scored > 0);
-  // Off, as by default: no round.
+  // Off: no round.
   o.budget.propose_rounds_unscreened = 0;
   CHECK(learn_and_check(d, o).proposals.rounds == 0);
 }

@@ -107,11 +107,13 @@ TEST_CASE("the budget shares and the default screening come from the tunables", 
   CHECK(bnsl::learn_explore_seconds(o, data, 10) == Approx(3));
   o.explore.tune.auto_screen_vars = 20;  // 30 variables: screened now
   o.budget.screened_explore_share = 0.6;
+  CHECK(bnsl::learn_explore_seconds(o, data, 10) == Approx(3));  // not above screened_share_vars
+  o.budget.screened_share_vars = 29;
   CHECK(bnsl::learn_explore_seconds(o, data, 10) == Approx(6));
 
   bnsl::ExploreOptions e;
   e.time = 10;
-  CHECK(bnsl::auto_candidates(e, data) == 0);  // 30 variables: not above 1000
+  CHECK(bnsl::auto_candidates(e, data) == 0);  // 30 variables: not above 300
   e.tune.auto_screen_vars = 29;
   e.tune.auto_screen_candidates = 7;
   CHECK(bnsl::auto_candidates(e, data) == 7);

@@ -27,7 +27,7 @@
 
 // The exploration (src/explore/).
 #define BNSL_EXPLORE_TUNABLES(X)                                                                   \
-  X(std::size_t, auto_screen_vars, 1000, 0, 1e9,                                                   \
+  X(std::size_t, auto_screen_vars, 300, 0, 1e9,                                                    \
     "above this many variables a timed exploration screens candidate parents by default")          \
   X(int, auto_screen_candidates, 32, 1, 1e6,                                                       \
     "candidate parents per variable when screening by default")                                    \
@@ -109,24 +109,25 @@
     "processes sharing a search send each other their best network at most this often (s)")
 
 // The budget policy (src/pipeline/learn.cpp): how learn and exact cut --time.
-#define BNSL_BUDGET_TUNABLES(X)                                                               \
-  X(double, explore_share, 0.5, 0, 1, "learn: the exploration's share of the budget")         \
-  X(double, screened_explore_share, 0.85, 0, 1,                                               \
-    "... when it screens (thousands of variables: the search converges in a small share)")    \
-  X(double, dp_explore_share, 0.8, 0, 1,                                                      \
-    "... at most, when the search is the subset DP (it takes little; the cache decides)")     \
-  X(double, exact_explore_share, 0.9, 0, 1, "exact: the exploration's share of the budget")   \
-  X(std::size_t, propose_rounds, 10, 0, 1000,                                                 \
-    "screened learn: searches before the last, each followed by proposals from its best")     \
-  X(double, propose_round_share, 0.25, 0, 1, "... each at most this share of the time left")  \
-  X(std::size_t, propose_rounds_unscreened, 0, 0, 1000,                                       \
-    "learn without screening: such rounds when the exploration did not finish (0: none)")     \
-  X(std::size_t, early_rounds, 20, 0, 1000,                                                   \
-    "learn: such rounds on the draft cache, before the exploration ...")                      \
-  X(double, early_share, 0.1, 0, 1, "... until this share of the budget (the exploration's)") \
-  X(double, early_share_unscreened, 0, 0, 1,                                                  \
-    "... or this share without screening (0: none; the exploration decides more there)")      \
-  X(double, round_plateau, 1e-4, 0, 1,                                                        \
+#define BNSL_BUDGET_TUNABLES(X)                                                                 \
+  X(double, explore_share, 0.5, 0, 1, "learn: the exploration's share of the budget")           \
+  X(double, screened_explore_share, 0.85, 0, 1,                                                 \
+    "... when it screens thousands of variables (the search converges in a small share)")       \
+  X(std::size_t, screened_share_vars, 1000, 0, 1e9,                                             \
+    "... more than this many (fewer: explore_share; the search needs its time there)")          \
+  X(double, dp_explore_share, 0.8, 0, 1,                                                        \
+    "... at most, when the search is the subset DP (it takes little; the cache decides)")       \
+  X(double, exact_explore_share, 0.9, 0, 1, "exact: the exploration's share of the budget")     \
+  X(std::size_t, propose_rounds, 10, 0, 1000,                                                   \
+    "screened learn: searches before the last, each followed by proposals from its best")       \
+  X(double, propose_round_share, 0.25, 0, 1, "... each at most this share of the time left")    \
+  X(std::size_t, propose_rounds_unscreened, 10, 0, 1000,                                        \
+    "learn without screening: such rounds when the exploration did not finish (0: none)")       \
+  X(std::size_t, early_rounds, 20, 0, 1000,                                                     \
+    "learn: such rounds on the draft cache, before the exploration ...")                        \
+  X(double, early_share, 0.1, 0, 1, "... until this share of the budget (the exploration's)")   \
+  X(double, early_share_unscreened, 0.1, 0, 1, "... or this share without screening (0: none)") \
+  X(double, round_plateau, 1e-4, 0, 1,                                                          \
     "a round's search ends when its best rose by less than this share of |best| lately")
 
 // The pool and its report (src/pool/).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `bnsl generate`, then `bnsl sample` and `bnsl learn` at scale: a random network of 3,000
 # variables is written as BIF (the same seed gives the same bytes); 60 rows sampled from it
-# are learned with screening (the default above 1,000 variables) under a short budget; the
+# are learned with screening (the default above 300 variables) under a short budget; the
 # pool passes `bnsl check` (every DAG re-scored from the data), says it is not complete (a
 # screened cache), and its best network is on disk before the end; `bnsl eval --data` scores
 # the true and the learned networks on the data, and the learned score is the pool's. Options
