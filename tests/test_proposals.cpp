@@ -205,8 +205,8 @@ TEST_CASE("proposals: without screening, rounds run where the exploration was cu
   for (std::size_t v = 0; v < arities.size(); ++v) arities[v] = 2 + static_cast<int>(v % 3);
   const bnsl::Dataset d = oracle::random_dataset(800, arities, 31, 0.3, 3);
   bnsl::LearnOptions o;
-  o.explore_share = 0.02;  // 0.06 s of 3: cut
-  o.budget.propose_rounds_unscreened = 10;
+  o.explore_share = 0.02;                           // 0.06 s of 3: cut
+  REQUIRE(o.budget.propose_rounds_unscreened > 0);  // on by default
   o.budget.propose_round_share = 0.5;
   o.threads = 2;
   const bnsl::LearnResult r = learn_and_check(d, o);
@@ -288,6 +288,13 @@ TEST_CASE("proposals: early rounds on the draft carry their network into the sea
   const bnsl::LearnResult r = learn_and_check(d, o);
   CHECK(r.proposals.early_rounds >= 1);
   CHECK(r.proposals.rounds >= r.proposals.early_rounds);
+  // Without screening too.
+  o.explore.candidates = 0;
+  o.budget.early_share_unscreened = 0.5;
+  const bnsl::LearnResult u = learn_and_check(d, o);
+  REQUIRE(u.explore.candidates == 0);
+  CHECK(u.proposals.early_rounds >= 1);
+  CHECK(u.proposals.rounds >= u.proposals.early_rounds);
 }
 
 namespace {
