@@ -253,14 +253,15 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
     label_report(r, context, options.threads);
     if (on_report) on_report(r, ReportStage::draft);
     const std::size_t n_early = budget > 0 && alone ? options.budget.early_rounds : 0;
-    // Without screening, none by default: link (724 variables, --time 60) ended 2,400 below
-    // its runs without the draft with 2% of T for them, 5,200 below those with the draft alone.
+    // Without screening since issue 65 too (300 variables or fewer): while link (724) was
+    // unscreened they cost it 9,784 and 15,473 at --time 60 (bench/results/boss.md).
     const double until = (draft.so_far.candidates > 0 ? options.budget.early_share
                                                       : options.budget.early_share_unscreened) *
                          budget;
+    constexpr double kMinRound = 0.5;  // seconds: a shorter early round is not run
     // No round fits: the draft is in the explored cache already (explore merges it), so no
     // copy of it to merge again.
-    if (n_early == 0 || network.empty() || until - stop.elapsed() < 0.5) return;
+    if (n_early == 0 || network.empty() || until - stop.elapsed() < kMinRound) return;
     early = draft.cache;
     screened = draft.candidates;
     rounds.propose.candidates = &screened;
@@ -268,7 +269,7 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
     rounds.propose.max_parents = draft.so_far.max_parents;
     for (std::size_t k = 0; k < n_early && !stop.stop_requested(); ++k) {
       const double t = until - stop.elapsed();
-      if (t < 0.5 || !rounds.run(*early, network, t, "early")) break;
+      if (t < kMinRound || !rounds.run(*early, network, t, "early")) break;
     }
     result.proposals.early_rounds = result.proposals.rounds;
   };
