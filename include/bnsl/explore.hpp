@@ -69,7 +69,7 @@ struct ExploreOptions {
   // stats say so (ExploreStats::candidates) and exhaustive() is false.
   static constexpr int kAutoCandidates = -1;
   int candidates = kAutoCandidates;
-  // With screening, or timed without it (explore.draft_unscreened), called once (on the
+  // With screening, or timed without it (explore.draft_unscreened), called (on the
   // calling thread) right after the all-pairs statistics with a draft cache: every variable's
   // empty set, its best single parents and their pairs, exactly scored (seconds for ten
   // thousand variables). `learn` writes the greedy network over it, so that a network is on
@@ -77,11 +77,16 @@ struct ExploreOptions {
   // families then stay in the final cache (less those a cached subset beats by more than
   // epsilon, rule 1): a variable whose share of the time ends before its exploration meets them
   // keeps them, so the search can do at least as well as the draft's network.
+  // Without screening, a quick pass (explore.quick_share of `time`, not with `comm`) then
+  // explores every variable briefly, and on_draft is called a second time with a draft that
+  // holds what it found too: the first call's `more` says so. On hailfinder (56 variables) the
+  // search over that reaches within a second the network the whole exploration's cache gives.
   struct Draft {
     const ScoreCache& cache;
     const ExploreStats& so_far;  // the exploration's epsilon, in-degree limit, candidates
     // each variable's screened candidates (without screening: as many best single parents)
     const std::vector<std::vector<int>>& candidates;
+    bool more = false;  // a second draft follows, the quick pass's
   };
   std::function<void(const Draft& draft)> on_draft;
   // With `time`: a second pass explores again, from scratch and with what is left of the
@@ -156,6 +161,8 @@ struct ExploreStats {
   std::uint64_t sets_swept = 0;           // families counted by conditional sweeps (screening)
   std::uint64_t candidates_promoted = 0;  // candidate parents the sweeps added
   std::uint64_t draft_kept = 0;           // draft families (on_draft) kept that it had not met
+  std::uint64_t quick_sets = 0;           // sets scored by the quick pass (explore.quick_share),
+  double quick_seconds = 0;               // not in sets_scored, and its wall time
   std::uint64_t pruned_rule1 = 0;         // dropped from the final cache: a subset is > eps better
   std::uint64_t pruned_rule2 = 0;         // cut before scoring by the BIC bound (with supersets)
   std::uint64_t pruned_rule3 = 0;         // sets whose supersets the size bound cut

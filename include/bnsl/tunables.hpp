@@ -35,6 +35,9 @@
     "the draft cache (the first network): each variable's best single parents and their pairs")    \
   X(int, draft_unscreened, 1, 0, 1,                                                                \
     "a timed learn builds the draft without screening too (1; 0: the first network waits)")        \
+  X(double, quick_share, 0.1, 0, 1,                                                                \
+    "... and, before the early rounds, a quick pass explores every variable in this share of the " \
+    "exploration's time into it (0: none)")                                                        \
   X(std::size_t, sweeps, 8, 0, 1e6,                                                                \
     "screening's conditional sweeps: the best singletons each extended by every variable")         \
   X(std::size_t, promote, 8, 0, 1e6, "... and the best partners they find join the candidates")    \

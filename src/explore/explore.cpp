@@ -244,9 +244,11 @@ class Exploration {
 
  private:
   void setup();
-  void screen();
-  VarTask make_task(int v, Counter& counter, ExploreStats& local, std::size_t left, int workers);
-  std::vector<int> pass(const std::vector<int>& vars, Comm& queue, bool retry);
+  void screen(const std::vector<int>& vars);
+  void quick_pass(const std::vector<int>& vars);
+  VarTask make_task(int v, Counter& counter, ExploreStats& local, std::size_t left, int workers,
+                    const StopToken& clock);
+  std::vector<int> pass(const std::vector<int>& vars, Comm& queue, bool retry, bool quick = false);
   void gather(const std::vector<int>& vars, Comm& comm);
 
   const Dataset& data_;
@@ -256,6 +258,7 @@ class Exploration {
   const std::vector<std::vector<int>> required_;
   int threads_ = 1;
   std::optional<StopToken> run_stop_;
+  std::optional<StopToken> quick_stop_;  // the quick pass's budget, while it runs
   ExploreStats total_;
   std::optional<RowGroups> grouped_;  // every counting pass visits the distinct rows only
   const RowGroups* groups_ = nullptr;
@@ -314,8 +317,9 @@ void Exploration::setup() {
 // it, a timed run (learn --time) builds them for the draft alone (explore.draft_unscreened), so
 // that its first network is not at the end of the exploration's share: they cost little below
 // auto_screen_vars variables (andes, 223: 0.002 s), and are freed before the exploration, which
-// tries every variable.
-void Exploration::screen() {
+// tries every variable; and the quick pass (quick_pass) extends that draft, which on_draft
+// then gets a second time.
+void Exploration::screen(const std::vector<int>& vars) {
   const bool unscreened_draft = total_.candidates <= 0 && options_.on_draft &&
                                 options_.tune.draft_unscreened && options_.time > 0 &&
                                 candidates_.size() >= 2;
@@ -347,7 +351,13 @@ void Exploration::screen() {
     for (std::size_t v = 0; v < data_.n_vars(); ++v)
       if (data_.arity(v) >= 2)
         candidates[v] = pairs_->top_parents(static_cast<int>(v), walk_candidates);
-    options_.on_draft({*draft_, total_, candidates});
+    const bool quick = unscreened_draft && options_.tune.quick_share > 0 && !vars.empty() &&
+                       !(options_.comm && options_.comm->distributed());
+    options_.on_draft({*draft_, total_, candidates, quick});
+    if (quick && !run_stop_->stop_requested()) {
+      quick_pass(vars);
+      options_.on_draft({*draft_, total_, candidates, false});
+    }
   }
   if (unscreened_draft) {
     pairs_.reset();
@@ -355,15 +365,39 @@ void Exploration::screen() {
   }
 }
 
+// The quick pass: every variable in `vars` explored in explore.quick_share of the exploration's
+// time, its families merged into the draft (the pairs' families under rule 1). The main pass
+// then explores each again from scratch, as retry_cut's second pass does: the explorers are
+// best-first, so it repeats the quick pass's work (its share at most) rather than keeping every
+// explorer's state alive between the passes. Its sets are counted apart (quick_sets).
+void Exploration::quick_pass(const std::vector<int>& vars) {
+  const double seconds = options_.tune.quick_share * options_.time;
+  quick_stop_.emplace(run_stop_->within(seconds));
+  ScoreCache resumed = std::move(cache_);  // the variables an earlier run explored
+  cache_ = ScoreCache(data_.n_vars(), data_.names());
+  Comm own;
+  pass(vars, own, false, true);
+  failure_.rethrow();
+  merge_families(*draft_, cache_, 0, data_.n_vars(), eps_);
+  draft_ = std::move(cache_);
+  cache_ = std::move(resumed);
+  total_.quick_seconds = quick_stop_->elapsed();
+  quick_stop_.reset();
+  if (options_.progress)
+    std::cerr << "bnsl: explore: quick pass over " << vars.size() << " variables: "
+              << total_.quick_sets << " sets scored in " << total_.quick_seconds
+              << " s, for the early network; now the exploration\n";
+}
+
 // Variable v's task: its candidate parents, required parents, constraints, LL ceiling,
 // in-degree limit, memory cap and deadline (its share of what is left: the time left times the
 // `workers` sharing the queue, over the `left` variables not yet drawn).
 VarTask Exploration::make_task(int v, Counter& counter, ExploreStats& local, std::size_t left,
-                               int workers) {
+                               int workers, const StopToken& clock) {
   VarTask task;
   task.child = v;
   if (data_.arity(v) < 2) {
-  } else if (pairs_) {
+  } else if (total_.candidates > 0) {  // screened (pairs_ serves the draft alone otherwise)
     task.candidates = pairs_->top_parents(v, static_cast<std::size_t>(total_.candidates));
     std::sort(task.candidates.begin(), task.candidates.end());
     task.universe = &candidates_;
@@ -403,14 +437,14 @@ VarTask Exploration::make_task(int v, Counter& counter, ExploreStats& local, std
   }
   task.max_parents = std::min(max_parents_ - static_cast<int>(task.required.size()), k_best_cap_);
   task.prune = options_.prune;
-  task.global = &*run_stop_;
+  task.global = &clock;
   task.max_bytes = max_bytes_;
   if (options_.time_per_var > 0) {
     task.has_deadline = true;
     task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                        std::chrono::duration<double>(options_.time_per_var));
   } else if (options_.time > 0) {
-    const double allot = run_stop_->remaining() * workers / static_cast<double>(left);
+    const double allot = clock.remaining() * workers / static_cast<double>(left);
     task.has_deadline = true;
     task.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                        std::chrono::duration<double>(allot));
@@ -421,8 +455,11 @@ VarTask Exploration::make_task(int v, Counter& counter, ExploreStats& local, std
 // One pass over `vars`, drawn from `queue`: each variable, when it starts, gets its share of
 // what is left. Returns the variables it cut by their share (not by the run's stop or the
 // memory cap). Tells on_variable of each variable it ends, unless the caller's stop (a signal,
-// the caller's deadline) cut it or, when `retry` follows, its share did.
-std::vector<int> Exploration::pass(const std::vector<int>& vars, Comm& queue, bool retry) {
+// the caller's deadline) cut it or, when `retry` follows, its share did. The `quick` pass
+// (quick_pass) shares quick_stop_'s budget instead, and only counts what it scored.
+std::vector<int> Exploration::pass(const std::vector<int>& vars, Comm& queue, bool retry,
+                                   bool quick) {
+  const StopToken& clock = quick ? *quick_stop_ : *run_stop_;
   std::vector<char> cut(vars.size(), 0);
   queue.open_queue(vars.size(), threads_);
   const int workers = queue.queue_workers();
@@ -436,7 +473,7 @@ std::vector<int> Exploration::pass(const std::vector<int>& vars, Comm& queue, bo
       for (std::size_t i = items.begin; i < items.end; ++i)
         failure_.run([&] {
           const int v = vars[i];
-          const VarTask t = make_task(v, counter, local, vars.size() - i, workers);
+          const VarTask t = make_task(v, counter, local, vars.size() - i, workers, clock);
           mine.push_back(v);
           const std::uint64_t scored_before = local.sets_scored;
           const std::uint64_t cut_before = local.vars_out_of_time;
@@ -444,15 +481,22 @@ std::vector<int> Exploration::pass(const std::vector<int>& vars, Comm& queue, bo
           explore_var(counter, scratch, options_.method, t, cache_.var(v), local);
           cache_.var(v).sort_best_first();
           ++local.vars_explored;
-          cut[i] = local.vars_out_of_time > cut_before && !run_stop_->stop_requested();
+          cut[i] = local.vars_out_of_time > cut_before && !clock.stop_requested();
+          if (quick) return;
           // Ended as planned (its share, or the exploration's budget), not by the caller's stop.
           if (options_.on_variable && !stop_.stop_requested() && !(cut[i] && retry))
             options_.on_variable(static_cast<std::size_t>(v), cache_.var(v));
           progress_->step(local.sets_scored - scored_before);
         });
     std::lock_guard<std::mutex> lock(mutex_);
-    total_.add(local);
-    explored_.insert(explored_.end(), mine.begin(), mine.end());
+    if (quick) {
+      total_.quick_sets += local.sets_scored;
+      total_.vars_ll_ceiling += local.vars_ll_ceiling;  // counted once, when first explored
+      total_.ll_ceiling_sum += local.ll_ceiling_sum;
+    } else {
+      total_.add(local);
+      explored_.insert(explored_.end(), mine.begin(), mine.end());
+    }
   }
   queue.close_queue();
   std::vector<int> again;
@@ -477,7 +521,6 @@ void Exploration::gather(const std::vector<int>& vars, Comm& comm) {
 
 ScoreCache Exploration::run(ExploreStats* stats_out) {
   setup();
-  screen();
   max_bytes_ = options_.memory_per_var == ExploreOptions::kAutoMemory
                    ? default_explore_memory(threads_)
                    : options_.memory_per_var;
@@ -505,6 +548,7 @@ ScoreCache Exploration::run(ExploreStats* stats_out) {
       vars.push_back(static_cast<int>(v));
     }
   }
+  screen(vars);
   progress_->set_total(vars.size());
   const bool retry = options_.retry_cut && options_.time > 0 && options_.time_per_var <= 0;
   std::vector<int> again = vars.empty() ? vars : pass(vars, comm, retry);

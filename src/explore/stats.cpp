@@ -28,6 +28,8 @@ void ExploreStats::add(const ExploreStats& o) {
   vars_out_of_memory += o.vars_out_of_memory;
   memory_per_var = std::max(memory_per_var, o.memory_per_var);
   vars_retried += o.vars_retried;
+  quick_sets += o.quick_sets;
+  quick_seconds = std::max(quick_seconds, o.quick_seconds);
   vars_explored += o.vars_explored;
   vars_resumed += o.vars_resumed;
   cache_entries += o.cache_entries;
@@ -44,6 +46,9 @@ void ExploreStats::print(std::ostream& out) const {
   if (draft_kept > 0)
     out << "  draft             " << draft_kept
         << " families of the draft cache kept that the exploration had not met\n";
+  if (quick_sets > 0)
+    out << "  quick pass        " << quick_sets << " sets scored in " << quick_seconds
+        << " s for the draft (not counted below)\n";
   if (rows_counted < rows)
     out << "  rows counted      " << rows_counted << " distinct of " << rows
         << " (each weighted by its multiplicity)\n";
@@ -112,7 +117,9 @@ std::string ExploreStats::to_json() const {
                       {"pair_seconds", pair_seconds},
                       {"sets_swept", sets_swept},
                       {"candidates_promoted", candidates_promoted},
-                      {"draft_kept", draft_kept}};
+                      {"draft_kept", draft_kept},
+                      {"quick_sets", quick_sets},
+                      {"quick_seconds", quick_seconds}};
   return j.dump(2);
 }
 
