@@ -105,9 +105,11 @@ ReportFn ReportWriter::writer() {
       return;
     }
     if (stage == ReportStage::draft && !quiet_ && !report.dags.empty())
-      std::cerr << "bnsl: " << command_ << ": wrote a first network (" << report.algorithm
-                << ", score " << score_text(report.dags.front().score) << ") to " << prefix_
-                << ".* at " << report.seconds << " s\n";
+      std::cerr << "bnsl: " << command_ << ": wrote " << (drafted_ ? "a better" : "a first")
+                << " network (" << report.algorithm << ", score "
+                << score_text(report.dags.front().score) << ") to " << prefix_ << ".* at "
+                << report.seconds << " s\n";
+    if (stage == ReportStage::draft) drafted_ = true;
   };
 }
 

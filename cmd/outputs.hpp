@@ -45,7 +45,8 @@ class ReportWriter {
   std::string command_, prefix_;
   const Dataset* data_;
   bool quiet_;
-  bool warned_ = false;  // a checkpoint could not be written (said once)
+  bool warned_ = false;   // a checkpoint could not be written (said once)
+  bool drafted_ = false;  // a draft network was written (the quick pass's comes second)
   std::string trace_file_;
   std::vector<std::pair<double, double>> trace_;
   std::vector<NamedArc> prefer_;

@@ -250,8 +250,9 @@ TEST_CASE("screening: a deep sweep finds a parent that matters only beside three
 }
 
 // Without screening, a timed exploration builds the draft too (explore.draft_unscreened), for
-// learn's first network, then a quick pass over every variable (explore.quick_share) and a
-// second draft that holds what it found: every draft entry is exactly scored; the second draft
+// learn's first network, then, unless on_draft declines it (learn does when its early rounds
+// fill their share), a quick pass over every variable (explore.quick_share) and a second draft
+// that holds what it found: every draft entry is exactly scored; the second draft
 // holds each family of the first or a subset that beats it by more than epsilon, and, its
 // quick pass long enough to explore every variable to the end, every family of the exhaustive
 // cache. The exploration still tries every variable to its end (the cache is exhaustive), and
@@ -267,7 +268,7 @@ TEST_CASE("screening: unscreened timed runs draft a first network too", "[screen
     std::vector<bool> more;
     double epsilon = 0;
   };
-  auto run = [&](int draft_unscreened, double quick_share, Drafts& drafts) {
+  auto run = [&](int draft_unscreened, double quick_share, Drafts& drafts, bool decline = false) {
     bnsl::ExploreOptions o;
     o.candidates = 0;
     o.time = 600;  // finishes long before
@@ -276,7 +277,11 @@ TEST_CASE("screening: unscreened timed runs draft a first network too", "[screen
     o.tune.quick_share = quick_share;
     o.on_draft = [&](const bnsl::ExploreOptions::Draft& draft) {
       drafts.caches.push_back(draft.cache);
-      drafts.more.push_back(draft.more);
+      drafts.more.push_back(draft.quick_seconds != nullptr);
+      if (draft.quick_seconds) {
+        CHECK(*draft.quick_seconds == Approx(quick_share * o.time));
+        if (decline) *draft.quick_seconds = 0;
+      }
       drafts.epsilon = draft.so_far.epsilon;
       REQUIRE(draft.candidates.size() == d.n_vars());
       for (std::size_t v = 0; v < d.n_vars(); ++v) {
@@ -294,12 +299,14 @@ TEST_CASE("screening: unscreened timed runs draft a first network too", "[screen
     bnsl::ScoreCache cache = bnsl::explore(d, o, bnsl::StopToken(), &stats);
     CHECK(stats.exhaustive());
     CHECK(stats.candidates == 0);
-    CHECK((stats.quick_sets > 0) == (draft_unscreened && quick_share > 0));
+    // the quick pass explored every variable to the end: none again, none cut
+    CHECK(stats.quick_sets == 0);
+    CHECK(stats.vars_explored == d.n_vars());
+    CHECK((stats.quick_seconds > 0) == (draft_unscreened && quick_share > 0 && !decline));
     return cache;
   };
   // `to` holds `family` with `score`, or a proper subset that beats it by more than eps.
-  auto holds = [](const bnsl::VarCache& to, std::span<const int> family, double score,
-                  double eps) {
+  auto holds = [](const bnsl::VarCache& to, std::span<const int> family, double score, double eps) {
     if (const long at = to.find(family); at >= 0)
       return oracle::close_rel(to.score(static_cast<std::size_t>(at)), score);
     for (std::size_t j = 0; j < to.size(); ++j) {
@@ -311,9 +318,11 @@ TEST_CASE("screening: unscreened timed runs draft a first network too", "[screen
     }
     return false;
   };
-  Drafts with, pairs_only, without;
+  Drafts with, pairs_only, declined, without;
   const bnsl::ScoreCache drafted = run(1, 0.1, with);
   run(1, 0, pairs_only);
+  run(1, 0.1, declined, true);
+  CHECK(declined.more == std::vector<bool>{true});
   const bnsl::ScoreCache plain = run(0, 0.1, without);
   REQUIRE(with.caches.size() == 2);
   CHECK(with.more == std::vector<bool>{true, false});

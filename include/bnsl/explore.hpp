@@ -77,16 +77,22 @@ struct ExploreOptions {
   // families then stay in the final cache (less those a cached subset beats by more than
   // epsilon, rule 1): a variable whose share of the time ends before its exploration meets them
   // keeps them, so the search can do at least as well as the draft's network.
-  // Without screening, a quick pass (explore.quick_share of `time`, not with `comm`) then
-  // explores every variable briefly, and on_draft is called a second time with a draft that
-  // holds what it found too: the first call's `more` says so. On hailfinder (56 variables) the
-  // search over that reaches within a second the network the whole exploration's cache gives.
+  // Without screening (not with `comm`), a quick pass may follow: every variable explored
+  // for at most explore.quick_share of `time` (those it explores to the end are not explored
+  // again), as long as the first call leaves *quick_seconds (that cap when called) above 0;
+  // on_draft is then called a second time, with a draft that holds what it found too. learn
+  // asks for it when its early rounds on the pairs' draft stop before their share of the
+  // budget ends, for the rest of that share: on hailfinder (56 variables) they stopped 153
+  // nats below the final network within a second, and the search then waited for the
+  // exploration; over the quick pass's draft the next round reaches the final network.
   struct Draft {
     const ScoreCache& cache;
     const ExploreStats& so_far;  // the exploration's epsilon, in-degree limit, candidates
     // each variable's screened candidates (without screening: as many best single parents)
     const std::vector<std::vector<int>>& candidates;
-    bool more = false;  // a second draft follows, the quick pass's
+    // The first call's: the quick pass's budget, which the callee may lower (0: none).
+    // Null in the second call, and where no quick pass can follow.
+    double* quick_seconds = nullptr;
   };
   std::function<void(const Draft& draft)> on_draft;
   // With `time`: a second pass explores again, from scratch and with what is left of the
@@ -161,8 +167,9 @@ struct ExploreStats {
   std::uint64_t sets_swept = 0;           // families counted by conditional sweeps (screening)
   std::uint64_t candidates_promoted = 0;  // candidate parents the sweeps added
   std::uint64_t draft_kept = 0;           // draft families (on_draft) kept that it had not met
-  std::uint64_t quick_sets = 0;           // sets scored by the quick pass (explore.quick_share),
-  double quick_seconds = 0;               // not in sets_scored, and its wall time
+  std::uint64_t quick_sets = 0;           // sets the quick pass (explore.quick_share) scored in the
+                                          // variables it cut (not in sets_scored: explored again)
+  double quick_seconds = 0;               // its wall time
   std::uint64_t pruned_rule1 = 0;         // dropped from the final cache: a subset is > eps better
   std::uint64_t pruned_rule2 = 0;         // cut before scoring by the BIC bound (with supersets)
   std::uint64_t pruned_rule3 = 0;         // sets whose supersets the size bound cut

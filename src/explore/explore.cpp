@@ -244,8 +244,8 @@ class Exploration {
 
  private:
   void setup();
-  void screen(const std::vector<int>& vars);
-  void quick_pass(const std::vector<int>& vars);
+  void screen(std::vector<int>& vars);
+  void quick_pass(std::vector<int>& vars, double seconds);
   VarTask make_task(int v, Counter& counter, ExploreStats& local, std::size_t left, int workers,
                     const StopToken& clock);
   std::vector<int> pass(const std::vector<int>& vars, Comm& queue, bool retry, bool quick = false);
@@ -259,6 +259,7 @@ class Exploration {
   int threads_ = 1;
   std::optional<StopToken> run_stop_;
   std::optional<StopToken> quick_stop_;  // the quick pass's budget, while it runs
+  StopToken clock_;                      // since the exploration started (its seconds)
   ExploreStats total_;
   std::optional<RowGroups> grouped_;  // every counting pass visits the distinct rows only
   const RowGroups* groups_ = nullptr;
@@ -319,7 +320,7 @@ void Exploration::setup() {
 // auto_screen_vars variables (andes, 223: 0.002 s), and are freed before the exploration, which
 // tries every variable; and the quick pass (quick_pass) extends that draft, which on_draft
 // then gets a second time.
-void Exploration::screen(const std::vector<int>& vars) {
+void Exploration::screen(std::vector<int>& vars) {
   const bool unscreened_draft = total_.candidates <= 0 && options_.on_draft &&
                                 options_.tune.draft_unscreened && options_.time > 0 &&
                                 candidates_.size() >= 2;
@@ -353,10 +354,17 @@ void Exploration::screen(const std::vector<int>& vars) {
         candidates[v] = pairs_->top_parents(static_cast<int>(v), walk_candidates);
     const bool quick = unscreened_draft && options_.tune.quick_share > 0 && !vars.empty() &&
                        !(options_.comm && options_.comm->distributed());
-    options_.on_draft({*draft_, total_, candidates, quick});
-    if (quick && !run_stop_->stop_requested()) {
-      quick_pass(vars);
-      options_.on_draft({*draft_, total_, candidates, false});
+    double quick_seconds = options_.tune.quick_share * options_.time;
+    options_.on_draft({*draft_, total_, candidates, quick ? &quick_seconds : nullptr});
+    if (quick && quick_seconds > 0 && !run_stop_->stop_requested()) {
+      const double t0 = clock_.elapsed();
+      quick_pass(vars, std::min(quick_seconds, options_.tune.quick_share * options_.time));
+      options_.on_draft({*draft_, total_, candidates, nullptr});
+      // The exploration keeps the time it had when the early rounds stopped: the quick pass
+      // and the rounds after it come out of the search's share (plants, 69 variables, ended
+      // 548 nats lower when they came out of the exploration's).
+      if (run_stop_->has_deadline() && !run_stop_->stop_requested())
+        run_stop_.emplace(stop_.within(run_stop_->remaining() + clock_.elapsed() - t0));
     }
   }
   if (unscreened_draft) {
@@ -365,28 +373,35 @@ void Exploration::screen(const std::vector<int>& vars) {
   }
 }
 
-// The quick pass: every variable in `vars` explored in explore.quick_share of the exploration's
-// time, its families merged into the draft (the pairs' families under rule 1). The main pass
-// then explores each again from scratch, as retry_cut's second pass does: the explorers are
-// best-first, so it repeats the quick pass's work (its share at most) rather than keeping every
-// explorer's state alive between the passes. Its sets are counted apart (quick_sets).
-void Exploration::quick_pass(const std::vector<int>& vars) {
-  const double seconds = options_.tune.quick_share * options_.time;
+// The quick pass: every variable in `vars` explored within `seconds`, its families merged into
+// the draft (the pairs' families under rule 1). A variable it explores to the end (small data)
+// is done, and leaves `vars`; the main pass explores the others again from scratch, as
+// retry_cut's second pass does: the explorers are best-first, so it repeats the quick pass's
+// work (its seconds at most) rather than keeping every explorer's state alive between the
+// passes. The sets of those it cut are counted apart (quick_sets).
+void Exploration::quick_pass(std::vector<int>& vars, double seconds) {
   quick_stop_.emplace(run_stop_->within(seconds));
-  ScoreCache resumed = std::move(cache_);  // the variables an earlier run explored
+  ScoreCache done = std::move(cache_);  // the variables an earlier run explored, and these
   cache_ = ScoreCache(data_.n_vars(), data_.names());
   Comm own;
-  pass(vars, own, false, true);
+  const std::vector<int> left = pass(vars, own, false, true);
   failure_.rethrow();
+  std::vector<char> cut(data_.n_vars(), 0);
+  for (int v : left) cut[static_cast<std::size_t>(v)] = 1;
+  for (int v : vars)
+    if (!cut[static_cast<std::size_t>(v)]) done.var(v) = cache_.var(v);
+  const std::size_t tried = vars.size();
+  vars = left;
   merge_families(*draft_, cache_, 0, data_.n_vars(), eps_);
   draft_ = std::move(cache_);
-  cache_ = std::move(resumed);
+  cache_ = std::move(done);
   total_.quick_seconds = quick_stop_->elapsed();
   quick_stop_.reset();
   if (options_.progress)
-    std::cerr << "bnsl: explore: quick pass over " << vars.size() << " variables: "
-              << total_.quick_sets << " sets scored in " << total_.quick_seconds
-              << " s, for the early network; now the exploration\n";
+    std::cerr << "bnsl: explore: quick pass over " << tried << " variables in "
+              << total_.quick_seconds << " s, for the early network: " << tried - vars.size()
+              << " explored to the end (" << total_.sets_scored << " sets), " << total_.quick_sets
+              << " sets scored in the others, explored again now\n";
 }
 
 // Variable v's task: its candidate parents, required parents, constraints, LL ceiling,
@@ -456,11 +471,12 @@ VarTask Exploration::make_task(int v, Counter& counter, ExploreStats& local, std
 // what is left. Returns the variables it cut by their share (not by the run's stop or the
 // memory cap). Tells on_variable of each variable it ends, unless the caller's stop (a signal,
 // the caller's deadline) cut it or, when `retry` follows, its share did. The `quick` pass
-// (quick_pass) shares quick_stop_'s budget instead, and only counts what it scored.
+// (quick_pass) shares quick_stop_'s budget instead and returns the variables it did not
+// explore to the end; it counts those as explored, the others' sets as quick_sets only.
 std::vector<int> Exploration::pass(const std::vector<int>& vars, Comm& queue, bool retry,
                                    bool quick) {
   const StopToken& clock = quick ? *quick_stop_ : *run_stop_;
-  std::vector<char> cut(vars.size(), 0);
+  std::vector<char> cut(vars.size(), 0);  // quick: not explored to the end
   queue.open_queue(vars.size(), threads_);
   const int workers = queue.queue_workers();
 #pragma omp parallel num_threads(threads_)
@@ -468,35 +484,39 @@ std::vector<int> Exploration::pass(const std::vector<int>& vars, Comm& queue, bo
     Counter counter(data_, options_.score, groups_);
     ExploreScratch scratch;
     ExploreStats local;
+    std::uint64_t quick_sets = 0;
     std::vector<int> mine;
     for (ItemRange items = queue.next_items(); items.begin < items.end; items = queue.next_items())
       for (std::size_t i = items.begin; i < items.end; ++i)
         failure_.run([&] {
           const int v = vars[i];
           const VarTask t = make_task(v, counter, local, vars.size() - i, workers, clock);
-          mine.push_back(v);
-          const std::uint64_t scored_before = local.sets_scored;
-          const std::uint64_t cut_before = local.vars_out_of_time;
+          ExploreStats one;
           cache_.var(v) = VarCache();
-          explore_var(counter, scratch, options_.method, t, cache_.var(v), local);
+          explore_var(counter, scratch, options_.method, t, cache_.var(v), one);
           cache_.var(v).sort_best_first();
-          ++local.vars_explored;
-          cut[i] = local.vars_out_of_time > cut_before && !clock.stop_requested();
-          if (quick) return;
+          ++one.vars_explored;
+          if (quick) {
+            cut[i] =
+                one.vars_out_of_time > 0 || one.vars_out_of_memory > 0 || clock.stop_requested();
+            if (cut[i]) {
+              quick_sets += one.sets_scored;
+              return;
+            }
+          } else {
+            cut[i] = one.vars_out_of_time > 0 && !clock.stop_requested();
+          }
+          local.add(one);
+          mine.push_back(v);
           // Ended as planned (its share, or the exploration's budget), not by the caller's stop.
           if (options_.on_variable && !stop_.stop_requested() && !(cut[i] && retry))
             options_.on_variable(static_cast<std::size_t>(v), cache_.var(v));
-          progress_->step(local.sets_scored - scored_before);
+          if (!quick) progress_->step(one.sets_scored);
         });
     std::lock_guard<std::mutex> lock(mutex_);
-    if (quick) {
-      total_.quick_sets += local.sets_scored;
-      total_.vars_ll_ceiling += local.vars_ll_ceiling;  // counted once, when first explored
-      total_.ll_ceiling_sum += local.ll_ceiling_sum;
-    } else {
-      total_.add(local);
-      explored_.insert(explored_.end(), mine.begin(), mine.end());
-    }
+    total_.add(local);
+    total_.quick_sets += quick_sets;
+    explored_.insert(explored_.end(), mine.begin(), mine.end());
   }
   queue.close_queue();
   std::vector<int> again;
@@ -569,7 +589,7 @@ ScoreCache Exploration::run(ExploreStats* stats_out) {
   if (draft_) total_.draft_kept = merge_families(*draft_, cache_, begin_, end_, eps_);
   total_.cache_entries = cache_.total_entries();
   total_.cache_bytes = cache_.bytes();
-  total_.seconds = run_stop_->elapsed();
+  total_.seconds = clock_.elapsed();
   progress_->finish();
   if (stats_out) *stats_out = total_;
   return std::move(cache_);

@@ -47,8 +47,9 @@ void ExploreStats::print(std::ostream& out) const {
     out << "  draft             " << draft_kept
         << " families of the draft cache kept that the exploration had not met\n";
   if (quick_sets > 0)
-    out << "  quick pass        " << quick_sets << " sets scored in " << quick_seconds
-        << " s for the draft (not counted below)\n";
+    out << "  quick pass        " << quick_seconds << " s for the draft; " << quick_sets
+        << " sets scored in the variables it cut, which were explored again (not counted "
+           "below)\n";
   if (rows_counted < rows)
     out << "  rows counted      " << rows_counted << " distinct of " << rows
         << " (each weighted by its multiplicity)\n";

@@ -251,20 +251,23 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
   // (budget.early_share_unscreened without screening), out of the exploration's share, so
   // that a network far better than the greedy one is on disk early (gen10000: 2% below the
   // true network by 60 s of 600, where the greedy one is 5.1% below); their families join
-  // the explored cache, and the late rounds start from their network.
+  // the explored cache, and the late rounds start from their network. Without screening,
+  // rounds that stop before that share ends leave the rest of it to a quick pass over every
+  // variable (explore.quick_share at most; explore.cpp), whose draft the rounds then search.
   ParentSets network;  // the best so far, where the next search starts
   double network_score = -std::numeric_limits<double>::infinity();
   std::optional<ScoreCache> early;
   std::vector<std::vector<int>> screened;  // each variable's candidates, for the walks
   explore.on_draft = [&](const ExploreOptions::Draft& draft) {
-    // The quick pass's draft (the second) holds the first's families, less those rule 1
-    // drops: the first network within it scores at least as much, and its greedy network,
-    // over a larger cache, can score less (hailfinder: 1,526 less).
-    if (!network.empty()) {
-      network = within_cache(draft.cache, network);
-      network_score = cached_score(draft.cache, network);
+    // The second call, after the quick pass: its draft joins the early rounds' cache (rule 1),
+    // which holds their network; the greedy network over that may score less.
+    const ScoreCache* over = &draft.cache;
+    if (early) {
+      merge_families(draft.cache, *early, 0, early->n_vars(), draft.so_far.epsilon);
+      over = &*early;
+      network_score = cached_score(*early, network);
     }
-    PoolReport r = greedy_network(draft.cache, stop);
+    PoolReport r = greedy_network(*over, stop);
     if (!r.dags.empty() && r.dags.front().score > network_score) {
       network = r.dags.front().parents;
       network_score = r.dags.front().score;
@@ -274,7 +277,6 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
       label_report(r, context, options.threads);
       if (on_report) on_report(r, ReportStage::draft);
     }
-    if (draft.more) return;  // the rounds run on the quick pass's draft
     const std::size_t n_early = budget > 0 && alone ? options.budget.early_rounds : 0;
     // Without screening since issue 65 too (300 variables or fewer): while link (724) was
     // unscreened they cost it 9,784 and 15,473 at --time 60 (bench/results/boss.md).
@@ -282,19 +284,31 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
                                                       : options.budget.early_share_unscreened) *
                          budget;
     constexpr double kMinRound = 0.5;  // seconds: a shorter early round is not run
+    const double quick_cap = draft.quick_seconds ? *draft.quick_seconds : 0;
+    if (draft.quick_seconds) *draft.quick_seconds = 0;  // unless the rounds stop early (below)
     // No round fits: the draft is in the explored cache already (explore merges it), so no
     // copy of it to merge again.
     if (n_early == 0 || network.empty() || until - stop.elapsed() < kMinRound) return;
-    early = draft.cache;
-    screened = draft.candidates;
-    rounds.propose.candidates = &screened;
-    rounds.propose.eps = draft.so_far.epsilon;
-    rounds.propose.max_parents = draft.so_far.max_parents;
+    if (!early) {
+      early = draft.cache;
+      screened = draft.candidates;
+      rounds.propose.candidates = &screened;
+      rounds.propose.eps = draft.so_far.epsilon;
+      rounds.propose.max_parents = draft.so_far.max_parents;
+    }
+    bool stalled = false;  // a round's walks added nothing
     for (std::size_t k = 0; k < n_early && !stop.stop_requested(); ++k) {
       const double t = until - stop.elapsed();
-      if (t < kMinRound || !rounds.run(*early, network, t, "early")) break;
+      if (t < kMinRound) break;
+      stalled = !rounds.run(*early, network, t, "early");
+      if (stalled) break;
     }
     result.proposals.early_rounds = result.proposals.rounds;
+    // Stopped before their share of the budget ended (hailfinder: within a second): the quick
+    // pass has what is left of it but a round's, and the rounds go on over its draft.
+    const double left = until - stop.elapsed() - kMinRound;
+    if (draft.quick_seconds && stalled && !stop.stop_requested() && left >= kMinRound)
+      *draft.quick_seconds = std::min(left, quick_cap);
   };
   ScoreCache cache = bnsl::explore(data, explore, stop, &result.explore);
   if (options.on_explored)
