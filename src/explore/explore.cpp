@@ -354,11 +354,12 @@ void Exploration::screen(std::vector<int>& vars) {
         candidates[v] = pairs_->top_parents(static_cast<int>(v), walk_candidates);
     const bool quick = unscreened_draft && options_.tune.quick_share > 0 && !vars.empty() &&
                        !(options_.comm && options_.comm->distributed());
-    double quick_seconds = options_.tune.quick_share * options_.time;
+    const double quick_cap = options_.tune.quick_share * options_.time;
+    double quick_seconds = quick_cap;
     options_.on_draft({*draft_, total_, candidates, quick ? &quick_seconds : nullptr});
     if (quick && quick_seconds > 0 && !run_stop_->stop_requested()) {
       const double t0 = clock_.elapsed();
-      quick_pass(vars, std::min(quick_seconds, options_.tune.quick_share * options_.time));
+      quick_pass(vars, std::min(quick_seconds, quick_cap));
       options_.on_draft({*draft_, total_, candidates, nullptr});
       // The exploration keeps the time it had when the early rounds stopped: the quick pass
       // and the rounds after it come out of the search's share (plants, 69 variables, seed 1:
