@@ -38,7 +38,7 @@
   X(double, quick_share, 0, 0, 1,                                                                  \
     "... and where learn's early rounds stop before their share, a quick pass explores every "     \
     "variable in at most this share of the exploration's time into it (0: none; 0.1: hailfinder's" \
-    " final network by 4.1 s of 60)")                                                              \
+    " final network by 3.5 s of 60)")                                                              \
   X(std::size_t, sweeps, 8, 0, 1e6,                                                                \
     "screening's conditional sweeps: the best singletons each extended by every variable")         \
   X(std::size_t, promote, 8, 0, 1e6, "... and the best partners they find join the candidates")    \
