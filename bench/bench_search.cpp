@@ -12,6 +12,8 @@
 //                      right, then moves to the best place (every jump an O(distance) block
 //                      move); kept as the baseline of obs/insertion
 //   asobs/evaluate/N/B the ASOBS network of a random order
+//   obs/construct/N/B  an OBS state built on the cache: its per-variable index from parent to
+//                      the entries holding it (each chain and each search's seed build one)
 //
 // N variables, each with 40 cached families of one to three parents drawn mostly from the 60
 // variables around it (a screened cache's locality: about a hundred related nodes each), and
@@ -189,6 +191,17 @@ void asobs_evaluate(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+void obs_construct(benchmark::State& state) {
+  const Setup s(static_cast<int>(state.range(0)), state.range(1) != 0);
+  std::size_t entries = 0;
+  for (std::size_t v = 0; v < s.cache.n_vars(); ++v) entries += s.cache.var(v).size();
+  for (auto _ : state) {
+    bnsl::ObsState obs(s.cache);
+    benchmark::DoNotOptimize(obs.related(0).data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(entries));
+}
+
 void sizes(benchmark::internal::Benchmark* b) {
   for (int n : {1000, 10000})
     for (int bases : {0, 1}) b->Args({n, bases});
@@ -202,5 +215,6 @@ BENCHMARK(obs_move)->Name("obs/move")->Apply(sizes);
 BENCHMARK(obs_insertion)->Name("obs/insertion")->Apply(sizes);
 BENCHMARK(obs_slide)->Name("obs/slide")->Apply(sizes);
 BENCHMARK(asobs_evaluate)->Name("asobs/evaluate")->Apply(sizes)->Unit(benchmark::kMillisecond);
+BENCHMARK(obs_construct)->Name("obs/construct")->Apply(sizes)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -38,19 +38,34 @@ ObsState::ObsState(const ScoreCache& cache) : cache_(cache), bases_(cache) {
   const std::size_t n = cache.n_vars();
   with_.resize(n);
   entries_.resize(n);
-  std::vector<std::pair<int, std::uint32_t>> pairs;  // (parent, entry)
+  // A counting sort by parent: the entries of each parent's run come out ascending, as the
+  // scan order wants, in two passes over the entries. Sorting (parent, entry) pairs instead
+  // took about 1 s per state at 5 million entries (c20ng, 910 variables screened), once for
+  // the seed and once per chain in every search round: a fifth of the search's time.
+  std::vector<std::uint32_t> slot(n, 0);  // per parent: its count, then its next slot
+  std::vector<int> parents;               // the parents occurring in v's entries
   for (std::size_t v = 0; v < n; ++v) {
     const VarCache& vc = cache.var(v);
-    pairs.clear();
+    parents.clear();
     for (std::uint32_t e = 0; e < vc.size(); ++e)
-      for (int p : vc.parents(e)) pairs.push_back({p, e});
-    std::sort(pairs.begin(), pairs.end());
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-      if (k == 0 || pairs[k].first != pairs[k - 1].first)
-        with_[v].push_back({pairs[k].first, static_cast<std::uint32_t>(k)});
-      entries_[v].push_back(pairs[k].second);
+      for (int p : vc.parents(e))
+        if (slot[static_cast<std::size_t>(p)]++ == 0) parents.push_back(p);
+    std::sort(parents.begin(), parents.end());
+    auto& with = with_[v];
+    with.reserve(parents.size() + 1);
+    std::uint32_t k = 0;
+    for (int p : parents) {
+      with.push_back({p, k});
+      const std::uint32_t c = slot[static_cast<std::size_t>(p)];
+      slot[static_cast<std::size_t>(p)] = k;
+      k += c;
     }
-    with_[v].push_back({-1, static_cast<std::uint32_t>(pairs.size())});  // end sentinel
+    with.push_back({-1, k});  // end sentinel
+    auto& entries = entries_[v];
+    entries.resize(k);
+    for (std::uint32_t e = 0; e < vc.size(); ++e)
+      for (int p : vc.parents(e)) entries[slot[static_cast<std::size_t>(p)]++] = e;
+    for (int p : parents) slot[static_cast<std::size_t>(p)] = 0;
   }
   related_.resize(n);
   for (std::size_t v = 0; v < n; ++v)
