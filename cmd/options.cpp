@@ -283,9 +283,11 @@ void add_explore_options(CLI::App& app, ExploreOptions& o, std::string& vars) {
          },
          "Screening: explore each variable's parent sets among its C best single parents, "
          "ranked by all-pairs statistics ('all': every variable; 'auto': " +
+             std::to_string(ExploreTunables{}.narrow_screen_candidates) + " above " +
+             std::to_string(ExploreTunables{}.auto_screen_vars) + " variables, " +
              std::to_string(ExploreTunables{}.auto_screen_candidates) + " above " +
-             std::to_string(ExploreTunables{}.auto_screen_vars) +
-             " variables, else all). A screened cache is not provably complete")
+             std::to_string(ExploreTunables{}.narrow_screen_vars) +
+             ", else all). A screened cache is not provably complete")
       ->default_str(o.candidates == ExploreOptions::kAutoCandidates ? "auto"
                     : o.candidates == 0                             ? "all"
                                                                     : std::to_string(o.candidates))

@@ -116,7 +116,13 @@ TEST_CASE("the budget shares and the default screening come from the tunables", 
   CHECK(bnsl::auto_candidates(e, data) == 0);  // 30 variables: not above 300
   e.tune.auto_screen_vars = 29;
   e.tune.auto_screen_candidates = 7;
+  CHECK(bnsl::auto_candidates(e, data) == 16);  // 30 variables: narrow_screen_vars or fewer
+  e.tune.narrow_screen_candidates = 5;
+  CHECK(bnsl::auto_candidates(e, data) == 5);
+  e.tune.narrow_screen_vars = 29;
   CHECK(bnsl::auto_candidates(e, data) == 7);
+  e.candidates = 3;  // given: whatever the size
+  CHECK(bnsl::auto_candidates(e, data) == 3);
 }
 
 TEST_CASE("set_tunable checks the pool's and exact mode's ranges too", "[tunables]") {

@@ -182,7 +182,10 @@ void gather_cache(Comm& comm, const std::vector<int>& explored, ScoreCache& cach
 int auto_candidates(const ExploreOptions& o, const Dataset& data) {
   if (o.candidates != ExploreOptions::kAutoCandidates) return std::max(0, o.candidates);
   if (o.method == ExploreMethod::seq || (o.time <= 0 && o.time_per_var <= 0)) return 0;
-  return data.n_vars() > o.tune.auto_screen_vars ? o.tune.auto_screen_candidates : 0;
+  const std::size_t n = data.n_vars();
+  if (n <= o.tune.auto_screen_vars) return 0;
+  return n <= o.tune.narrow_screen_vars ? o.tune.narrow_screen_candidates
+                                        : o.tune.auto_screen_candidates;
 }
 
 CacheProvenance planned_provenance(const Dataset& data, const ExploreOptions& options) {
