@@ -34,7 +34,7 @@
   X(std::size_t, narrow_screen_vars, 1000, 0, 1e9,                                                 \
     "... but up to this many variables (their exploration has half the time) ...")                 \
   X(int, narrow_screen_candidates, 16, 1, 1e6,                                                     \
-    "... this many (c20ng, r52: 760 higher at --time 60 than with 32; link 95 lower)")             \
+    "... this many (c20ng, r52: 670-890 higher at --time 60 than with 32; link 57-95 lower)")      \
   X(std::size_t, draft_singles, 8, 1, 1e6,                                                         \
     "the draft cache (the first network): each variable's best single parents and their pairs")    \
   X(int, draft_unscreened, 1, 0, 1,                                                                \
