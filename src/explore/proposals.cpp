@@ -3,17 +3,14 @@
 
 #include <omp.h>
 
-#include <xxhash.h>
-
 #include <algorithm>
 #include <random>
 #include <span>
 #include <vector>
 
-#include <tsl/robin_map.h>
-
 #include "bnsl/graph.hpp"
 #include "score/counting.hpp"
+#include "score/entry_index.hpp"
 #include "util/threads.hpp"
 
 namespace bnsl {
@@ -199,36 +196,9 @@ void draw_extra(int v, std::size_t n, int extra_option, std::uint64_t seed,
 
 namespace {
 
-// One variable's families by parent set, for merge_families: VarCache::find and a scan for
-// subsets are linear in the list, and a merge of thousands of families into thousands made
-// the exploration of audio, jester, plants and netflix end 0.6 to 2.3 s after its budget.
-class FamilyScores {
- public:
-  explicit FamilyScores(const VarCache& vc) : vc_(vc) {
-    map_.reserve(vc.size());
-    for (std::size_t i = 0; i < vc.size(); ++i) add(i);
-  }
-  void add(std::size_t i) { map_.emplace(key(vc_.parents(i)), static_cast<std::uint32_t>(i)); }
-  // The entry with these parents (sorted ascending), or -1.
-  long find(std::span<const std::int32_t> parents) const {
-    const auto it = map_.find(key(parents));
-    if (it == map_.end()) return -1;
-    const auto found = vc_.parents(it->second);
-    if (std::equal(found.begin(), found.end(), parents.begin(), parents.end())) return it->second;
-    return vc_.find(std::vector<int>(parents.begin(), parents.end()));  // a 64-bit collision
-  }
-
- private:
-  static std::uint64_t key(std::span<const std::int32_t> parents) {
-    return XXH3_64bits(parents.data(), parents.size_bytes());
-  }
-  const VarCache& vc_;
-  tsl::robin_map<std::uint64_t, std::uint32_t> map_;
-};
-
 // Whether `into` holds a proper subset of `family` scoring more than `bar` (rule 1): by its
 // 2^k - 1 subsets up to kSubsetLookups parents, else by a scan of the list.
-bool beaten_by_subset(const VarCache& into, const FamilyScores& index,
+bool beaten_by_subset(const VarCache& into, const VarEntryIndex& index,
                       std::span<const std::int32_t> family, double bar) {
   constexpr std::size_t kSubsetLookups = 12;
   const std::size_t k = family.size();
@@ -262,7 +232,10 @@ std::uint64_t merge_families(const ScoreCache& from, ScoreCache& to, std::size_t
     VarCache& into = to.var(v);
     if (add.empty()) continue;
     const std::size_t before = into.size();
-    FamilyScores index(into);
+    // By parent set: VarCache::find and a scan for subsets are linear in the list, and a merge
+    // of thousands of families into thousands made the exploration of audio, jester, plants and
+    // netflix end 0.6 to 2.3 s after its budget.
+    VarEntryIndex index(into);
     std::vector<std::size_t> by_size(add.size());  // a subset joins before its supersets
     for (std::size_t i = 0; i < by_size.size(); ++i) by_size[i] = i;
     std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) {

@@ -53,7 +53,7 @@
 #include <tsl/robin_set.h>
 
 #include "score/compare.hpp"
-#include "search/entry_index.hpp"
+#include "score/entry_index.hpp"
 
 namespace bnsl {
 namespace {
