@@ -297,6 +297,56 @@ TEST_CASE("proposals: early rounds on the draft carry their network into the sea
   CHECK(u.proposals.rounds >= u.proposals.early_rounds);
 }
 
+// The search rounds that run beside the exploration (early rounds on the draft, the quick pass
+// and the rounds after it, late rounds) lose no family of the exploration alone: on small data
+// whose exploration ends, the cache learn's last search runs on holds every family of the
+// sequential exploration (the same options, no budget) with its score, and only exactly scored
+// families besides; without screening its network scores the optimum over all DAGs (brute
+// force over every parent set of five variables).
+TEST_CASE("proposals: learn's rounds lose no family of the exploration alone", "[proposals]") {
+  const std::vector<int> arities = {2, 3, 2, 4, 3};
+  const bnsl::ScoreParams bic{bnsl::ScoreKind::bic, 1.0};
+  for (const std::uint64_t seed : {3, 4}) {
+    const bnsl::Dataset d = oracle::random_dataset(600, arities, seed, 0.2, 3);
+    const double opt = oracle::brute_force_dags(oracle::full_table(d, bic, -1)).opt;
+    for (const int candidates : {0, 2})
+      for (const double quick : {0.0, 0.1}) {
+        bnsl::ExploreOptions alone;
+        alone.candidates = candidates;
+        alone.threads = 2;
+        const bnsl::ScoreCache sequential = bnsl::explore(d, alone, bnsl::StopToken());
+        bnsl::LearnOptions o;
+        o.explore.candidates = candidates;
+        o.explore.tune.quick_share = quick;
+        o.budget.early_share = 0.5;  // rounds on the draft until 1.5 s of the 3
+        o.budget.early_share_unscreened = 0.5;
+        o.threads = 2;
+        std::optional<bnsl::ScoreCache> searched;
+        o.on_search_cache = [&](const bnsl::ScoreCache& c) { searched = c; };
+        const bnsl::LearnResult r = learn_and_check(d, o);
+        INFO("seed " << seed << ", candidates " << candidates << ", quick_share " << quick);
+        REQUIRE(searched);
+        CHECK(r.proposals.early_rounds >= 1);
+        for (std::size_t v = 0; v < d.n_vars(); ++v) {
+          const bnsl::VarCache& from = sequential.var(v);
+          const bnsl::VarCache& to = searched->var(v);
+          for (std::size_t i = 0; i < from.size(); ++i) {
+            const long j = to.find(from.parents(i));
+            INFO("variable " << v << ", entry " << i);
+            REQUIRE(j >= 0);
+            CHECK(oracle::close_rel(to.score(static_cast<std::size_t>(j)), from.score(i)));
+          }
+          for (std::size_t j = 0; j < to.size(); ++j) {
+            const auto ps = to.parents(j);
+            CHECK(oracle::close_rel(
+                to.score(j), oracle::score(d, static_cast<int>(v), {ps.begin(), ps.end()}, bic)));
+          }
+        }
+        if (candidates == 0) CHECK(oracle::close_rel(r.report.dags.front().score, opt));
+      }
+  }
+}
+
 namespace {
 
 // C (column 2) is the XOR of A and B (columns 0, 1), flipped in one row in ten, in rows laid

@@ -77,6 +77,9 @@ struct LearnOptions {
   // Called as the exploration ends, before the search (the command line prints its summary
   // there); unset, `progress` prints the exploration's counters.
   std::function<void(const ExploreStats&)> on_explored;
+  // Called before the last search with the cache it searches: the exploration's, with the
+  // families of the draft and of the search rounds that it lacked (rule 1).
+  std::function<void(const ScoreCache&)> on_search_cache;
   // Each rise of the best score: seconds since the stop token's start, and the new best
   // (the draft network's first, then the search's). On the calling thread.
   std::function<void(double seconds, double best)> on_improvement;

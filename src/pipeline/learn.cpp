@@ -104,7 +104,8 @@ class Rounds {
     const double t0 = stop_.elapsed();
     SearchRunResult r =
         run_search(cache, round, context_, stop_, on_report_, improvements_, seconds);
-    stats_.search_seconds += stop_.elapsed() - t0;
+    const double searched = stop_.elapsed() - t0;
+    stats_.search_seconds += searched;
     if (r.report.dags.empty()) return false;
     start = r.report.dags.front().parents;  // the next search starts there, even after a signal
     if (stop_.stop_requested()) return false;
@@ -113,7 +114,8 @@ class Rounds {
     const ProposalStats got = propose_families(data_, start, walks, stop_, cache);
     stats_.add(got);
     if (search_.progress)
-      std::cerr << "bnsl: propose: " << phase << " round " << stats_.rounds << ": " << got.vars
+      std::cerr << "bnsl: propose: " << phase << " round " << stats_.rounds << ": a search of "
+                << searched << " s, " << r.stats.local_optima << " climbs; " << got.vars
                 << " variables walked, " << got.scored << " families scored, " << got.admitted
                 << " added to the cache (" << got.seconds << " s)\n";
     return got.admitted > 0;  // else the next round would search the same cache
@@ -340,6 +342,7 @@ LearnResult learn(const Dataset& data, const LearnOptions& options, const StopTo
     if (t < 1 || !rounds.run(cache, start, t, "late")) break;
   }
   if (!start.empty()) search.start_networks.push_back(start);
+  if (options.on_search_cache) options.on_search_cache(cache);
   SearchRunResult run = run_search(cache, search, context, stop, on_report, improvements);
   result.report = std::move(run.report);
   result.search = run.stats;
