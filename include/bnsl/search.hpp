@@ -154,6 +154,7 @@ struct SearchStats {
   double completion_seconds = 0;          // its wall time
   std::uint64_t completion_runs = 0;      // 2 when the chains stalled and the completion ran
                                           // before the end too (src/search/driver.cpp)
+  std::uint64_t resumes = 0;              // the chains ran again after the walk at the end
   std::uint64_t pool_offers = 0;          // DAGs offered to the pool (incl. fast rejects)
   std::uint64_t pool_inserted = 0;        // distinct classes admitted (some later trimmed)
   std::uint64_t pool_equivalent = 0;      // offers equivalent to a kept class (not admitted)

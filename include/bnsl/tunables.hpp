@@ -82,6 +82,8 @@
   X(double, stall_min_seconds, 1.0, 0, 1e9, "... and over at least this many seconds")           \
   X(double, stall_completion_share, 0.25, 0, 1,                                                  \
     "the walk after a stall takes at most this share of the time left")                          \
+  X(double, resume_min_seconds, 1.0, 0, 1e9,                                                     \
+    "after the walk at the end the chains resume while this many of their seconds are left")     \
   X(double, plateau_seconds, 3.0, 0, 1e9,                                                        \
     "a search round's plateau (SearchOptions::plateau) is over at most this many seconds ...")   \
   X(double, plateau_climbs, 100, 0, 1e9, "... over this many climbs of one chain ...")           \

@@ -181,6 +181,14 @@ PoolReport SearchDriver::run(SearchStats& total) {
       run_chains(total);
     }
     complete_pool(total, true);
+    while (resume_chains()) {
+      ++total.resumes;
+      if (o_.progress) progress_line("search: the reserve fell; chains resume");
+      stalled_ = stall_armed_ = false;
+      halt_.store(false);
+      run_chains(total);
+      complete_pool(total, true);
+    }
     total.report_reserve = reserve();
   }
   peers_.merge(pool_, o_.threads);  // every process's classes into rank 0's pool
@@ -228,6 +236,20 @@ PoolReport SearchDriver::run(SearchStats& total) {
   }
   total.seconds = r.seconds;
   return r;
+}
+
+// After the walk at the end: whether the chains run again. The reserve they stopped for is
+// measured on the pool they left, and a rise of the best in their last moments can leave one
+// class of the many it was kept for (at thousands of variables each climb lifts the best by
+// more than epsilon); the walk around that best then ends long before the deadline. While the
+// chains would have resume_min_seconds left before the reserve and the walk's share, measured
+// now, are due, they resume on fresh random streams (as after a stall), and the walk goes on
+// from where it stopped for what they add. Not in a search round (it ends at its plateau) nor
+// in a run fixed by max_restarts, and not after a stop request.
+bool SearchDriver::resume_chains() const {
+  if (completion_share_ <= 0 || o_.plateau > 0 || o_.max_restarts > 0) return false;
+  if (own_.stop_requested() || stop_.stop_requested()) return false;
+  return chains_left() >= o_.tune.resume_min_seconds;
 }
 
 // The final pool's account (PoolAccount): what the report holds within epsilon, what became of

@@ -101,6 +101,7 @@ class SearchDriver {
   StartNetwork pool_start_networks(SearchStats& total);
   void run_chains(SearchStats& total);
   void complete_pool(SearchStats& total, bool at_end);
+  bool resume_chains() const;
   void monitor();
   bool stalled(double now);
   bool plateaued(double now);

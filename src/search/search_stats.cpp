@@ -34,7 +34,10 @@ void SearchStats::print(std::ostream& out) const {
       << " family changes and reversals first)\n"
       << "  neighbour walk    " << completion_seconds << " s"
       << (completion_stopped ? " (stopped early)" : "")
-      << (completion_runs > 1 ? ", also when the chains stalled" : "") << "\n"
+      << (completion_runs > resumes + 1 ? ", also when the chains stalled" : "")
+      << (resumes > 0 ? ", the chains resumed after it " + std::to_string(resumes) + " times"
+                      : std::string())
+      << "\n"
       << "  pool              " << pool_offers << " offers, " << pool_inserted
       << " classes admitted, " << pool_equivalent << " equivalent to a kept one, " << pool_size
       << " classes kept"
@@ -103,6 +106,7 @@ std::string SearchStats::to_json() const {
                       {"completion_stopped", completion_stopped},
                       {"completion_seconds", completion_seconds},
                       {"completion_runs", completion_runs},
+                      {"resumes", resumes},
                       {"pool_offers", pool_offers},
                       {"pool_inserted", pool_inserted},
                       {"pool_equivalent", pool_equivalent},
