@@ -9,8 +9,8 @@
 # Generates out/generated/genVARS.{bif,csv} as the suite does (in-degree <= 4, arities 2-4,
 # seed 1, 5,000 rows) when missing, runs learn with 2 threads, and prints the best score, the
 # true network's BIC on the data (`bnsl eval --data`), the best at 120 s from the trace, the
-# proposal rounds' lines, the wall time and the peak memory. OUT.trace.txt is the curve
-# (seconds, best); OUT.stats.json the run's --stats.
+# proposal rounds' lines, the wall time, the peak memory and the searches' climbs
+# (bench/climbs.py). OUT.trace.txt is the curve (seconds, best); OUT.stats.json the run's --stats.
 set -euo pipefail
 bnsl=$1 vars=$2 time=$3 out=$4
 shift 4
@@ -41,3 +41,4 @@ rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", log)
 print(f"wall {wall.group(1) if wall else '?'}  peak RSS {int(rss.group(1)) / 1024:,.0f} MiB"
       if rss else "")
 PY
+python3 "$(dirname "$0")/climbs.py" "$out"
