@@ -37,7 +37,9 @@
 // thousands of variables nearly every climb of the chains lifts the best by more than epsilon,
 // and each such rise leaves the classes pooled before it behind, so what the walk pools around
 // the final best is most of the report; the report's account (PoolAccount) says what it holds
-// and why a small pool is small.
+// and why a small pool is small. After it, while the reserve measured again leaves the chains
+// time (a late rise of the best emptied the pool it was kept for), they resume and the walk
+// goes on (resume_chains).
 #include <algorithm>
 #include <atomic>
 #include <chrono>

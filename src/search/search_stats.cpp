@@ -35,7 +35,8 @@ void SearchStats::print(std::ostream& out) const {
       << "  neighbour walk    " << completion_seconds << " s"
       << (completion_stopped ? " (stopped early)" : "")
       << (completion_runs > resumes + 1 ? ", also when the chains stalled" : "")
-      << (resumes > 0 ? ", the chains resumed after it " + std::to_string(resumes) + " times"
+      << (resumes > 0 ? ", the chains resumed after it " + std::to_string(resumes) +
+                            (resumes == 1 ? " time" : " times")
                       : std::string())
       << "\n"
       << "  pool              " << pool_offers << " offers, " << pool_inserted
