@@ -309,12 +309,12 @@ TEST_CASE("proposals: learn's rounds lose no family of the exploration alone", "
   for (const std::uint64_t seed : {3, 4}) {
     const bnsl::Dataset d = oracle::random_dataset(600, arities, seed, 0.2, 3);
     const double opt = oracle::brute_force_dags(oracle::full_table(d, bic, -1)).opt;
-    for (const int candidates : {0, 2})
+    for (const int candidates : {0, 2}) {
+      bnsl::ExploreOptions alone;
+      alone.candidates = candidates;
+      alone.threads = 2;
+      const bnsl::ScoreCache sequential = bnsl::explore(d, alone, bnsl::StopToken());
       for (const double quick : {0.0, 0.1}) {
-        bnsl::ExploreOptions alone;
-        alone.candidates = candidates;
-        alone.threads = 2;
-        const bnsl::ScoreCache sequential = bnsl::explore(d, alone, bnsl::StopToken());
         bnsl::LearnOptions o;
         o.explore.candidates = candidates;
         o.explore.tune.quick_share = quick;
@@ -344,6 +344,7 @@ TEST_CASE("proposals: learn's rounds lose no family of the exploration alone", "
         }
         if (candidates == 0) CHECK(oracle::close_rel(r.report.dags.front().score, opt));
       }
+    }
   }
 }
 
