@@ -251,8 +251,9 @@ TEST_CASE("screening: a deep sweep finds a parent that matters only beside three
 
 // Without screening, a timed exploration builds the draft too (explore.draft_unscreened), for
 // learn's first network, then, unless on_draft declines it (learn does when its early rounds
-// fill their share), a quick pass over every variable (explore.quick_share) and a second draft
-// that holds what it found: every draft entry is exactly scored; the second draft
+// fill their share) or the pass would give each variable less than
+// explore.quick_min_var_seconds, a quick pass over every variable (explore.quick_share) and a
+// second draft that holds what it found: every draft entry is exactly scored; the second draft
 // holds each family of the first or a subset that beats it by more than epsilon, and, its
 // quick pass long enough to explore every variable to the end, every family of the exhaustive
 // cache. The exploration still tries every variable to its end (the cache is exhaustive), and
@@ -268,13 +269,17 @@ TEST_CASE("screening: unscreened timed runs draft a first network too", "[screen
     std::vector<bool> more;
     double epsilon = 0;
   };
-  auto run = [&](int draft_unscreened, double quick_share, Drafts& drafts, bool decline = false) {
+  // gated: explore.quick_min_var_seconds above what the pass would give each variable
+  auto run = [&](int draft_unscreened, double quick_share, Drafts& drafts, bool decline = false,
+                 bool gated = false) {
     bnsl::ExploreOptions o;
     o.candidates = 0;
     o.time = 600;  // finishes long before
     o.threads = 2;
     o.tune.draft_unscreened = draft_unscreened;
     o.tune.quick_share = quick_share;
+    // 60 s on 2 threads is 10 s a variable: the default gate (0.05) passes it
+    if (gated) o.tune.quick_min_var_seconds = 11;
     o.on_draft = [&](const bnsl::ExploreOptions::Draft& draft) {
       drafts.caches.push_back(draft.cache);
       drafts.more.push_back(draft.quick_seconds != nullptr);
@@ -302,7 +307,8 @@ TEST_CASE("screening: unscreened timed runs draft a first network too", "[screen
     // the quick pass explored every variable to the end: none again, none cut
     CHECK(stats.quick_sets == 0);
     CHECK(stats.vars_explored == d.n_vars());
-    CHECK((stats.quick_seconds > 0) == (draft_unscreened && quick_share > 0 && !decline));
+    CHECK((stats.quick_seconds > 0) ==
+          (draft_unscreened && quick_share > 0 && !decline && !gated));
     return cache;
   };
   // `to` holds `family` with `score`, or a proper subset that beats it by more than eps.
@@ -318,11 +324,13 @@ TEST_CASE("screening: unscreened timed runs draft a first network too", "[screen
     }
     return false;
   };
-  Drafts with, pairs_only, declined, without;
+  Drafts with, pairs_only, declined, gated, without;
   const bnsl::ScoreCache drafted = run(1, 0.1, with);
   run(1, 0, pairs_only);
   run(1, 0.1, declined, true);
   CHECK(declined.more == std::vector<bool>{true});
+  run(1, 0.1, gated, false, true);
+  CHECK(gated.more == std::vector<bool>{true});
   const bnsl::ScoreCache plain = run(0, 0.1, without);
   REQUIRE(with.caches.size() == 2);
   CHECK(with.more == std::vector<bool>{true, false});

@@ -79,7 +79,8 @@ struct ExploreOptions {
   // keeps them, so the search can do at least as well as the draft's network.
   // Without screening (not with `comm`), a quick pass may follow: every variable explored
   // for at most explore.quick_share of `time` (those it explores to the end are not explored
-  // again), as long as the first call leaves *quick_seconds (that cap when called) above 0;
+  // again), as long as the first call leaves *quick_seconds (that cap when called) above 0
+  // and that gives each variable explore.quick_min_var_seconds of a thread at least;
   // on_draft is then called a second time, with a draft that holds what it found too. learn
   // asks for it when its early rounds on the pairs' draft stop before their share of the
   // budget ends, for the rest of that share: on hailfinder (56 variables) they stopped 153

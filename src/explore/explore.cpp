@@ -360,9 +360,21 @@ void Exploration::screen(std::vector<int>& vars) {
     const double quick_cap = options_.tune.quick_share * options_.time;
     double quick_seconds = quick_cap;
     options_.on_draft({*draft_, total_, candidates, quick ? &quick_seconds : nullptr});
-    if (quick && quick_seconds > 0 && !run_stop_->stop_requested()) {
+    quick_seconds = std::min(quick_seconds, quick_cap);
+    // Too short a pass scores little beyond the pairs' draft (plants, 69 variables: 16 ms and
+    // 2,643 sets a variable, 17 nats for the network) and costs the search its time.
+    const double per_var =
+        vars.empty() ? 0 : quick_seconds * threads_ / static_cast<double>(vars.size());
+    if (quick && quick_seconds > 0 && per_var < options_.tune.quick_min_var_seconds &&
+        options_.progress)
+      std::cerr << "bnsl: explore: no quick pass: " << quick_seconds << " s on " << threads_
+                << " threads is " << per_var * 1000 << " ms for each of " << vars.size()
+                << " variables, under explore.quick_min_var_seconds = "
+                << options_.tune.quick_min_var_seconds << "\n";
+    if (quick && quick_seconds > 0 && per_var >= options_.tune.quick_min_var_seconds &&
+        !run_stop_->stop_requested()) {
       const double t0 = clock_.elapsed();
-      quick_pass(vars, std::min(quick_seconds, quick_cap));
+      quick_pass(vars, quick_seconds);
       options_.on_draft({*draft_, total_, candidates, nullptr});
       // The exploration keeps the time it had when the early rounds stopped: the quick pass
       // and the rounds after it come out of the search's share (plants, 69 variables, seed 1:
