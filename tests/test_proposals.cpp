@@ -79,16 +79,19 @@ std::vector<std::vector<int>> random_dag(std::size_t n, std::mt19937_64& rng) {
 }
 
 // learn with 3 s under BIC; checks that the final network is no worse than any report before it
-// (the draft's, the rounds') and that its score is the oracle's count of its families.
+// (the draft's, the rounds', each listing 64 DAGs at most) and that its score is the oracle's
+// count of its families.
 bnsl::LearnResult learn_and_check(const bnsl::Dataset& d, const bnsl::LearnOptions& o) {
   double best_before = -std::numeric_limits<double>::infinity(), final_best = 0;
   bnsl::LearnResult r = bnsl::learn(
       d, o, bnsl::StopToken(3.0), [&](bnsl::PoolReport& report, bnsl::ReportStage stage) {
         REQUIRE(!report.dags.empty());
-        if (stage == bnsl::ReportStage::final)
+        if (stage == bnsl::ReportStage::final) {
           final_best = report.dags.front().score;
-        else
+        } else {
           best_before = std::max(best_before, report.dags.front().score);
+          CHECK(report.dags.size() <= 64);  // a round's pool and listing: 64 at most
+        }
       });
   CHECK(final_best >= best_before - 1e-9 * std::fabs(final_best));
   REQUIRE(!r.report.dags.empty());
