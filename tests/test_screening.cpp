@@ -307,8 +307,7 @@ TEST_CASE("screening: unscreened timed runs draft a first network too", "[screen
     // the quick pass explored every variable to the end: none again, none cut
     CHECK(stats.quick_sets == 0);
     CHECK(stats.vars_explored == d.n_vars());
-    CHECK((stats.quick_seconds > 0) ==
-          (draft_unscreened && quick_share > 0 && !decline && !gated));
+    CHECK((stats.quick_seconds > 0) == (draft_unscreened && quick_share > 0 && !decline && !gated));
     return cache;
   };
   // `to` holds `family` with `score`, or a proper subset that beats it by more than eps.
