@@ -361,8 +361,8 @@ void Exploration::screen(std::vector<int>& vars) {
     double quick_seconds = quick_cap;
     options_.on_draft({*draft_, total_, candidates, quick ? &quick_seconds : nullptr});
     quick_seconds = std::min(quick_seconds, quick_cap);
-    // Too short a pass scores little beyond the pairs' draft (plants, 69 variables: 16 ms and
-    // 2,643 sets a variable, 17 nats for the network) and costs the search its time.
+    // Too short a pass scores little beyond the pairs' draft (plants, 69 variables: 33 ms of a
+    // thread and 2,643 sets a variable, 17 nats for the network) and costs the search its time.
     const double per_var =
         vars.empty() ? 0 : quick_seconds * threads_ / static_cast<double>(vars.size());
     if (quick && quick_seconds > 0 && per_var < options_.tune.quick_min_var_seconds &&
