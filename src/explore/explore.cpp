@@ -363,16 +363,15 @@ void Exploration::screen(std::vector<int>& vars) {
     quick_seconds = std::min(quick_seconds, quick_cap);
     // Too short a pass scores little beyond the pairs' draft (plants, 69 variables: 33 ms of a
     // thread and 2,643 sets a variable, 17 nats for the network) and costs the search its time.
-    const double per_var =
-        vars.empty() ? 0 : quick_seconds * threads_ / static_cast<double>(vars.size());
-    if (quick && quick_seconds > 0 && per_var < options_.tune.quick_min_var_seconds &&
-        options_.progress)
+    const bool asked = quick && quick_seconds > 0;
+    const double per_var = asked ? quick_seconds * threads_ / static_cast<double>(vars.size()) : 0;
+    const bool long_enough = per_var >= options_.tune.quick_min_var_seconds;
+    if (asked && !long_enough && options_.progress)
       std::cerr << "bnsl: explore: no quick pass: " << quick_seconds << " s on " << threads_
                 << " threads is " << per_var * 1000 << " ms for each of " << vars.size()
                 << " variables, under explore.quick_min_var_seconds = "
                 << options_.tune.quick_min_var_seconds << "\n";
-    if (quick && quick_seconds > 0 && per_var >= options_.tune.quick_min_var_seconds &&
-        !run_stop_->stop_requested()) {
+    if (asked && long_enough && !run_stop_->stop_requested()) {
       const double t0 = clock_.elapsed();
       quick_pass(vars, quick_seconds);
       options_.on_draft({*draft_, total_, candidates, nullptr});
