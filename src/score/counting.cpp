@@ -44,14 +44,24 @@ struct DynamicTerm {
   double family(const FamilyScore& f, double sum) const { return def->family(f, sum); }
 };
 
+// BDeu's term through the Counter's memo (scores.hpp: the same bits as BdeuTraits).
+struct MemoBdeuTerm {
+  BdeuMemo* memo;
+  static constexpr bool per_config() { return true; }
+  double term(const std::uint32_t* counts, int r, std::uint32_t n_j, double q, double ess) const {
+    return memo->term(counts, r, n_j, q, ess);
+  }
+  static double family(const FamilyScore& f, double sum) { return BdeuTraits::family(f, sum); }
+};
+
 // Calls f(term) with the term of the score in `params`.
 template <class F>
-decltype(auto) with_score(const ScoreParams& params, F&& f) {
+decltype(auto) with_score(const ScoreParams& params, BdeuMemo& memo, F&& f) {
   switch (params.kind) {
     case ScoreKind::bic:
       return f(StaticTerm<BicTraits>{});
     case ScoreKind::bdeu:
-      return f(StaticTerm<BdeuTraits>{});
+      return f(MemoBdeuTerm{&memo});
     case ScoreKind::custom:
       break;
   }
@@ -226,7 +236,7 @@ FamilyScore Counter::score_extension(const ConfigIndex& base, int var, int child
 
 FamilyScore Counter::summarize(const std::uint32_t* c, std::size_t n_configs, double q,
                                int child) const {
-  return with_score(params_, [&](const auto& term) {
+  return with_score(params_, bdeu_memo_, [&](const auto& term) {
     const int r = data_.arity(child);
     FamilyScore f;
     f.q = q;
@@ -263,7 +273,7 @@ FamilyScore Counter::score_grouped(const ConfigIndex& index, int child) {
   for (std::size_t i = 0; i < n_rows_; ++i) order_[nj_[idx[i]]++] = static_cast<std::uint32_t>(i);
   // nj_[j] is now the end of group j (= start of group j + 1).
   cells_.assign(r, 0);
-  return with_score(params_, [&](const auto& term) {
+  return with_score(params_, bdeu_memo_, [&](const auto& term) {
     FamilyScore f;
     f.q = index.q;
     f.r_plus = 0;

@@ -21,6 +21,7 @@
 #include "bnsl/dataset.hpp"
 #include "bnsl/score.hpp"
 #include "score/row_groups.hpp"
+#include "score/scores.hpp"
 
 namespace bnsl {
 
@@ -89,6 +90,7 @@ class Counter {
   std::size_t n_total_;  // rows of data_ (N)
   double half_log_n_;
   std::vector<double> nlogn_;         // nlogn_[n] = n ln n
+  mutable BdeuMemo bdeu_memo_;        // BDeu's log-gamma tables (summarize() is const)
   std::vector<std::uint32_t> remap_;  // key -> dense id, UINT32_MAX when unset
   std::vector<std::uint32_t> touched_;
   std::vector<std::uint32_t> cells_;  // n_jk table, or per-group scratch
