@@ -178,6 +178,7 @@ struct ExploreStats {
   std::uint64_t pruned_inherited = 0;     // cut unscored: an immediate subset's supersets were cut
   std::uint64_t pruned_rule6 = 0;         // dropped by the BDeu bound (with supersets)
   std::uint64_t pruned_rule8 = 0;         // sets whose supersets the BDeu atom bound cut
+  std::uint64_t vars_lattice = 0;         // variables seq explored by its lattice walk (BDeu)
   std::uint64_t vars_ll_ceiling = 0;      // variables whose LL ceiling (rules 2 to 4) is below 0
   double ll_ceiling_sum = 0;              // their N H(X | every other variable), summed
   std::uint64_t vars_out_of_time = 0;     // variables whose exploration the budget ended

@@ -66,6 +66,11 @@
   X(std::uint64_t, rule8_probe, 4096, 0, 1e18,                                                     \
     "BDeu rule 8 is tried on this many sets of each size of a variable, and on the rest only if "  \
     "it cut one of them")                                                                          \
+  X(int, lattice_max_vars, 28, 0, 40,                                                              \
+    "seq under BDeu without an in-degree limit walks the lattice of a child's candidates (12 "     \
+    "bytes a subset) up to this many candidates (0: never)")                                       \
+  X(double, lattice_max_work, 1e10, 0, 1e18,                                                       \
+    "... and while 2^candidates x rows counted is at most this (the levels beyond)")               \
   X(int, propose_max_parents, 6, 1, 64,                                                            \
     "search-driven proposals: a grow step stops at this many parents")                             \
   X(int, propose_pairs, 12, 0, 64,                                                                 \

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -93,11 +94,21 @@ struct ExploreScratch {
   ExploreScratch();
   ~ExploreScratch();
   std::unique_ptr<SequentialLevels> seq;
+  std::vector<double> lattice_best;  // the lattice walk's arrays (lattice.cpp)
+  std::vector<std::uint32_t> lattice_cells;
 };
 
 // Sequential exploration: all parent sets of size 0, 1, 2, ... up to the limit or deadline.
 void explore_sequential(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats,
                         ExploreScratch& scratch);
+
+// The sequential explorer's lattice walk (lattice.cpp): under BDeu, without an in-degree limit,
+// for a child of at most explore.lattice_max_vars candidates whose 2^candidates x rows counted is
+// at most explore.lattice_max_work and whose arrays (lattice_bytes) fit VarTask::max_bytes.
+// Returns false, having done nothing, when the task is not such a one.
+bool explore_lattice(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats,
+                     ExploreScratch& scratch);
+std::size_t lattice_bytes(std::size_t candidates);
 
 // Best-first exploration: independence selection (BIC*-guided), greedy selection, or both
 // over one closed list (hybrid: one pop in 32 from greedy's open list).

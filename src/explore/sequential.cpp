@@ -308,6 +308,7 @@ class SequentialExplorer {
 
 void explore_sequential(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats,
                         ExploreScratch& scratch) {
+  if (explore_lattice(counter, task, out, stats, scratch)) return;
   SequentialExplorer(counter, task, out, stats, scratch).run();
 }
 

@@ -22,6 +22,7 @@ void ExploreStats::add(const ExploreStats& o) {
   pruned_inherited += o.pruned_inherited;
   pruned_rule6 += o.pruned_rule6;
   pruned_rule8 += o.pruned_rule8;
+  vars_lattice += o.vars_lattice;
   vars_ll_ceiling += o.vars_ll_ceiling;
   ll_ceiling_sum += o.ll_ceiling_sum;
   vars_out_of_time += o.vars_out_of_time;
@@ -67,6 +68,9 @@ void ExploreStats::print(std::ostream& out) const {
       << (pruned_rule8 ? "  rule 8 (atoms)    " + std::to_string(pruned_rule8) +
                              " sets whose supersets were cut\n"
                        : std::string())
+      << (vars_lattice ? "  lattice walk      " + std::to_string(vars_lattice) +
+                             " variables (every subset of their candidates, depth first)\n"
+                       : std::string())
       << (vars_ll_ceiling ? "  LL ceiling        " + std::to_string(vars_ll_ceiling) +
                                 " variables below 0 for rules 2 to 4 (N H(X | the rest) summing "
                                 "to " +
@@ -99,6 +103,7 @@ std::string ExploreStats::to_json() const {
                         {"rule6", pruned_rule6},
                         {"rule8", pruned_rule8},
                         {"inherited", pruned_inherited}}},
+                      {"vars_lattice", vars_lattice},
                       {"vars_ll_ceiling", vars_ll_ceiling},
                       {"ll_ceiling_sum", ll_ceiling_sum},
                       {"vars_out_of_time", vars_out_of_time},
