@@ -132,8 +132,10 @@ oracle::Families cache_families(const ScoreCache& cache) {
 
 ScoreCache run_explore(const Dataset& d, const ScoreParams& params, double eps, int max_parents,
                        bool prune, bnsl::ExploreStats* stats,
-                       bnsl::ExploreMethod method = bnsl::ExploreMethod::seq) {
+                       bnsl::ExploreMethod method = bnsl::ExploreMethod::seq,
+                       const bnsl::ExploreTunables& tune = {}) {
   bnsl::ExploreOptions opt;
+  opt.tune = tune;
   opt.score = params;
   opt.epsilon = bnsl::Epsilon::epsilon(eps);
   opt.method = method;
@@ -366,19 +368,12 @@ TEST_CASE("pruning: the BDeu lattice walk keeps the levels' cache, and every fam
           const oracle::Families full = oracle::full_table(d, p, n - 1);
           const oracle::OrderResult brute = oracle::brute_force_orders(full);
           for (double eps : {0.0, std::log(20.0), 10.0}) {
-            bnsl::ExploreOptions opt;
-            opt.score = p;
-            opt.epsilon = bnsl::Epsilon::epsilon(eps);
-            opt.method = bnsl::ExploreMethod::seq;
-            opt.max_parents = n - 1;
-            opt.time = 0;
-            opt.time_per_var = 0;
-            opt.threads = 1;
-            const bnsl::StopToken stop;
             bnsl::ExploreStats walk_stats, level_stats;
-            const ScoreCache walk = bnsl::explore(d, opt, stop, &walk_stats);
-            opt.tune.lattice_max_vars = 0;
-            const ScoreCache levels = bnsl::explore(d, opt, stop, &level_stats);
+            const ScoreCache walk = run_explore(d, p, eps, n - 1, true, &walk_stats);
+            bnsl::ExploreTunables no_walk;
+            no_walk.lattice_max_vars = 0;
+            const ScoreCache levels = run_explore(d, p, eps, n - 1, true, &level_stats,
+                                                  bnsl::ExploreMethod::seq, no_walk);
             std::ostringstream ctx;
             ctx << sc.str() << " eps=" << eps;
             walked += walk_stats.vars_lattice;

@@ -1,5 +1,5 @@
 // The sequential explorer's lattice walk (BDeu, no in-degree limit, at most
-// explore.lattice_max_vars candidates): the same sets, rules and cache as the levels of
+// explore.lattice_max_vars candidates): the same sets and rules as the levels of
 // sequential.cpp, in another order and with arrays where the levels have hash tables.
 //
 // Under BDeu the superset bounds (rules 6 and 8) cut little where rows rarely repeat, so an
@@ -15,13 +15,15 @@
 // supersets of a cut set, or beyond the walk.
 //
 // Rules: 1, 6 (before counting with the immediate subsets' largest cell count, and after) and
-// 8 (with its per-size probe), as SequentialExplorer::record applies them, so the cache is the
-// levels' cache, except where rule 8 cuts and its probe ends: the probe's first sets of a size
-// are not the same sets in the two orders (either cache is safe). Memory: 12 bytes per subset
-// of the candidates, in buffers the thread keeps (ExploreScratch), within VarTask::max_bytes.
+// 8 (with its per-size probe), as SequentialExplorer::record applies them, so the cache holds
+// the levels' sets (scores equal to the tolerance: an index built another way numbers the
+// configurations in another order), except where rule 8 cuts and its probe ends: the probe's
+// first sets of a size are not the same sets in the two orders (either cache is safe).
+// Memory: 12 bytes per subset of the candidates, in buffers the thread keeps (ExploreScratch),
+// within VarTask::max_bytes.
 // A walk cut by the deadline leaves the sets of the first candidates complete and the others
 // unexplored, where the levels leave the small sets complete: hence the work bound
-// (explore.lattice_max_work) that keeps the walk to children it can finish.
+// (explore.lattice_max_work) that keeps the walk to children it can be expected to finish.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
