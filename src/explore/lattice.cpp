@@ -146,10 +146,8 @@ class LatticeExplorer {
     if (!task_.prune || !task_.atoms) return false;
     if (cuts_[size] == 0 && tries_[size] >= task_.tune.rule8_probe) return false;
     ++tries_[size];
-    const double bound =
-        prune::bdeu_superset_bound(*task_.atoms, index, q, counter_.params().ess, bound_scratch_);
-    const bool cut =
-        clearly_greater(best - bound, task_.eps, std::max(std::fabs(best), std::fabs(bound)));
+    const bool cut = prune::bdeu_atom_cut(*task_.atoms, index, q, counter_.params().ess, best,
+                                          task_.eps, bound_scratch_);
     if (cut) ++cuts_[size];
     return cut;
   }

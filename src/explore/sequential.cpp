@@ -219,10 +219,9 @@ class SequentialExplorer {
   // Rule 8: true when every proper superset of the set indexed by `index` (arity product q)
   // scores more than eps below `best`, the best score of the set and its subsets.
   bool atom_cut(double best, const ConfigIndex& index, double q) {
-    if (!task_.prune || !task_.atoms) return false;
-    const double bound =
-        prune::bdeu_superset_bound(*task_.atoms, index, q, counter_.params().ess, bound_scratch_);
-    return clearly_greater(best - bound, task_.eps, std::max(std::fabs(best), std::fabs(bound)));
+    return task_.prune && task_.atoms &&
+           prune::bdeu_atom_cut(*task_.atoms, index, q, counter_.params().ess, best, task_.eps,
+                                bound_scratch_);
   }
 
   // Rule 8 costs another pass over the rows per set, and where the rows rarely repeat (atoms

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "prune/ll_ceiling.hpp"
+#include "score/compare.hpp"
 
 namespace bnsl::prune {
 
@@ -97,6 +98,12 @@ double bdeu_superset_bound(const BdeuAtoms& atoms, const ConfigIndex& index, dou
     bound += std::min(scratch.a[j] + scratch.delta[j], -c * ln_r);
   }
   return bound;
+}
+
+bool bdeu_atom_cut(const BdeuAtoms& atoms, const ConfigIndex& index, double q, double ess,
+                   double best, double eps, BdeuBoundScratch& scratch) {
+  const double bound = bdeu_superset_bound(atoms, index, q, ess, scratch);
+  return clearly_greater(best - bound, eps, std::max(std::fabs(best), std::fabs(bound)));
 }
 
 }  // namespace bnsl::prune

@@ -52,6 +52,11 @@ struct BdeuBoundScratch {
 double bdeu_superset_bound(const BdeuAtoms& atoms, const ConfigIndex& index, double q, double ess,
                            BdeuBoundScratch& scratch);
 
+// Rule 8's test: true when that bound falls more than eps below `best`, the best score of the
+// set and its subsets (beyond the score tolerance), so every proper superset may go.
+bool bdeu_atom_cut(const BdeuAtoms& atoms, const ConfigIndex& index, double q, double ess,
+                   double best, double eps, BdeuBoundScratch& scratch);
+
 // Upper bound on ln of the Dirichlet-multinomial probability of the counts (symmetric prior
 // a / r per state) over every a in (0, a_hi]: the rows taken state by state, each predictive
 // factor bounded at its own supremum over a.
