@@ -3,7 +3,7 @@
 // bnsl's library: its own CSV reader and its own BDeu, so it also checks bnsl's scores.
 //
 //   bdeu_lattice DATA.csv [--no-header] [--ess A] [--epsilon E] [--lb L] [--jkl OUT.jkl]
-//                [--child I]
+//                [--child I] [--threads T]
 //
 // For each child X it scores all 2^(n-1) subsets of the other variables (a depth-first walk
 // that refines the rows' configurations one variable at a time: O(N) a set), then counts per
@@ -18,6 +18,7 @@
 // --jkl writes the global sets (local sets without --lb) as a jkl cache that `bnsl exact`
 // reads: a complete ε-safe cache by exhaustion, for rows whose lattice fits (n ≤ about 24 at
 // a few hundred rows).
+#include <omp.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -198,7 +199,7 @@ int main(int argc, char** argv) {
   std::string path, jkl;
   bool header = true;
   double ess = 1.0, eps = std::log(20.0), lb = NAN;
-  int only = -1;
+  int only = -1, threads = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> const char* {
@@ -220,11 +221,13 @@ int main(int argc, char** argv) {
       jkl = value();
     else if (a == "--child")
       only = static_cast<int>(arg_double(value()));
+    else if (a == "--threads")
+      threads = static_cast<int>(arg_double(value()));
     else if (path.empty() && a[0] != '-')
       path = a;
     else {
       std::cerr << "usage: bdeu_lattice DATA.csv [--no-header] [--ess A] [--epsilon E] [--lb L]"
-                   " [--jkl OUT.jkl] [--child I]\n";
+                   " [--jkl OUT.jkl] [--child I] [--threads T]\n";
       return 2;
     }
   }
@@ -250,7 +253,9 @@ int main(int argc, char** argv) {
     double best = -INFINITY;
   };
   std::vector<Child> all(children.size());
-#pragma omp parallel for schedule(dynamic, 1)
+  // --threads 0 (the default): OpenMP's default team (OMP_NUM_THREADS, else every core).
+  if (threads <= 0) threads = omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (std::size_t c = 0; c < children.size(); ++c) {
     const int x = children[c];
     Child& ch = all[c];
