@@ -185,7 +185,10 @@ void SinkEnumerator::try_sink(int v, std::uint32_t set, std::uint32_t must, doub
   const std::uint32_t bit = std::uint32_t{1} << v;
   const std::uint32_t rest = set & ~bit;
   const double rest_best = dp_.best(rest);
-  if (acc + fam_.scores[v][0] + rest_best < threshold_) return;
+  // v's first family (best first) with parents in rest: the DP's best family there, the least
+  // index (dp.cpp), so the families before it need no scan.
+  const std::uint32_t first = dp_.best_family(v, rest);
+  if (first == SubsetDp::kNone || acc + fam_.scores[v][first] + rest_best < threshold_) return;
   const std::uint32_t above = set & ~((bit << 1) - 1);
   const std::uint32_t need = (must | above) & ~bit;
   const auto& masks = fam_.masks[v];
@@ -198,7 +201,7 @@ void SinkEnumerator::try_sink(int v, std::uint32_t set, std::uint32_t must, doub
       if (parents_[static_cast<std::size_t>(std::countr_zero(y))] & bit)
         children |= std::uint32_t{1} << std::countr_zero(y);
   }
-  for (std::size_t i = 0; i < masks.size() && !halted_; ++i) {
+  for (std::size_t i = first; i < masks.size() && !halted_; ++i) {
     if (acc + scores[i] + rest_best < threshold_) break;  // best first: the rest is worse
     if ((masks[i] & ~Mask{rest}) != 0) continue;
     const std::uint32_t need_rest = need & ~static_cast<std::uint32_t>(masks[i]);
