@@ -27,9 +27,10 @@
 // Bound. The DAG finally built scores acc + s(v, P) + score(G[R \ {v}]) <= acc + s(v, P) +
 // best(R \ {v}), where acc sums the families chosen so far and best() is the DP's optimum on a
 // subset (families of R \ {v} have parents within it). A branch is cut when this bound is
-// below the threshold; v's families are scanned best first, so the scan stops at the first
-// family under the bound. The bound ignores M, so it is admissible: nothing within the
-// threshold is lost. Cost: visited partial networks all have bound >= threshold.
+// below the threshold; v's families are scanned best first from the first whose parents lie
+// in R \ {v} (the DP's best family there), so the scan stops at the first family under the
+// bound. The bound ignores M, so it is admissible: nothing within the threshold is lost.
+// Cost: visited partial networks all have bound >= threshold.
 //
 // Classes (enumerate_within(..., classes = true)): every Markov equivalence class within the
 // threshold once. An arc x -> y is covered when Pa(y) = Pa(x) + {x}; reversing a covered arc
