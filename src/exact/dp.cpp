@@ -7,9 +7,9 @@
 //   best(S) = max over v in S of  bps_v(S \ {v}) + best(S \ {v}),   best(empty) = 0,
 // where bps_v(C) is the best score of a family of v whose parents lie within C. bps_v is
 // computed from the cache entries alone: seed bps_v(P) with the best entry whose parent set is
-// exactly P, then bps_v(C) = max(bps_v(C), max over c in C of bps_v(C \ {c})) in increasing
-// order of C (subsets before supersets). Families are kept as indices into the variable's
-// best-first family list, so "max score" is "min index".
+// exactly P, then bps_v(C) = max over the subsets of C, in one pass per candidate c: bps_v(C) =
+// max(bps_v(C), bps_v(C \ {c})) for every C holding c. Families are kept as indices into the
+// variable's best-first family list, so "max score" is "min index".
 //
 // Guarantee: best(V) is the optimum over all DAGs whose families are cache entries (OPT), and
 // the sinks stored with each best(S) reconstruct one optimal DAG. Nothing is pruned.
@@ -165,9 +165,21 @@ void SubsetDp::fill_best_family(int v) {
   t.assign(size, kNone);
   for (std::size_t i = fam_.size(v); i-- > 0;)  // best last, so it wins
     t[squeeze(static_cast<std::uint32_t>(fam_.masks[v][i]), v)] = static_cast<std::uint32_t>(i);
-  for (std::uint32_t c = 1; c < size; ++c)
-    for (std::uint32_t rest = c; rest != 0; rest &= rest - 1)
-      t[c] = std::min(t[c], t[c & ~(rest & -rest)]);
+  // One pass per candidate bit b: every set with b takes the min of itself and the set without
+  // b. After the passes of bits 0..b, t[C] is the min over the subsets of C that differ from C
+  // in those bits only; after all, over every subset (the same tables as C's immediate subsets
+  // in increasing order of C). The passes commute: those of the low bits run block by block
+  // within the cache, the others stream over the table; the compiler vectorizes both.
+  std::uint32_t* const data = t.data();
+  const auto pass = [data](std::uint32_t step, std::uint32_t from, std::uint32_t to) {
+    for (std::uint32_t base = from; base < to; base += 2 * step)
+      for (std::uint32_t j = base; j < base + step; ++j)
+        data[j + step] = std::min(data[j + step], data[j]);
+  };
+  const std::uint32_t block = std::min(size, std::uint32_t{1} << 14);  // 64 KiB
+  for (std::uint32_t from = 0; from < size; from += block)
+    for (std::uint32_t step = 1; step < block; step <<= 1) pass(step, from, from + block);
+  for (std::uint32_t step = block; step < size; step <<= 1) pass(step, 0, size);
 }
 
 bool SubsetDp::fill_best_networks(const StopToken& stop) {
