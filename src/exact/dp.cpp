@@ -167,9 +167,9 @@ void SubsetDp::fill_best_family(int v) {
     t[squeeze(static_cast<std::uint32_t>(fam_.masks[v][i]), v)] = static_cast<std::uint32_t>(i);
   // One pass per candidate bit b: every set with b takes the min of itself and the set without
   // b. After the passes of bits 0..b, t[C] is the min over the subsets of C that differ from C
-  // in those bits only; after all, over every subset (the same tables as C's immediate subsets
-  // in increasing order of C). The passes commute: those of the low bits run block by block
-  // within the cache, the others stream over the table; the compiler vectorizes both.
+  // in those bits only; after all, over every subset (the tables the min over each C's
+  // immediate subsets, in increasing order of C, gives). The passes commute: those of the low
+  // bits run block by block within the cache, the others stream over the table (vectorized).
   std::uint32_t* const data = t.data();
   const auto pass = [data](std::uint32_t step, std::uint32_t from, std::uint32_t to) {
     for (std::uint32_t base = from; base < to; base += 2 * step)
