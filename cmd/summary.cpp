@@ -53,19 +53,23 @@ std::string brief_summary(const SearchStats& s) {
 }
 
 std::string brief_summary(const ExactStats& s) {
+  // A cut exploration: what the method proved holds among the cached families only.
+  const std::string among = s.cache_cut ? " among the cached families" : "";
   std::ostringstream out;
   out << "bnsl: exact (" << s.method << "): best " << score_text(s.opt)
-      << (s.optimal ? " (proven optimal)" : ", upper bound " + score_text(s.bound)) << "; "
-      << s.solutions << (s.classes ? " classes" : " DAGs") << " listed"
-      << (s.complete    ? " (complete)"
+      << (!s.optimal    ? ", upper bound " + score_text(s.bound)
+          : s.cache_cut ? " (optimal" + among + ")"
+                        : " (proven optimal)")
+      << "; " << s.solutions << (s.classes ? " classes" : " DAGs") << " listed"
+      << (s.complete    ? " (complete" + among + ")"
           : s.truncated ? " (the best: more are within epsilon than --max-solutions)"
                         : " (partial)")
       << "\n";
   if (s.truncated && s.dags_within > 0)
     out << "bnsl: exact: " << (s.dags_within_exact ? "" : "at least ") << s.dags_within
-        << " DAGs within epsilon\n";
+        << " DAGs within epsilon" << among << "\n";
   if (std::isfinite(s.listed_above))
-    out << "bnsl: exact: every " << (s.classes ? "class" : "DAG") << " scoring above "
+    out << "bnsl: exact: every " << (s.classes ? "class" : "DAG") << among << " scoring above "
         << score_text(s.listed_above) << " is listed\n";
   if (s.k_best > 0 && s.k_best_short)
     out << "bnsl: exact: fewer than " << s.k_best << " within the exploration's epsilon\n";

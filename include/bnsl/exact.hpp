@@ -139,7 +139,10 @@ struct ExactStats {
   double bound = std::numeric_limits<double>::infinity();  // proven upper bound on OPT
   double epsilon = 0;                                      // the epsilon used (resolved with |OPT|)
   bool optimal = false;                                    // opt == bound, proven
-  bool complete = false;                                   // every DAG within epsilon of OPT listed
+  // The exploration that built the cache was cut (exact mode from a CSV): optimal, complete
+  // and listed_above then hold among the cached families only, and the pool says neither.
+  bool cache_cut = false;
+  bool complete = false;      // every DAG within epsilon of OPT listed
   bool truncated = false;     // more than max_solutions within epsilon: the best are listed
   bool memory_short = false;  // the listing stopped: the list would not fit in memory as a pool
   double memory_left = 0;     // ... bytes available then

@@ -287,7 +287,11 @@ void ExactStats::print(std::ostream& out) const {
   std::ostringstream s;
   s << std::setprecision(10);
   s << "exact (" << method << "): " << n_vars << " variables, " << families << " families\n"
-    << "  best score      " << opt << (optimal ? " (proven optimal)" : "") << "\n";
+    << "  best score      " << opt
+    << (!optimal    ? ""
+        : cache_cut ? " (optimal among the cached families: the exploration was cut)"
+                    : " (proven optimal)")
+    << "\n";
   if (!optimal) s << "  upper bound     " << bound << "\n";
   s << std::setprecision(6) << "  epsilon         " << epsilon << "\n"
     << (classes ? "  classes listed  " : "  DAGs listed     ") << solutions
@@ -358,6 +362,7 @@ std::string ExactStats::to_json() const {
                       {"n_vars", n_vars},
                       {"families", families},
                       {"optimal", optimal},
+                      {"cache_cut", cache_cut},
                       {"complete", complete},
                       {"truncated", truncated},
                       {"memory_short", memory_short},

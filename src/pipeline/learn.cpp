@@ -189,6 +189,7 @@ ExactLearnResult solve_and_label(const ScoreCache& cache, const ExactLearnOption
   ExactLearnResult result;
   result.cache_exhaustive = exhaustive;
   result.report = solve_exact(cache, o, stop, &result.exact);
+  result.exact.cache_cut = !exhaustive;
   result.report.seconds = stop.elapsed();
   result.report.constraints = options.constraints;
   label_report(result.report, ReportContext{options.score, data, exhaustive}, options.threads);

@@ -4,8 +4,8 @@
 # optimal and complete), the default method (auto: dp here) and `bnsl learn` (exact up to 22
 # variables) list them too, a .jkl cache is read as such, --max-solutions truncates (complete
 # false), --k-best and --k-best-classes give the head of the complete list, --classes lists its
-# classes once each (dp and ilp), --prefer-arcs orients the classes' reversible edges, and
-# bad usage exits 2 with a message. The pools are re-checked with python3 and bnsl check.
+# classes once each (dp and ilp), --prefer-arcs orients the classes' reversible edges, a cut
+# exploration's optimum is not called proven, and bad usage exits 2 with a message. The pools are re-checked with python3 and bnsl check.
 #
 # Usage: bash exact.sh PATH_TO_bnsl_BINARY DATASETS_DIR
 source "$(dirname "$0")/lib/common.bash" "$@"
@@ -164,6 +164,17 @@ printf 'from,to\nV1,nope\n' >pref-bad.csv
 "$BNSL" exact "$WINE" --no-header --prefer-arcs pref-bad.csv -q -o x 2>err.txt
 [[ $? -eq 2 ]] && grep -q "pref-bad.csv:2:4: unknown variable 'nope'" err.txt ||
   fail "--prefer-arcs with an unknown name: expected exit 2 and file:line:col"
+passed=$((passed + 1))
+
+# An exploration cut by its budget: the DP's optimum holds among the cached families only, and
+# neither the summary nor the pool calls it proven.
+"$BNSL" exact "$WINE" --no-header --score bdeu --method dp --time 1 \
+  --set budget.exact_explore_share=0.0001 -o cut 2>err.txt || fail "cut exploration exit $?"
+grep -q "best .* (optimal among the cached families)" err.txt &&
+  grep -q "exploration did not finish" err.txt && ! grep -qF "(proven optimal)" err.txt ||
+  fail "cut exploration: the summary calls the optimum proven: $(cat err.txt)"
+pool_is cut.pool.json "$(python3 -c 'import pool_file; print(pool_file.load("cut.pool.json")["best_score"])')" \
+  false false
 passed=$((passed + 1))
 
 "$BNSL" exact "$WINE" --no-header --method nope -o x >/dev/null 2>err.txt
