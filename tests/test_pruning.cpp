@@ -353,7 +353,7 @@ TEST_CASE("pruning: every family within eps of OPT survives (unlimited in-degree
 // seq under BDeu without an in-degree limit walks the lattice (explore/lattice.cpp); with
 // explore.lattice_max_vars = 0 it takes the levels. The walk must keep the levels' cache (the
 // same sets, the same scores: rule 8's probe never ends on sets this few) and every family
-// a network within eps of the optimum uses, at ESS 0.1, 1 and 10.
+// a network within eps of the optimum uses, at ESS 0.1, 1 and 10 and eps 0, 1, ln 20 and 10.
 TEST_CASE("pruning: the BDeu lattice walk keeps the levels' cache, and every family within eps",
           "[pruning][explore]") {
   Failures fail;
@@ -367,7 +367,7 @@ TEST_CASE("pruning: the BDeu lattice walk keeps the levels' cache, and every fam
           const Dataset d = scenario_data(sc);
           const oracle::Families full = oracle::full_table(d, p, n - 1);
           const oracle::OrderResult brute = oracle::brute_force_orders(full);
-          for (double eps : {0.0, std::log(20.0), 10.0}) {
+          for (double eps : {0.0, 1.0, std::log(20.0), 10.0}) {
             bnsl::ExploreStats walk_stats, level_stats;
             const ScoreCache walk = run_explore(d, p, eps, n - 1, true, &walk_stats);
             bnsl::ExploreTunables no_walk;
