@@ -5,7 +5,8 @@
 # variables) list them too, a .jkl cache is read as such, --max-solutions truncates (complete
 # false), --k-best and --k-best-classes give the head of the complete list, --classes lists its
 # classes once each (dp and ilp), --prefer-arcs orients the classes' reversible edges, a cut
-# exploration's optimum is not called proven, and bad usage exits 2 with a message. The pools are re-checked with python3 and bnsl check.
+# exploration's optimum is not called proven, and bad usage exits 2 with a message. The pools
+# are re-checked with python3 and bnsl check.
 #
 # Usage: bash exact.sh PATH_TO_bnsl_BINARY DATASETS_DIR
 source "$(dirname "$0")/lib/common.bash" "$@"
