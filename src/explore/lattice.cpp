@@ -39,6 +39,8 @@ namespace {
 
 constexpr std::uint32_t kCut = 0x80000000u;  // cells_ bit: the set's supersets are cut
 
+// explore_lattice runs it only with pruning on and an in-degree limit of at least the
+// candidates (no set the walk visits is too large), so neither is tested here.
 class LatticeExplorer {
  public:
   LatticeExplorer(Counter& counter, const VarTask& task, VarCache& out, ExploreStats& stats,
@@ -101,7 +103,7 @@ class LatticeExplorer {
         ++stats_.pruned_inherited;
         continue;
       }
-      if (task_.prune && prune::bdeu_bound(best_sub, cells_lb, r_child_, task_.eps)) {
+      if (prune::bdeu_bound(best_sub, cells_lb, r_child_, task_.eps)) {
         ++stats_.pruned_rule6;
         continue;
       }
@@ -111,20 +113,18 @@ class LatticeExplorer {
       const FamilyScore f = counter_.score(index_[depth + 1], task_.child);
       ++stats_.sets_scored;
       bool keep = true, extendable = true;
-      if (task_.prune) {
-        if (prune::subset_rule(best_sub, f.score, task_.eps)) {
-          keep = false;
-          ++stats_.pruned_rule1;
-        }
-        if (prune::bdeu_bound(best_sub, f.cells, r_child_, task_.eps)) {
-          ++stats_.pruned_rule6;
-          keep = extendable = false;
-        }
-        if (extendable && static_cast<int>(depth + 1) < task_.max_parents &&
-            atom_cut(depth + 1, std::max(best_sub, f.score), index_[depth + 1], q_set)) {
-          extendable = false;
-          ++stats_.pruned_rule8;
-        }
+      if (prune::subset_rule(best_sub, f.score, task_.eps)) {
+        keep = false;
+        ++stats_.pruned_rule1;
+      }
+      if (prune::bdeu_bound(best_sub, f.cells, r_child_, task_.eps)) {
+        ++stats_.pruned_rule6;
+        keep = extendable = false;
+      }
+      if (extendable && static_cast<int>(depth + 1) < task_.max_parents &&
+          atom_cut(depth + 1, std::max(best_sub, f.score), index_[depth + 1], q_set)) {
+        extendable = false;
+        ++stats_.pruned_rule8;
       }
       if (keep) {
         parents_.clear();
@@ -135,15 +135,14 @@ class LatticeExplorer {
       best_[set] = std::max(best_sub, f.score);
       cells_[set] = static_cast<std::uint32_t>(std::min<std::size_t>(f.cells, kCut - 1)) |
                     (extendable ? 0 : kCut);
-      if (extendable && i > 0 && static_cast<int>(depth + 1) < task_.max_parents)
-        visit(set, depth + 1, i, q_set);
+      if (extendable && i > 0) visit(set, depth + 1, i, q_set);
     }
   }
 
   // Rule 8 on a set of `size` parents, with the levels' probe: tried on the first
   // explore.rule8_probe sets of each size, and on the rest of that size only if it cut one.
   bool atom_cut(std::size_t size, double best, const ConfigIndex& index, double q) {
-    if (!task_.prune || !task_.atoms) return false;
+    if (!task_.atoms) return false;
     if (cuts_[size] == 0 && tries_[size] >= task_.tune.rule8_probe) return false;
     ++tries_[size];
     const bool cut = prune::bdeu_atom_cut(*task_.atoms, index, q, counter_.params().ess, best,
