@@ -41,17 +41,18 @@ def csv_header_and_arity(path):
     return names, [len(s) for s in seen]
 
 
-def jkl_sets(path):
-    """{variable: {sorted parent tuple: score}}"""
+def jkl_sets(path, name=int):
+    """{variable: {sorted parent tuple: score}}, each variable's token mapped by `name` (the
+    default: bnsl's jkl files, which number the variables)."""
     lines = [l.split() for l in open(path) if l.strip() and not l.startswith("#")]
     sets, i = {}, 1
     while i < len(lines):
-        v, count = int(lines[i][0]), int(lines[i][1])
+        v, count = name(lines[i][0]), int(lines[i][1])
         i += 1
         sets[v] = {}
         for _ in range(count):
             k = int(lines[i][1])
-            sets[v][tuple(sorted(int(p) for p in lines[i][2:2 + k]))] = float(lines[i][0])
+            sets[v][tuple(sorted(name(p) for p in lines[i][2:2 + k]))] = float(lines[i][0])
             i += 1
     return sets
 

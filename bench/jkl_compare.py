@@ -10,7 +10,11 @@ Exit 0 when the sets are the same and every score agrees to --tolerance (relativ
 bnsl's exploration.
 """
 import argparse
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from coverage import jkl_sets  # noqa: E402  (bench/coverage.py: the jkl reader)
 
 
 def key(name):
@@ -18,17 +22,9 @@ def key(name):
 
 
 def read(path):
-    entries = {}
-    lines = [line for line in open(path) if line.strip() and not line.startswith("#")]
-    i = 1
-    while i < len(lines):
-        name, k = lines[i].split()
-        i += 1
-        for _ in range(int(k)):
-            fields = lines[i].split()
-            i += 1
-            entries[(key(name), frozenset(key(p) for p in fields[2:]))] = float(fields[0])
-    return entries
+    """{(child, parent tuple): score}, variables keyed by key()."""
+    return {(child, parents): score for child, sets in jkl_sets(path, key).items()
+            for parents, score in sets.items()}
 
 
 def main():
